@@ -1,0 +1,36 @@
+"""Shared pytest setup: quiet TensorFlow, a no-deadline hypothesis profile, fresh names."""
+
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+os.environ.setdefault("CUDA_VISIBLE_DEVICES", "-1")
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile(
+    "tensorweave",
+    deadline=None,
+    max_examples=25,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+settings.load_profile("tensorweave")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_names():
+    """Every test starts with fresh automatic names (``linear``, not ``linear_17``)."""
+    import tensorweave as tw
+
+    tw.reset_names()
+    yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _doctest_namespace(doctest_namespace):
+    import numpy as np
+    import tensorflow as tf
+
+    import tensorweave as tw
+
+    doctest_namespace.update(tw=tw, tf=tf, np=np)

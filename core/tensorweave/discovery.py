@@ -1,0 +1,185 @@
+"""Find installed plugin distributions and their entry points, importing none of them.
+
+One scan reads the metadata of every installed distribution once, keeps the entry points
+whose group starts with ``tensorweave.``, and notes for each distribution its version, the
+``tensorweave`` version range it declares in ``Requires-Dist`` and whether it is blocked
+(``TENSORWEAVE_BLOCK=dist-a,dist-b`` or ``tw.plugins.block("dist-a")``). Nothing is loaded
+here: that waits until a component is asked for by name.
+
+>>> from tensorweave.discovery import catalog
+>>> isinstance(catalog.groups(), dict)
+True
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import importlib_metadata
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.version import Version
+
+__all__ = [
+    "GROUP_PREFIX",
+    "BLOCK_ENV",
+    "EntryPointRef",
+    "DistributionInfo",
+    "Catalog",
+    "catalog",
+    "normalize",
+]
+
+GROUP_PREFIX = "tensorweave."
+BLOCK_ENV = "TENSORWEAVE_BLOCK"
+CORE_VERSION = "0.1.0"
+
+
+def normalize(dist_name: str) -> str:
+    """PEP 503 normalisation: ``Tensorweave_Layers`` -> ``tensorweave-layers``."""
+    return re.sub(r"[-_.]+", "-", dist_name).lower()
+
+
+@dataclass(frozen=True)
+class EntryPointRef:
+    """One ``[project.entry-points."tensorweave.KIND"]`` line of one distribution."""
+
+    name: str
+    group: str
+    value: str
+    distribution: str
+    version: str
+    _ep: Any = field(default=None, compare=False, repr=False)
+
+    def load(self) -> Any:
+        """Import the module and return the object (the only place plugin code runs)."""
+        if self._ep is not None:
+            return self._ep.load()
+        return importlib_metadata.EntryPoint(self.name, self.value, self.group).load()
+
+
+@dataclass
+class DistributionInfo:
+    """A distribution that offers tensorweave entry points."""
+
+    name: str
+    version: str
+    requires_core: str = ""
+    entry_points: list[EntryPointRef] = field(default_factory=list)
+
+    @property
+    def compatible(self) -> bool:
+        """Whether this core's version is in the range the distribution declares."""
+        return _in_range(CORE_VERSION, self.requires_core)
+
+
+def _in_range(version: str, spec: str) -> bool:
+    if not spec:
+        return True
+    try:
+        requirement = Requirement(f"tensorweave{spec}")
+    except InvalidRequirement:
+        return True
+    return requirement.specifier.contains(Version(version), prereleases=True)
+
+
+def _core_requirement(requires: Iterable[str] | None) -> str:
+    for line in requires or ():
+        try:
+            req = Requirement(line)
+        except InvalidRequirement:
+            continue
+        if normalize(req.name) == "tensorweave" and req.marker is None:
+            return str(req.specifier)
+    return ""
+
+
+class Catalog:
+    """The scanned entry points of every installed tensorweave plugin distribution."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._distributions: dict[str, DistributionInfo] | None = None
+        self._blocked: set[str] = set()
+        self._generation = 0
+
+    @property
+    def generation(self) -> int:
+        """Increments on every rescan or block change, so registries know to re-index."""
+        return self._generation
+
+    def distributions(self) -> dict[str, DistributionInfo]:
+        """Every distribution with a ``tensorweave.*`` entry point, by normalised name."""
+        if self._distributions is None:
+            with self._lock:
+                if self._distributions is None:
+                    self._distributions = self._scan()
+        return self._distributions
+
+    def groups(self) -> dict[str, list[EntryPointRef]]:
+        """Entry points by group (``tensorweave.layers`` -> [...])."""
+        out: dict[str, list[EntryPointRef]] = {}
+        for dist in self.distributions().values():
+            for ep in dist.entry_points:
+                out.setdefault(ep.group, []).append(ep)
+        return out
+
+    def entry_points(self, group: str) -> list[EntryPointRef]:
+        """The entry points of one group, in distribution order."""
+        return self.groups().get(group, [])
+
+    def refresh(self) -> None:
+        """Scan again (after ``pip install`` in a running process)."""
+        with self._lock:
+            self._distributions = None
+            self._generation += 1
+
+    # -- blocking ------------------------------------------------------------------------
+    def blocked(self) -> frozenset[str]:
+        """Normalised names of blocked distributions (API and ``TENSORWEAVE_BLOCK``)."""
+        env = {normalize(n) for n in os.environ.get(BLOCK_ENV, "").split(",") if n.strip()}
+        return frozenset(env | self._blocked)
+
+    def is_blocked(self, distribution: str) -> bool:
+        """Whether ``distribution`` is blocked."""
+        return normalize(distribution) in self.blocked()
+
+    def block(self, distribution: str) -> None:
+        """Refuse every component of ``distribution`` from now on."""
+        self._blocked.add(normalize(distribution))
+        self._generation += 1
+
+    def unblock(self, distribution: str) -> None:
+        """Undo ``block`` (the environment variable still applies)."""
+        self._blocked.discard(normalize(distribution))
+        self._generation += 1
+
+    # -- scanning ------------------------------------------------------------------------
+    def _scan(self) -> dict[str, DistributionInfo]:
+        found: dict[str, DistributionInfo] = {}
+        for dist in importlib_metadata.distributions():
+            try:
+                eps = [ep for ep in dist.entry_points if ep.group.startswith(GROUP_PREFIX)]
+            except Exception:  # unreadable metadata: not ours to judge, skip it
+                continue
+            if not eps:
+                continue
+            meta_name = dist.metadata["Name"] or "unknown"
+            key = normalize(meta_name)
+            if key in found:  # the same distribution seen twice on sys.path: first wins
+                continue
+            version = dist.version or "0"
+            info = DistributionInfo(key, version, _core_requirement(dist.requires))
+            info.entry_points = [
+                EntryPointRef(ep.name, ep.group, ep.value, key, version, ep) for ep in eps
+            ]
+            found[key] = info
+        self._generation += 1
+        return found
+
+
+catalog = Catalog()

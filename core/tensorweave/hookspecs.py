@@ -1,0 +1,59 @@
+"""The pluggy hooks tensorweave calls, for what cuts across components.
+
+Components (layers, losses…) come through per-kind entry points. Hooks are for the rest:
+extra validation of components, command-line subcommands, and hookspecs that other
+plugins (e.g. a training pack) add for their own extension points. A plugin module named
+in the ``tensorweave.plugins`` entry-point group implements any of them with
+``@tw.hookimpl``; an implementation may take fewer arguments than the spec, so specs can
+grow without breaking plugins.
+
+>>> import tensorweave as tw
+>>> class MyPlugin:
+...     @tw.hookimpl
+...     def tensorweave_validate_component(self, kind, name, component):
+...         return []
+>>> hasattr(MyPlugin.tensorweave_validate_component, "tensorweave_impl")
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pluggy
+
+__all__ = ["hookspec", "hookimpl", "PROJECT"]
+
+PROJECT = "tensorweave"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec(historic=True)
+def tensorweave_add_hookspecs(plugin_manager: pluggy.PluginManager) -> None:
+    """Add hookspecs of your own (``plugin_manager.add_hookspecs(module)``).
+
+    Called once for every plugin as it registers, so a training pack can publish hooks
+    (say, ``tensorweave_train_callbacks``) that third-party plugins then implement.
+    """
+
+
+@hookspec
+def tensorweave_validate_component(kind: str, name: str, component: Any) -> list[str]:
+    """Return problems (strings) if ``component`` is not a valid ``kind`` component.
+
+    Called when a component is loaded or registered, after the kind's own check, so a pack
+    that defines a contract (e.g. the RNN cell contract) can enforce it on every provider.
+    Return an empty list when there is nothing to say.
+    """
+    raise NotImplementedError  # a spec: never called
+
+
+@hookspec
+def tensorweave_add_commands(subparsers: Any) -> None:
+    """Add subcommands to the ``tensorweave`` command line.
+
+    ``subparsers`` is an ``argparse`` sub-parsers action: call ``subparsers.add_parser(...)``
+    and set ``func=`` with ``parser.set_defaults(func=handler)``; the handler receives the
+    parsed ``argparse.Namespace`` and returns an exit code.
+    """

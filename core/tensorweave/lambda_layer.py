@@ -1,0 +1,126 @@
+"""``Lambda``: any function of tensors as a layer, its output shape found by tracing.
+
+The function is traced once on the inputs' ``tf.TypeSpec`` (batch dimension ``None``), so
+the output shape and dtype are known at construction without running any data through
+it, and a function that does not fit its inputs fails there, naming the layer.
+
+>>> import tensorflow as tf, tensorweave as tw
+>>> x = tw.Input(n_units=4, name="x")
+>>> tw.Lambda(tf.reduce_mean, x, axis=-1).shape
+(None,)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import tensorflow as tf
+
+from tensorweave.errors import ShapeError
+from tensorweave.layer import Layer, ShapeLike
+
+__all__ = ["Lambda"]
+
+
+class Lambda(Layer):
+    """Apply ``fn(*tensors, **fn_kwargs)`` as a layer.
+
+    Args:
+        fn: the function; it receives one tensor per input and returns one tensor.
+        *inputs: the input layers.
+        shape, dtype, sparse: the output description; found by tracing ``fn`` when omitted.
+        variables: variables ``fn`` uses (e.g. a Keras layer's weights), kept in this
+            layer's state so they train and checkpoint with it.
+        name: a readable name (default: the function's name).
+        **fn_kwargs: extra keyword arguments for ``fn``.
+    """
+
+    _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
+        {"fn", "_fn_kwargs", "_given_variables"}
+    )
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        *inputs: Layer,
+        shape: ShapeLike | None = None,
+        dtype: tf.DType | str | None = None,
+        sparse: bool | None = None,
+        variables: Sequence[tf.Variable] | None = None,
+        name: str | None = None,
+        share_state_with: Layer | None = None,
+        **fn_kwargs: Any,
+    ) -> None:
+        if not callable(fn):
+            raise TypeError(f"Lambda needs a callable, got {type(fn).__name__}.")
+        # Kept out of TF tracking: the function is code, not state (variables= is state).
+        object.__setattr__(self, "fn", fn)
+        object.__setattr__(self, "_fn_kwargs", dict(fn_kwargs))
+        object.__setattr__(self, "_given_variables", list(variables or []))
+        label = name or _label(fn)
+        if shape is None or dtype is None or sparse is None:
+            spec = _trace_spec(fn, inputs, fn_kwargs, label)
+            shape = spec.shape if shape is None else shape
+            dtype = spec.dtype if dtype is None else dtype
+            sparse = isinstance(spec, tf.SparseTensorSpec) if sparse is None else sparse
+        from tensorweave.naming import unique_name
+
+        super().__init__(
+            *inputs,
+            shape=shape,
+            dtype=dtype,
+            sparse=sparse,
+            name=name if name is not None else unique_name(label),
+            share_state_with=share_state_with,
+        )
+
+    def init_state(self) -> None:
+        """Keep the variables ``fn`` uses, if any were given."""
+        if self._given_variables:
+            self.state.fn_variables = list(self._given_variables)
+
+    def compute(self, *tensors: Any) -> Any:
+        """Call ``fn`` on the tensors."""
+        return self.fn(*tensors, **self._fn_kwargs)
+
+    def reuse_with(self, *inputs: Layer, **options: Any) -> Lambda:
+        """The same function on other inputs, sharing any variables."""
+        kwargs: dict[str, Any] = dict(self._fn_kwargs)
+        kwargs.update(options)
+        return Lambda(self.fn, *inputs, share_state_with=self, **kwargs)
+
+
+def _label(fn: Callable[..., Any]) -> str:
+    name = getattr(fn, "__name__", type(fn).__name__)
+    return "lambda" if name == "<lambda>" else name
+
+
+def _trace_spec(
+    fn: Callable[..., Any], inputs: Sequence[Layer], kwargs: dict[str, Any], label: str
+) -> tf.TypeSpec:
+    for position, layer in enumerate(inputs):
+        if not isinstance(layer, Layer):
+            raise TypeError(
+                f"Lambda {label!r}: input {position} is a {type(layer).__name__}, not a Layer."
+            )
+    specs = [layer.spec for layer in inputs]
+    try:
+        traced = tf.function(lambda *a: fn(*a, **kwargs), autograph=False)
+        concrete = traced.get_concrete_function(*specs)
+    except Exception as err:  # the user's function failed on these shapes
+        shapes = ", ".join(f"{i.name}: {i.shape} {i.dtype.name}" for i in inputs)
+        raise ShapeError(
+            f"Lambda {label!r} does not fit its inputs ({shapes}): {err}".strip()
+        ) from err
+    out = concrete.structured_outputs
+    if isinstance(out, tf.SparseTensor):
+        return tf.SparseTensorSpec(out.shape, out.dtype)
+    if not isinstance(out, tf.Tensor):
+        raise ShapeError(
+            f"Lambda {label!r} must return one tensor, got {type(out).__name__}. "
+            "Fix: a layer has one output; split a tuple into several Lambda layers."
+        )
+    if out.shape.rank is None:
+        raise ShapeError(f"Lambda {label!r} returns a tensor of unknown rank; pass shape=.")
+    return tf.TensorSpec(out.shape, out.dtype)

@@ -1,0 +1,350 @@
+"""``Layer``: a stateful function with several inputs and one output.
+
+A layer is built on its inputs (other layers) and knows its output ``shape`` and ``dtype``
+at construction. Its variables live in a separate :class:`LayerState`, so that
+``reuse_with`` can make a new node on other inputs that shares the very same
+``tf.Variable`` objects. Three ways to run one:
+
+- ``layer.compute(*tensors)`` applies this layer alone to tensors;
+- ``layer()`` runs the whole graph that ends in it, reading the ``Input`` values;
+- ``tw.compile(layer)`` turns that graph into one ``tf.function``.
+
+Writing a layer means: compute the output shape, call ``super().__init__``, create
+variables in ``init_state`` and do the maths in ``compute``::
+
+    class Scale(tw.Layer):
+        def __init__(self, x, *, name=None, share_state_with=None):
+            super().__init__(x, shape=x.shape, dtype=x.dtype, name=name,
+                             share_state_with=share_state_with)
+
+        def init_state(self):
+            self.state.scale = tf.Variable(tf.ones([self.n_units]), name="scale")
+
+        def compute(self, x):
+            return x * self.state.scale
+
+>>> import tensorflow as tf, tensorweave as tw
+>>> x = tw.Input(n_units=2, name="x")
+>>> y = tw.Lambda(tf.square, x)
+>>> y.shape, y.inputs == (x,)
+((None, 2), True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+import tensorflow as tf
+
+from tensorweave.errors import ShapeError
+from tensorweave.naming import unique_name
+
+if TYPE_CHECKING:
+    from tensorweave.graph import Graph
+
+__all__ = ["Layer", "LayerState", "Shape", "ShapeLike", "normalize_shape"]
+
+Shape: TypeAlias = tuple[int | None, ...]
+ShapeLike: TypeAlias = Sequence[int | None] | tf.TensorShape
+
+# Attributes a layer keeps outside TensorFlow's tracking: the upstream graph is not part
+# of this layer's state (``layer.variables`` lists this layer's variables only).
+_UNTRACKED = frozenset({"_tw_inputs", "_tw_init_args", "_tw_graph", "_tw_name"})
+
+
+def normalize_shape(shape: ShapeLike) -> Shape:
+    """Turn a shape-like value into a tuple of ``int | None``.
+
+    >>> normalize_shape(tf.TensorShape([None, 3]))
+    (None, 3)
+    """
+    if isinstance(shape, tf.TensorShape):
+        if shape.rank is None:
+            raise ShapeError("a layer's shape must have a known rank, got an unknown-rank shape")
+        return tuple(shape.as_list())
+    return tuple(None if d is None else int(d) for d in shape)
+
+
+def _module_name(name: str) -> str:
+    """A valid ``tf.Module`` name (a Python identifier) derived from a layer name."""
+    ident = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    return ident if ident and not ident[0].isdigit() else f"l_{ident}"
+
+
+class LayerState(tf.Module):
+    """The variables of one layer, shared by every layer made from it with ``reuse_with``.
+
+    Assign ``tf.Variable`` objects (or other layers, for composite layers) as attributes;
+    ``tf.train.Checkpoint`` and SavedModel see them through ``tf.Module`` tracking.
+
+    >>> state = LayerState("demo")
+    >>> state.w = tf.Variable([1.0])
+    >>> [v.shape.as_list() for v in state.trainable_variables]
+    [[1]]
+    """
+
+    def __init__(self, name: str = "state") -> None:
+        super().__init__(name=_module_name(name))
+
+
+class Layer(tf.Module):
+    """Base class of every tensorweave layer; see the module docstring for the contract.
+
+    Args:
+        *inputs: the layers this one reads, in the order ``compute`` receives them.
+        shape: the output shape; ``None`` for dynamic dimensions (batch, sequence).
+        dtype: the output dtype.
+        sparse: whether the output is a ``tf.SparseTensor``.
+        name: a readable name; unique names are made automatically from the class name.
+        share_state_with: a layer of the same class whose state (variables) to reuse.
+    """
+
+    _TF_MODULE_IGNORED_PROPERTIES = tf.Module._TF_MODULE_IGNORED_PROPERTIES | _UNTRACKED
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Layer:
+        # Record the constructor arguments so the default ``reuse_with`` can rebuild this
+        # layer on new inputs. ``object.__setattr__`` keeps them out of TF's tracking.
+        obj = super().__new__(cls)
+        object.__setattr__(obj, "_tw_init_args", (args, kwargs))
+        return obj
+
+    def __init__(
+        self,
+        *inputs: Layer,
+        shape: ShapeLike,
+        dtype: tf.DType | str = tf.float32,
+        sparse: bool = False,
+        name: str | None = None,
+        share_state_with: Layer | None = None,
+    ) -> None:
+        for position, layer in enumerate(inputs):
+            if not isinstance(layer, Layer):
+                raise TypeError(
+                    f"{type(self).__name__}: input {position} is a {type(layer).__name__}, "
+                    "not a tensorweave Layer.\n  Fix: wrap values with tw.Input(...) or "
+                    "tw.Lambda(fn, ...), or pass the layer that produces them."
+                )
+        full_name = name if name is not None else unique_name(_snake(type(self).__name__))
+        super().__init__(name=_module_name(full_name.rsplit("/", 1)[-1]))
+        object.__setattr__(self, "_tw_name", full_name)
+        object.__setattr__(self, "_tw_inputs", tuple(inputs))
+        object.__setattr__(self, "_tw_graph", None)
+        self._shape = normalize_shape(shape)
+        self._dtype = tf.as_dtype(dtype)
+        self._sparse = bool(sparse)
+        if share_state_with is not None:
+            if not isinstance(share_state_with, type(self)) and not isinstance(
+                self, type(share_state_with)
+            ):
+                raise TypeError(
+                    f"{type(self).__name__} {full_name!r} cannot share the state of "
+                    f"{type(share_state_with).__name__} {share_state_with.name!r}: "
+                    "state is shared only between layers of the same class."
+                )
+            self.state = share_state_with.state
+        else:
+            self.state = LayerState(full_name)
+            self.init_state()
+
+    # -- the contract subclasses fill in ------------------------------------------------
+    def init_state(self) -> None:
+        """Create this layer's variables on ``self.state`` (called once, when not shared)."""
+
+    def compute(self, *tensors: Any) -> Any:
+        """Apply this layer alone to input tensors, one per input, and return the output."""
+        raise NotImplementedError(
+            f"{type(self).__name__} does not implement compute(*tensors); "
+            "every Layer subclass must."
+        )
+
+    def reuse_with(self, *inputs: Layer, **options: Any) -> Layer:
+        """A new layer on ``inputs`` that shares this layer's state (the same variables).
+
+        The default rebuilds the layer with the constructor arguments it was made with,
+        the input layers swapped for ``inputs`` and ``options`` overriding keywords.
+        Layers with per-use options (``training=``, ``transpose_weights=``…) accept them
+        here.
+
+        >>> import tensorweave as tw
+        >>> x1, x2 = tw.Input(n_units=3), tw.Input(n_units=3)
+        >>> a = tw.Lambda(tf.math.abs, x1)
+        >>> b = a.reuse_with(x2)
+        >>> b.inputs == (x2,) and b.state is a.state
+        True
+        """
+        args, kwargs = self._tw_init_args
+        old_inputs = self._tw_inputs
+        if len(inputs) != len(old_inputs) and not _takes_varargs(type(self)):
+            raise TypeError(
+                f"{type(self).__name__} {self.name!r}.reuse_with expected "
+                f"{len(old_inputs)} input(s), got {len(inputs)}."
+            )
+        replaced = {id(old): new for old, new in zip(old_inputs, inputs, strict=False)}
+        lead = 0
+        while lead < len(args) and isinstance(args[lead], Layer):
+            lead += 1
+        new_args = (*inputs, *args[lead:])
+        new_kwargs = {
+            k: replaced.get(id(v), v) if isinstance(v, Layer) else v for k, v in kwargs.items()
+        }
+        new_kwargs.pop("name", None)
+        new_kwargs.update(options)
+        new_kwargs["share_state_with"] = self
+        return type(self)(*new_args, **new_kwargs)
+
+    # -- what every layer exposes -------------------------------------------------------
+    @property
+    def name(self) -> str:
+        """The unique, readable name of this node (``scope/linear_1``)."""
+        return self._tw_name
+
+    @property
+    def inputs(self) -> tuple[Layer, ...]:
+        """The layers this layer reads, in ``compute`` order."""
+        return self._tw_inputs
+
+    @property
+    def shape(self) -> Shape:
+        """The output shape, ``None`` where a dimension is dynamic."""
+        return self._shape
+
+    @property
+    def n_units(self) -> int | None:
+        """The size of the last output dimension (``None`` for a scalar or unknown)."""
+        return self._shape[-1] if self._shape else None
+
+    @property
+    def dtype(self) -> tf.DType:
+        """The output dtype."""
+        return self._dtype
+
+    @property
+    def sparse(self) -> bool:
+        """Whether this layer outputs a ``tf.SparseTensor``."""
+        return self._sparse
+
+    @property
+    def spec(self) -> tf.TensorSpec | tf.SparseTensorSpec:
+        """The ``tf.TypeSpec`` of this layer's output."""
+        if self._sparse:
+            return tf.SparseTensorSpec(self._shape, self._dtype)
+        return tf.TensorSpec(self._shape, self._dtype, name=_module_name(self.name))
+
+    @property
+    def variables(self) -> tuple[tf.Variable, ...]:
+        """This layer's own variables (its state), not those of the layers upstream."""
+        return _unique(self.state.variables)
+
+    @property
+    def trainable_variables(self) -> tuple[tf.Variable, ...]:
+        """This layer's own trainable variables (its state)."""
+        return _unique(self.state.trainable_variables)
+
+    def shares_state_with(self, other: Layer) -> bool:
+        """Whether both layers use the same state object (made by ``reuse_with``)."""
+        return self.state is other.state
+
+    @property
+    def graph(self) -> Graph:
+        """The graph that ends in this layer, from every ``Input`` upstream (cached)."""
+        if self._tw_graph is None:
+            from tensorweave.graph import Graph
+
+            object.__setattr__(self, "_tw_graph", Graph.build(inputs=None, outputs=self))
+        graph: Graph = self._tw_graph
+        return graph
+
+    def __call__(self, *values: Any) -> Any:
+        """Run the graph that ends in this layer, eagerly.
+
+        With no arguments the ``Input`` layers upstream supply their current ``value``;
+        otherwise pass one value per input of ``self.graph.inputs``.
+        """
+        return self.graph.compute(*values)
+
+    def __getattr__(self, item: str) -> Any:
+        # ``layer.weights`` reads ``layer.state.weights``: the state is the layer's storage.
+        if item.startswith("_") or "state" not in self.__dict__:
+            raise AttributeError(item)
+        try:
+            return getattr(self.__dict__["state"], item)
+        except AttributeError:
+            raise AttributeError(
+                f"{type(self).__name__} {self.__dict__['_tw_name']!r} has no attribute {item!r}"
+            ) from None
+
+    def __repr__(self) -> str:
+        names = ", ".join(repr(i.name) for i in self.inputs)
+        return f"{type(self).__name__}({self.name!r}, shape={self.shape}, inputs=[{names}])"
+
+    # Operator overloading lives in tensorweave.ops; these delegate to it.
+    def __add__(self, other: Any) -> Layer:
+        return _ops().add(self, other)
+
+    def __radd__(self, other: Any) -> Layer:
+        return _ops().add(other, self)
+
+    def __sub__(self, other: Any) -> Layer:
+        return _ops().subtract(self, other)
+
+    def __rsub__(self, other: Any) -> Layer:
+        return _ops().subtract(other, self)
+
+    def __mul__(self, other: Any) -> Layer:
+        return _ops().multiply(self, other)
+
+    def __rmul__(self, other: Any) -> Layer:
+        return _ops().multiply(other, self)
+
+    def __truediv__(self, other: Any) -> Layer:
+        return _ops().divide(self, other)
+
+    def __rtruediv__(self, other: Any) -> Layer:
+        return _ops().divide(other, self)
+
+    def __matmul__(self, other: Any) -> Layer:
+        return _ops().matmul(self, other)
+
+    def __rmatmul__(self, other: Any) -> Layer:
+        return _ops().matmul(other, self)
+
+    def __pow__(self, other: Any) -> Layer:
+        return _ops().power(self, other)
+
+    def __neg__(self) -> Layer:
+        return _ops().negative(self)
+
+    def __getitem__(self, key: Any) -> Layer:
+        return _ops().getitem(self, key)
+
+    __hash__ = object.__hash__  # layers are nodes: identity, not value, equality
+
+
+def _ops() -> Any:
+    from tensorweave import ops
+
+    return ops
+
+
+def _snake(name: str) -> str:
+    out = []
+    for i, ch in enumerate(name):
+        if ch.isupper() and i and (not name[i - 1].isupper() or (i + 1 < len(name) and name[i + 1].islower())):
+            out.append("_")
+        out.append(ch.lower())
+    return "".join(out)
+
+
+def _takes_varargs(cls: type) -> bool:
+    import inspect
+
+    params = inspect.signature(cls.__init__).parameters.values()
+    return any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params)
+
+
+def _unique(variables: Iterable[tf.Variable]) -> tuple[tf.Variable, ...]:
+    seen: dict[int, tf.Variable] = {}
+    for v in variables:
+        seen.setdefault(id(v), v)
+    return tuple(seen.values())

@@ -1,0 +1,78 @@
+"""Automatic, readable, unique layer names, counted per scope rather than per process.
+
+A ``NameScope`` hands out ``linear``, ``linear_1``, ``linear_2``…; ``name_scope("encoder")``
+opens a nested scope whose names read ``encoder/linear``. The active scope lives in a
+``contextvars.ContextVar``, so threads and async tasks do not share counters, and
+``reset_names()`` gives tests a clean slate.
+
+>>> from tensorweave.naming import name_scope, unique_name, reset_names
+>>> reset_names()
+>>> unique_name("linear"), unique_name("linear")
+('linear', 'linear_1')
+>>> with name_scope("encoder"):
+...     unique_name("linear")
+'encoder/linear'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import re
+from collections.abc import Iterator
+
+__all__ = ["NameScope", "name_scope", "unique_name", "reset_names", "current_scope"]
+
+_INVALID = re.compile(r"[^A-Za-z0-9_./-]")
+
+
+class NameScope:
+    """A namespace that counts how often each base name was handed out."""
+
+    def __init__(self, prefix: str = "") -> None:
+        self.prefix = prefix
+        self._counts: dict[str, int] = {}
+
+    def unique(self, base: str) -> str:
+        """Return ``base`` the first time, then ``base_1``, ``base_2``… within this scope."""
+        base = _INVALID.sub("_", base) or "layer"
+        n = self._counts.get(base, 0)
+        self._counts[base] = n + 1
+        leaf = base if n == 0 else f"{base}_{n}"
+        return f"{self.prefix}/{leaf}" if self.prefix else leaf
+
+    def child(self, name: str) -> NameScope:
+        """A nested scope; its own name is made unique within this one."""
+        return NameScope(self.unique(name))
+
+
+_root = NameScope()
+_current: contextvars.ContextVar[NameScope] = contextvars.ContextVar("tensorweave_name_scope")
+
+
+def current_scope() -> NameScope:
+    """The scope new layers are named in."""
+    return _current.get(_root)
+
+
+def unique_name(base: str) -> str:
+    """A unique name for a new node in the current scope."""
+    return current_scope().unique(base)
+
+
+@contextlib.contextmanager
+def name_scope(name: str) -> Iterator[NameScope]:
+    """Name the layers built inside ``with`` as ``name/...`` (unique among siblings)."""
+    scope = current_scope().child(name)
+    token = _current.set(scope)
+    try:
+        yield scope
+    finally:
+        _current.reset(token)
+
+
+def reset_names() -> None:
+    """Forget every name handed out so far in the root scope (for tests and notebooks)."""
+    global _root
+    _root = NameScope()
+    _current.set(_root)

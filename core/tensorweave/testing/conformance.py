@@ -1,0 +1,230 @@
+"""The conformance kit: one table of cases, the same checks for every component.
+
+A pack lists its components as ``Case`` rows; every check below runs on every row:
+
+- ``build``: the component resolves by its registered name and builds on ``tw.Input`` s;
+- ``eager_equals_compiled``: ``layer()`` equals ``tw.compile(layer)(...)``;
+- ``no_retrace``: a compiled layer serves two batch sizes with one trace;
+- ``reuse_shares_state``: ``reuse_with`` gives the same variables and the same output;
+- ``gradients``: every trainable variable gets a gradient;
+- ``checkpoint``: a ``tf.train.Checkpoint`` round-trip restores the outputs;
+- ``in_module``: the component works inside a ``tw.Module``.
+
+>>> from tensorweave.testing import Case, run_check
+>>> case = Case("Lambda.v1", inputs=[(None, 3)], factory=lambda x: tw.Lambda(tf.tanh, x))
+>>> run_check(case, "eager_equals_compiled")
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+import tensorweave as tw
+
+__all__ = ["InputSpec", "Case", "CHECKS", "run_check", "build", "sample"]
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """How to make one input of a case: shape (batch ``None``), dtype and value range.
+
+    Integer inputs draw from ``[0, maxval)``; float inputs from a standard normal. ``sparse``
+    makes a ``tf.SparseTensor`` with about half of the entries set.
+    """
+
+    shape: tuple[int | None, ...]
+    dtype: str = "float32"
+    maxval: int = 10
+    sparse: bool = False
+
+
+@dataclass
+class Case:
+    """One row of the conformance table.
+
+    Args:
+        name: the registered name (``"Linear.v1"`` or ``"dist:Linear.v1"``).
+        kwargs: keyword arguments for the component.
+        inputs: one ``InputSpec`` (or a shape tuple, float32) per input.
+        kind: the registry to resolve ``name`` in.
+        factory: build from this callable instead of the registry (for in-process tests).
+        skip: checks to skip, each with the reason (shown in the test report).
+        batch_sizes: the two batch sizes used for ``no_retrace``.
+        rtol, atol: tolerances of numeric comparisons.
+    """
+
+    name: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    inputs: Sequence[InputSpec | tuple[int | None, ...]] = ((None, 4),)
+    kind: str = "layers"
+    factory: Callable[..., tw.Layer] | None = None
+    skip: dict[str, str] = field(default_factory=dict)
+    batch_sizes: tuple[int, int] = (2, 5)
+    rtol: float = 1e-5
+    atol: float = 1e-5
+
+    def __str__(self) -> str:
+        extra = ",".join(f"{k}={v}" for k, v in self.kwargs.items())
+        return f"{self.name}({extra})" if extra else self.name
+
+    @property
+    def specs(self) -> list[InputSpec]:
+        """The inputs as ``InputSpec`` objects."""
+        return [s if isinstance(s, InputSpec) else InputSpec(tuple(s)) for s in self.inputs]
+
+
+def _make_input(spec: InputSpec, name: str) -> tw.Input:
+    return tw.Input(shape=spec.shape, dtype=spec.dtype, sparse=spec.sparse, name=name)
+
+
+def sample(spec: InputSpec, batch: int, seed: int = 0) -> Any:
+    """A random value for one input of a case, with ``batch`` rows (sequences of 3 steps)."""
+    rng = np.random.default_rng(seed)
+    shape = [batch] + [3 if d is None else d for d in spec.shape[1:]]
+    dtype = tf.as_dtype(spec.dtype)
+    if dtype.is_integer:
+        value = rng.integers(0, spec.maxval, size=shape).astype(dtype.as_numpy_dtype)
+    elif dtype.is_bool:
+        value = rng.random(shape) > 0.5
+    else:
+        value = rng.standard_normal(shape).astype(dtype.as_numpy_dtype)
+    if spec.sparse:
+        mask = rng.random(shape) > 0.5
+        return tf.sparse.from_dense(np.where(mask, value, np.zeros_like(value)))
+    return value
+
+
+def build(case: Case, inputs: Sequence[tw.Layer] | None = None) -> tuple[tw.Layer, list[tw.Input]]:
+    """Build the case's component on fresh inputs (or on ``inputs``)."""
+    made = list(inputs) if inputs is not None else [
+        _make_input(s, f"in{i}") for i, s in enumerate(case.specs)
+    ]
+    factory = case.factory or tw.registry(case.kind)[case.name]
+    layer = factory(*made, **case.kwargs)
+    if not isinstance(layer, tw.Layer):
+        raise AssertionError(f"{case.name} built a {type(layer).__name__}, not a tw.Layer")
+    return layer, made  # type: ignore[return-value]
+
+
+def _values(case: Case, batch: int, seed: int = 0) -> list[Any]:
+    return [sample(s, batch, seed + i) for i, s in enumerate(case.specs)]
+
+
+def _dense(value: Any) -> np.ndarray:
+    if isinstance(value, tf.SparseTensor):
+        value = tf.sparse.to_dense(value)
+    return np.asarray(value)
+
+
+def _close(case: Case, a: Any, b: Any, what: str) -> None:
+    np.testing.assert_allclose(
+        _dense(a), _dense(b), rtol=case.rtol, atol=case.atol, err_msg=f"{case}: {what}"
+    )
+
+
+def check_build(case: Case) -> None:
+    layer, _ = build(case)
+    assert layer.dtype is not None and layer.shape is not None, f"{case}: no shape/dtype"
+
+
+def check_eager_equals_compiled(case: Case) -> None:
+    layer, ins = build(case)
+    values = _values(case, case.batch_sizes[0])
+    graph = tw.Graph.build(inputs=ins, outputs=layer)
+    eager = graph.compute(*values)
+    compiled = tw.compile(graph)(*values)
+    _close(case, eager, compiled, "eager and compiled outputs differ")
+    out_shape = _dense(eager).shape
+    assert len(out_shape) == len(layer.shape), f"{case}: output rank {out_shape} vs {layer.shape}"
+    for got, want in zip(out_shape, layer.shape, strict=True):
+        assert want is None or got == want, f"{case}: output shape {out_shape} vs {layer.shape}"
+
+
+def check_no_retrace(case: Case) -> None:
+    layer, ins = build(case)
+    compiled = tw.compile(tw.Graph.build(inputs=ins, outputs=layer))
+    for batch in case.batch_sizes:
+        compiled(*_values(case, batch))
+    assert compiled.trace_count == 1, f"{case}: retraced ({compiled.trace_count} traces)"
+
+
+def check_reuse_shares_state(case: Case) -> None:
+    layer, _ = build(case)
+    others = [_make_input(s, f"again{i}") for i, s in enumerate(case.specs)]
+    again = layer.reuse_with(*others)
+    assert {id(v) for v in again.variables} == {id(v) for v in layer.variables}, (
+        f"{case}: reuse_with did not share the variables"
+    )
+    values = _values(case, case.batch_sizes[0])
+    first = tw.Graph.build(inputs=layer.graph.inputs, outputs=layer).compute(*values)
+    second = tw.Graph.build(inputs=others, outputs=again).compute(*values)
+    _close(case, first, second, "reuse_with gave another output on the same input")
+
+
+def check_gradients(case: Case) -> None:
+    layer, ins = build(case)
+    variables = layer.trainable_variables
+    if not variables:
+        return
+    values = _values(case, case.batch_sizes[0])
+    graph = tw.Graph.build(inputs=ins, outputs=layer)
+    with tf.GradientTape() as tape:
+        out = graph.compute(*values)
+        if isinstance(out, tf.SparseTensor):
+            out = out.values
+        loss = tf.reduce_sum(tf.cast(out, tf.float32) ** 2)
+    grads = tape.gradient(loss, variables)
+    missing = [v.name for v, g in zip(variables, grads, strict=True) if g is None]
+    assert not missing, f"{case}: no gradient reaches {missing}"
+
+
+def check_checkpoint(case: Case) -> None:
+    layer, ins = build(case)
+    if not layer.variables:
+        return
+    graph = tw.Graph.build(inputs=ins, outputs=layer)
+    values = _values(case, case.batch_sizes[0])
+    before = graph.compute(*values)
+    with tempfile.TemporaryDirectory() as tmp:
+        ckpt = tf.train.Checkpoint(layer=layer)
+        path = ckpt.write(f"{tmp}/ckpt")
+        for v in layer.variables:
+            if v.dtype.is_floating:
+                v.assign(v + 1.0)
+        tf.train.Checkpoint(layer=layer).read(path).assert_consumed()
+    _close(case, before, graph.compute(*values), "checkpoint round-trip changed the output")
+
+
+def check_in_module(case: Case) -> None:
+    layer, ins = build(case)
+    module = tw.Module(ins, layer)
+    values = _values(case, case.batch_sizes[0])
+    direct = tw.Graph.build(inputs=ins, outputs=layer).compute(*values)
+    folded = module.compute(*[tf.convert_to_tensor(v) if not isinstance(v, tf.SparseTensor) else v for v in values])
+    _close(case, direct, folded, "the component inside a Module gave another output")
+    assert {id(v) for v in module.variables} >= {id(v) for v in layer.variables}
+
+
+CHECKS: dict[str, Callable[[Case], None]] = {
+    "build": check_build,
+    "eager_equals_compiled": check_eager_equals_compiled,
+    "no_retrace": check_no_retrace,
+    "reuse_shares_state": check_reuse_shares_state,
+    "gradients": check_gradients,
+    "checkpoint": check_checkpoint,
+    "in_module": check_in_module,
+}
+
+
+def run_check(case: Case, check: str) -> None:
+    """Run one named check on one case (raises ``AssertionError`` when it fails)."""
+    if check not in CHECKS:
+        raise KeyError(f"no conformance check {check!r}; known: {sorted(CHECKS)}")
+    tf.random.set_seed(0)
+    CHECKS[check](case)
