@@ -5,8 +5,8 @@ import os
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 os.environ.setdefault("CUDA_VISIBLE_DEVICES", "-1")
 
-import pytest  # noqa: E402
-from hypothesis import HealthCheck, settings  # noqa: E402
+import pytest
+from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "tensorweave",
@@ -30,7 +30,6 @@ def _fresh_names():
 def _doctest_namespace(doctest_namespace):
     import numpy as np
     import tensorflow as tf
-
     import tensorweave as tw
 
     doctest_namespace.update(tw=tw, tf=tf, np=np)

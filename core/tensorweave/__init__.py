@@ -51,7 +51,7 @@ from tensorweave.registries import (
     schedules,
     trainers,
 )
-from tensorweave.registry import ComponentInfo, Registry
+from tensorweave.registry import Alias, ComponentInfo, Registry, alias
 
 __all__ = [
     "__version__",
@@ -71,6 +71,8 @@ __all__ = [
     # registry and plugins
     "Registry",
     "ComponentInfo",
+    "Alias",
+    "alias",
     "registry",
     "kinds",
     "layers",

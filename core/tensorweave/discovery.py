@@ -163,17 +163,21 @@ class Catalog:
         found: dict[str, DistributionInfo] = {}
         for dist in importlib_metadata.distributions():
             try:
+                # Cheap text test first: most installed distributions are not plugins.
+                text = dist.read_text("entry_points.txt")
+                if not text or f"[{GROUP_PREFIX}" not in text:
+                    continue
                 eps = [ep for ep in dist.entry_points if ep.group.startswith(GROUP_PREFIX)]
+                if not eps:
+                    continue
+                meta = dist.metadata
             except Exception:  # unreadable metadata: not ours to judge, skip it
                 continue
-            if not eps:
-                continue
-            meta_name = dist.metadata["Name"] or "unknown"
-            key = normalize(meta_name)
+            key = normalize(meta["Name"] or "unknown")
             if key in found:  # the same distribution seen twice on sys.path: first wins
                 continue
-            version = dist.version or "0"
-            info = DistributionInfo(key, version, _core_requirement(dist.requires))
+            version = meta["Version"] or "0"
+            info = DistributionInfo(key, version, _core_requirement(meta.get_all("Requires-Dist")))
             info.entry_points = [
                 EntryPointRef(ep.name, ep.group, ep.value, key, version, ep) for ep in eps
             ]

@@ -242,7 +242,9 @@ class Graph(tf.Module):
         if feed:
             for layer, value in feed.items():
                 if id(layer) not in self._position:
-                    raise GraphError(f"feed names layer {layer.name!r}, which is not in this graph.")
+                    raise GraphError(
+                        f"feed names layer {layer.name!r}, which is not in this graph."
+                    )
                 pairs.append((layer, value))
         fed: dict[int, Any] = {}
         for layer, value in pairs:

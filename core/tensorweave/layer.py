@@ -142,7 +142,7 @@ class Layer(tf.Module):
                     f"{type(share_state_with).__name__} {share_state_with.name!r}: "
                     "state is shared only between layers of the same class."
                 )
-            self.state = share_state_with.state
+            self.state: LayerState = share_state_with.state
         else:
             self.state = LayerState(full_name)
             self.init_state()
@@ -330,7 +330,11 @@ def _ops() -> Any:
 def _snake(name: str) -> str:
     out = []
     for i, ch in enumerate(name):
-        if ch.isupper() and i and (not name[i - 1].isupper() or (i + 1 < len(name) and name[i + 1].islower())):
+        if (
+            ch.isupper()
+            and i
+            and (not name[i - 1].isupper() or (i + 1 < len(name) and name[i + 1].islower()))
+        ):
             out.append("_")
         out.append(ch.lower())
     return "".join(out)
@@ -339,7 +343,7 @@ def _snake(name: str) -> str:
 def _takes_varargs(cls: type) -> bool:
     import inspect
 
-    params = inspect.signature(cls.__init__).parameters.values()
+    params = inspect.signature(cls).parameters.values()
     return any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params)
 
 

@@ -98,9 +98,7 @@ class Module(Layer):
                 continue
             new_inputs = [mapped[id(i)] for i in node.inputs]
             mapped[id(node)] = node.reuse_with(*new_inputs, **_accepted(node, options))
-        return Module(
-            list(inputs), mapped[id(self.output)], name=name, share_state_with=self
-        )
+        return Module(list(inputs), mapped[id(self.output)], name=name, share_state_with=self)
 
 
 def _accepted(node: Layer, options: dict[str, Any]) -> dict[str, Any]:

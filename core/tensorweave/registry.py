@@ -46,7 +46,7 @@ from tensorweave.errors import (
     UnknownComponentError,
 )
 
-__all__ = ["Registry", "ComponentInfo", "LOCAL", "split_version"]
+__all__ = ["Registry", "ComponentInfo", "Alias", "alias", "LOCAL", "split_version"]
 
 T = TypeVar("T")
 LOCAL = "local"  # the provider name of in-process registrations
@@ -60,6 +60,34 @@ def split_version(name: str) -> tuple[str, int | None]:
     if not match:
         return name, None
     return match["base"], int(match["version"])
+
+
+@dataclass(frozen=True)
+class Alias:
+    """A deprecated name that points to its replacement (see ``alias``)."""
+
+    target: str
+    reason: str = ""
+
+
+def alias(target: str, *, reason: str = "") -> Alias:
+    """Mark a registered name as a deprecated alias of ``target``.
+
+    An entry point may point at an ``Alias`` object; looking the old name up warns with a
+    ``DeprecationWarning`` and returns the target, so old configs keep building::
+
+        # tensorweave_mypack/aliases.py
+        linear_v1 = tw.alias("Linear.v2", reason="v2 fixes the bias initialization")
+
+        # pyproject.toml
+        [project.entry-points."tensorweave.layers"]
+        "Linear.v1" = "tensorweave_mypack.aliases:linear_v1"
+
+    >>> import tensorweave as tw
+    >>> tw.alias("Linear.v2").target
+    'Linear.v2'
+    """
+    return Alias(target, reason)
 
 
 @dataclass(frozen=True)
@@ -82,7 +110,15 @@ class ComponentInfo:
 
 class _Entry:
     __slots__ = (
-        "name", "provider", "version", "ref", "obj", "error", "target", "alias_of", "override"
+        "alias_of",
+        "error",
+        "name",
+        "obj",
+        "override",
+        "provider",
+        "ref",
+        "target",
+        "version",
     )
 
     def __init__(
@@ -146,11 +182,7 @@ class Registry(Generic[T]):
 
     def infos(self) -> list[ComponentInfo]:
         """One row per (name, provider), with its status, for listings and tooling."""
-        rows = []
-        for name, entries in sorted(self._entries().items()):
-            for e in entries:
-                rows.append(self._info(e))
-        return rows
+        return [self._info(e) for _, es in sorted(self._entries().items()) for e in es]
 
     def providers(self, name: str) -> list[str]:
         """The distributions offering ``name`` (``"local"`` for in-process registrations)."""
@@ -229,7 +261,10 @@ class Registry(Generic[T]):
     def latest(self, base: str) -> str | None:
         """The highest-versioned name ``base.vN`` available, or ``None``."""
         versions = [
-            (v, n) for n in self.names() for b, v in [split_version(n)] if b == base and v is not None
+            (v, n)
+            for n in self.names()
+            for b, v in [split_version(n)]
+            if b == base and v is not None
         ]
         return max(versions)[1] if versions else None
 
@@ -259,9 +294,7 @@ class Registry(Generic[T]):
         return [e.error for es in self._entries().values() for e in es if e.error is not None]
 
     # -- registration ---------------------------------------------------------------------
-    def register(
-        self, name: str, obj: Any = _UNSET, *, override: bool = False
-    ) -> Any:
+    def register(self, name: str, obj: Any = _UNSET, *, override: bool = False) -> Any:
         """Register ``obj`` as ``name`` in this process; usable as a decorator.
 
         A name already offered (by an installed plugin or an earlier registration) is
@@ -306,8 +339,10 @@ class Registry(Generic[T]):
             self._seen_generation = -1
         return obj
 
-    def deprecate(self, old: str, new: str, *, reason: str = "") -> None:
+    def deprecate(self, old: str, new: str | Alias, *, reason: str = "") -> None:
         """Make ``old`` an alias of ``new`` that warns (``DeprecationWarning``) when used."""
+        if isinstance(new, Alias):
+            reason, new = new.reason or reason, new.target
         with self._lock:
             self._local[old] = _Entry(old, LOCAL, "", alias_of=new)
             self._local[old].target = reason or f"deprecated alias of {new}"
@@ -366,9 +401,17 @@ class Registry(Generic[T]):
             status = "loaded"
         else:
             status = "available"
-        cause = f"{type(e.error.cause).__name__}: {e.error.cause}" if e.error and e.error.cause else ""
+        cause = (
+            f"{type(e.error.cause).__name__}: {e.error.cause}" if e.error and e.error.cause else ""
+        )
         return ComponentInfo(
-            self.kind, e.name, e.provider, e.version, e.target, status, cause or (str(e.error) if e.error else "")
+            self.kind,
+            e.name,
+            e.provider,
+            e.version,
+            e.target,
+            status,
+            cause or (str(e.error) if e.error else ""),
         )
 
     def _load(self, e: _Entry) -> T:
@@ -388,7 +431,7 @@ class Registry(Generic[T]):
             raise e.error
         with self._lock:
             if e.obj is not _UNSET:
-                return e.obj  # type: ignore[no-any-return]
+                return e.obj
             ref = e.ref
             assert ref is not None
             where = f"{self.kind} component {e.name!r} from {e.label()} (entry point {ref.value!r})"
@@ -420,6 +463,10 @@ class Registry(Generic[T]):
                 e.error.__cause__ = err
                 warnings.warn(str(e.error), RuntimeWarning, stacklevel=3)
                 raise e.error from err
+            if isinstance(obj, Alias):
+                e.alias_of = obj.target
+                e.target = obj.reason or f"deprecated alias of {obj.target}"
+                return self._load(e)
             problem = self._problem(e.name, obj)
             if problem:
                 e.error = InvalidComponentError(
@@ -431,7 +478,7 @@ class Registry(Generic[T]):
                 )
                 raise e.error
             e.obj = obj
-            return obj  # type: ignore[no-any-return]
+            return obj
 
     def _problem(self, name: str, obj: Any) -> str | None:
         if self._validate is not None:

@@ -13,7 +13,8 @@ The ``tensorweave`` pytest plugin (installed with the core) runs every check on 
 ['build', 'checkpoint', 'eager_equals_compiled']
 """
 
-from tensorweave.testing.conformance import CHECKS, Case, InputSpec, build, run_check, sample
 from tensorweave_pytest import test_conformance
+
+from tensorweave.testing.conformance import CHECKS, Case, InputSpec, build, run_check, sample
 
 __all__ = ["CHECKS", "Case", "InputSpec", "build", "run_check", "sample", "test_conformance"]

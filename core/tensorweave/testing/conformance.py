@@ -102,14 +102,16 @@ def sample(spec: InputSpec, batch: int, seed: int = 0) -> Any:
 
 def build(case: Case, inputs: Sequence[tw.Layer] | None = None) -> tuple[tw.Layer, list[tw.Input]]:
     """Build the case's component on fresh inputs (or on ``inputs``)."""
-    made = list(inputs) if inputs is not None else [
-        _make_input(s, f"in{i}") for i, s in enumerate(case.specs)
-    ]
+    made: list[Any] = (
+        list(inputs)
+        if inputs is not None
+        else [_make_input(s, f"in{i}") for i, s in enumerate(case.specs)]
+    )
     factory = case.factory or tw.registry(case.kind)[case.name]
     layer = factory(*made, **case.kwargs)
     if not isinstance(layer, tw.Layer):
         raise AssertionError(f"{case.name} built a {type(layer).__name__}, not a tw.Layer")
-    return layer, made  # type: ignore[return-value]
+    return layer, made
 
 
 def _values(case: Case, batch: int, seed: int = 0) -> list[Any]:
@@ -206,7 +208,9 @@ def check_in_module(case: Case) -> None:
     module = tw.Module(ins, layer)
     values = _values(case, case.batch_sizes[0])
     direct = tw.Graph.build(inputs=ins, outputs=layer).compute(*values)
-    folded = module.compute(*[tf.convert_to_tensor(v) if not isinstance(v, tf.SparseTensor) else v for v in values])
+    folded = module.compute(
+        *[tf.convert_to_tensor(v) if not isinstance(v, tf.SparseTensor) else v for v in values]
+    )
     _close(case, direct, folded, "the component inside a Module gave another output")
     assert {id(v) for v in module.variables} >= {id(v) for v in layer.variables}
 
