@@ -12,38 +12,18 @@ Run: ``python benchmarks/bench_dispatch.py [--quick] [--json out.json]``
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import statistics
-import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import numpy as np
 import tensorflow as tf
+
 import tensorweave as tw
 
-
-class Dense(tw.Layer):
-    """A minimal dense layer (the benchmark needs no plugin): ``relu(x @ w + b)``."""
-
-    def __init__(
-        self, x: tw.Layer, n_units: int, *, relu: bool = True, name=None, share_state_with=None
-    ) -> None:
-        self.n_in, self.relu = x.n_units, relu
-        super().__init__(x, shape=(None, n_units), name=name, share_state_with=share_state_with)
-
-    def init_state(self) -> None:
-        limit = np.sqrt(6 / (self.n_in + self.n_units))
-        self.state.w = tf.Variable(tf.random.uniform([self.n_in, self.n_units], -limit, limit))
-        self.state.b = tf.Variable(tf.zeros([self.n_units]))
-
-    def compute(self, x: tf.Tensor) -> tf.Tensor:
-        y = tf.matmul(x, self.state.w) + self.state.b
-        return tf.nn.relu(y) if self.relu else y
+from common import Dense, paired, summary_row, write_json
 
 
 def build(depth: int, width: int, n_in: int) -> tuple[tw.Input, list[Dense]]:
@@ -84,30 +64,7 @@ def train_step(
     return step
 
 
-def paired(
-    a: Callable[[], Any], b: Callable[[], Any], calls: int, windows: int
-) -> dict[str, float]:
-    """Median per-call time of ``a`` and ``b`` over alternating windows, and their ratio."""
-    for _ in range(max(20, calls // 10)):
-        a(), b()
-    ta, tb = [], []
-    for _ in range(windows):
-        for fn, sink in ((a, ta), (b, tb)):
-            start = time.perf_counter()
-            for _ in range(calls):
-                fn()
-            sink.append((time.perf_counter() - start) / calls)
-    ma, mb = statistics.median(ta), statistics.median(tb)
-    ratios = [x / y for x, y in zip(ta, tb, strict=True)]
-    return {
-        "tensorweave_us": ma * 1e6,
-        "baseline_us": mb * 1e6,
-        "ratio": ma / mb,
-        "ratio_spread": (max(ratios) - min(ratios)) / 2,
-    }
-
-
-def main() -> dict[str, dict[str, float]]:
+def main() -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json")
@@ -117,7 +74,7 @@ def main() -> dict[str, dict[str, float]]:
     n_in, batch = 32, 64
     data = tf.random.normal([batch, n_in])
     labels = tf.random.uniform([batch], 0, 10, tf.int32)
-    results: dict[str, dict[str, float]] = {}
+    results: dict[str, Any] = {}
     for depth in (3, 10):
         x, layers = build(depth, 64, n_in)
         out = layers[-1]
@@ -150,8 +107,17 @@ def main() -> dict[str, dict[str, float]]:
             f"{r['ratio']:7.3f} {r['ratio_spread']:6.3f}"
         )
     print("goal: compiled ratios <= 1.03 (eager layer() overhead is reported, not a goal)")
-    if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=2))
+    summary = [
+        summary_row(f"dispatch {k} (x hand-written tf.function)", r["ratio"], 1.03, unit="x")
+        for k, r in results.items()
+        if not k.startswith("eager")
+    ]
+    summary.append(
+        summary_row(
+            "eager layer() (x raw eager ops)", results["eager_3_layers"]["ratio"], None, unit="x"
+        )
+    )
+    write_json(args.json, {**results, "summary": summary})
     return results
 
 

@@ -118,7 +118,17 @@ def main() -> dict[str, float]:
         goal_s = "" if goal is None else f"<= {goal:g}"
         print(f"{key:42s} {value:10.3f}  {goal_s}{mark}")
     if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=2))
+        summary = [
+            {
+                "figure": k,
+                "value": v,
+                "unit": "",
+                "goal": f"<= {goals[k]:g}" if k in goals else "",
+                "ok": (v <= goals[k]) if k in goals else None,
+            }
+            for k, v in results.items()
+        ]
+        Path(args.json).write_text(json.dumps({**results, "summary": summary}, indent=2))
     return results
 
 

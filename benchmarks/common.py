@@ -1,0 +1,93 @@
+"""Shared benchmark helpers: a minimal dense layer and paired, alternating timing.
+
+Benchmarks compare against a baseline in the same process and report ratios: both sides are
+timed in alternating windows so that load from elsewhere on a shared machine hits both alike.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+import tensorweave as tw
+
+
+class Dense(tw.Layer):
+    """A minimal dense layer (the benchmark needs no plugin): ``relu(x @ w + b)``."""
+
+    def __init__(
+        self, x: tw.Layer, n_units: int, *, relu: bool = True, name=None, share_state_with=None
+    ) -> None:
+        self.n_in, self.relu = x.n_units, relu
+        super().__init__(x, shape=(None, n_units), name=name, share_state_with=share_state_with)
+
+    def init_state(self) -> None:
+        limit = np.sqrt(6 / (self.n_in + self.n_units))
+        self.state.w = tf.Variable(tf.random.uniform([self.n_in, self.n_units], -limit, limit))
+        self.state.b = tf.Variable(tf.zeros([self.n_units]))
+
+    def compute(self, x: tf.Tensor) -> tf.Tensor:
+        y = tf.matmul(x, self.state.w) + self.state.b
+        return tf.nn.relu(y) if self.relu else y
+
+
+def paired(
+    a: Callable[[], Any], b: Callable[[], Any], calls: int, windows: int
+) -> dict[str, float]:
+    """Median per-call time of ``a`` and ``b`` over alternating windows, and their ratio."""
+    for _ in range(max(20, calls // 10)):
+        a(), b()
+    ta, tb = [], []
+    for _ in range(windows):
+        for fn, sink in ((a, ta), (b, tb)):
+            start = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            sink.append((time.perf_counter() - start) / calls)
+    ma, mb = statistics.median(ta), statistics.median(tb)
+    ratios = [x / y for x, y in zip(ta, tb, strict=True)]
+    return {
+        "tensorweave_us": ma * 1e6,
+        "baseline_us": mb * 1e6,
+        "ratio": ma / mb,
+        "ratio_spread": (max(ratios) - min(ratios)) / 2,
+    }
+
+
+def windows(fn: Callable[[], Any], n_windows: int, calls: int) -> list[float]:
+    """Per-call seconds of ``fn`` in each of ``n_windows`` windows of ``calls`` calls."""
+    out = []
+    for _ in range(n_windows):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        out.append((time.perf_counter() - start) / calls)
+    return out
+
+
+def summary_row(
+    figure: str, value: float, goal: float | None, *, higher_is_better: bool = False, unit: str = ""
+) -> dict[str, Any]:
+    """One row of a benchmark's summary: the figure, its goal, and whether it was met."""
+    ok = None if goal is None else (value >= goal if higher_is_better else value <= goal)
+    sign = ">=" if higher_is_better else "<="
+    return {
+        "figure": figure,
+        "value": value,
+        "unit": unit,
+        "goal": "" if goal is None else f"{sign} {goal:g}",
+        "ok": ok,
+    }
+
+
+def write_json(path: str | None, results: dict[str, Any]) -> None:
+    """Write ``results`` as JSON when a path was given (``summary`` rows feed run_all.py)."""
+    if path:
+        Path(path).write_text(json.dumps(results, indent=2, default=float))
