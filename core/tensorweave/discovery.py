@@ -20,9 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import importlib_metadata
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.version import Version
+# importlib_metadata and packaging are imported when a scan first runs, not with the core,
+# so ``import tensorweave`` stays cheap.
 
 __all__ = [
     "GROUP_PREFIX",
@@ -59,6 +58,8 @@ class EntryPointRef:
         """Import the module and return the object (the only place plugin code runs)."""
         if self._ep is not None:
             return self._ep.load()
+        import importlib_metadata
+
         return importlib_metadata.EntryPoint(self.name, self.value, self.group).load()
 
 
@@ -80,6 +81,9 @@ class DistributionInfo:
 def _in_range(version: str, spec: str) -> bool:
     if not spec:
         return True
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.version import Version
+
     try:
         requirement = Requirement(f"tensorweave{spec}")
     except InvalidRequirement:
@@ -88,6 +92,8 @@ def _in_range(version: str, spec: str) -> bool:
 
 
 def _core_requirement(requires: Iterable[str] | None) -> str:
+    from packaging.requirements import InvalidRequirement, Requirement
+
     for line in requires or ():
         try:
             req = Requirement(line)
@@ -160,6 +166,8 @@ class Catalog:
 
     # -- scanning ------------------------------------------------------------------------
     def _scan(self) -> dict[str, DistributionInfo]:
+        import importlib_metadata
+
         found: dict[str, DistributionInfo] = {}
         for dist in importlib_metadata.distributions():
             try:
