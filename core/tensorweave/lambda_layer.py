@@ -60,7 +60,7 @@ class Lambda(Layer):
         object.__setattr__(self, "_given_variables", list(variables or []))
         label = name or _label(fn)
         if shape is None or dtype is None or sparse is None:
-            spec = _trace_spec(fn, inputs, fn_kwargs, label)
+            spec = _trace_spec(fn, inputs, fn_kwargs, label, need_shape=shape is None)
             shape = spec.shape if shape is None else shape
             dtype = spec.dtype if dtype is None else dtype
             sparse = isinstance(spec, tf.SparseTensorSpec) if sparse is None else sparse
@@ -85,10 +85,29 @@ class Lambda(Layer):
         return self.fn(*tensors, **self._fn_kwargs)
 
     def reuse_with(self, *inputs: Layer, **options: Any) -> Lambda:
-        """The same function on other inputs, sharing any variables."""
+        """The same function on other inputs, sharing any variables.
+
+        ``options`` replace the function's keyword arguments; options the function does not
+        take (e.g. ``training=False`` sent to every layer of a ``Module``) are ignored.
+        """
         kwargs: dict[str, Any] = dict(self._fn_kwargs)
-        kwargs.update(options)
+        kwargs.update({k: v for k, v in options.items() if k in kwargs or _takes(self.fn, k)})
         return Lambda(self.fn, *inputs, share_state_with=self, **kwargs)
+
+
+def _takes(fn: Callable[..., Any], keyword: str) -> bool:
+    """Whether ``fn`` declares the keyword argument ``keyword`` by name."""
+    import inspect
+
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    param = params.get(keyword)
+    return param is not None and param.kind in (
+        inspect.Parameter.KEYWORD_ONLY,
+        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    )
 
 
 def _label(fn: Callable[..., Any]) -> str:
@@ -97,7 +116,12 @@ def _label(fn: Callable[..., Any]) -> str:
 
 
 def _trace_spec(
-    fn: Callable[..., Any], inputs: Sequence[Layer], kwargs: dict[str, Any], label: str
+    fn: Callable[..., Any],
+    inputs: Sequence[Layer],
+    kwargs: dict[str, Any],
+    label: str,
+    *,
+    need_shape: bool = True,
 ) -> tf.TypeSpec:
     for position, layer in enumerate(inputs):
         if not isinstance(layer, Layer):
@@ -121,6 +145,6 @@ def _trace_spec(
             f"Lambda {label!r} must return one tensor, got {type(out).__name__}. "
             "Fix: a layer has one output; split a tuple into several Lambda layers."
         )
-    if out.shape.rank is None:
+    if out.shape.rank is None and need_shape:
         raise ShapeError(f"Lambda {label!r} returns a tensor of unknown rank; pass shape=.")
     return tf.TensorSpec(out.shape, out.dtype)

@@ -71,7 +71,13 @@ class Case:
 
     def __str__(self) -> str:
         extra = ",".join(f"{k}={v}" for k, v in self.kwargs.items())
-        return f"{self.name}({extra})" if extra else self.name
+        shapes = ",".join(
+            "x".join("?" if d is None else str(d) for d in s.shape)
+            + ("" if s.dtype == "float32" else f":{s.dtype}")
+            + (":sparse" if s.sparse else "")
+            for s in self.specs
+        )
+        return f"{self.name}({extra})[{shapes}]"
 
     @property
     def specs(self) -> list[InputSpec]:
