@@ -1,0 +1,81 @@
+"""``Activation``: an activation function as a layer, by registered name or callable.
+
+A name resolves through ``tw.activations.get`` (``"relu"`` -> the latest ``relu.vN``);
+an unknown name fails at construction with the close matches. The function must keep
+the shape of its input (it is applied element-wise, or over the last axis); a callable,
+or a name with options, is traced once at construction to check that.
+
+>>> x = tw.Input(n_units=2, name="x", value=[[-1.0, 2.0]])
+>>> Activation(x, "relu")().numpy().tolist()
+[[0.0, 2.0]]
+>>> Activation(x, "leaky_relu", alpha=0.5)().numpy().tolist()
+[[-0.5, 2.0]]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tensorflow as tf
+
+import tensorweave as tw
+from tensorweave_layers._options import ActivationLike, activation_fn
+from tensorweave_layers._shapes import describe, owner, require_dense
+
+__all__ = ["Activation"]
+
+
+class Activation(tw.Layer):
+    """Apply ``fn(x, **fn_kwargs)``.
+
+    Args:
+        x: the input layer (dense).
+        fn: an activation name (``"relu"``, ``"softmax.v1"``) or a callable; ``None`` is
+            the identity.
+        name, share_state_with: see ``tw.Layer`` (an activation has no variables).
+        **fn_kwargs: options for the function, e.g. ``alpha=`` for ``leaky_relu``.
+    """
+
+    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
+        {"fn", "_fn_kwargs"}
+    )
+
+    def __init__(
+        self,
+        x: tw.Layer,
+        fn: ActivationLike = "relu",
+        *,
+        name: str | None = None,
+        share_state_with: Activation | None = None,
+        **fn_kwargs: Any,
+    ) -> None:
+        who = owner("Activation", name)
+        require_dense(x, who)
+        object.__setattr__(self, "fn", activation_fn(fn, who, "fn"))
+        object.__setattr__(self, "_fn_kwargs", dict(fn_kwargs))
+        if not isinstance(fn, str) or fn_kwargs:
+            _check_shape_kept(self.fn, x, dict(fn_kwargs), who)
+        super().__init__(
+            x, shape=x.shape, dtype=x.dtype, name=name, share_state_with=share_state_with
+        )
+
+    def compute(self, x: Any) -> tf.Tensor:
+        """``fn(x)``."""
+        return self.fn(x, **self._fn_kwargs)
+
+
+def _check_shape_kept(fn: Any, x: tw.Layer, kwargs: dict[str, Any], who: str) -> None:
+    """Trace a user's function once: it must accept the options and keep the shape."""
+    try:
+        traced = tf.function(lambda t: fn(t, **kwargs), autograph=False)
+        out = traced.get_concrete_function(x.spec).structured_outputs
+    except Exception as err:
+        raise tw.ShapeError(
+            f"{who}: the activation fails on input {describe(x)} with options {kwargs}: {err}"
+        ) from err
+    if not isinstance(out, tf.Tensor) or not out.shape.is_compatible_with(x.shape):
+        got = out.shape if isinstance(out, tf.Tensor) else type(out).__name__
+        raise tw.ShapeError(
+            f"{who}: the activation turns input {describe(x)} into {got}; an activation must "
+            "keep the shape.\n  Fix: use tw.Lambda(fn, x) for functions that change the shape."
+        )

@@ -1,0 +1,51 @@
+"""Part A's registered names load, are the right objects, and build by name."""
+
+import pytest
+import tensorflow as tf
+
+import tensorweave as tw
+
+PART_A = [
+    "Linear", "Activation", "FC", "Add", "Multiply", "Concat", "Merge", "Residual", "Gate",
+    "CoupledGate", "Reshape", "Transpose", "OneHot", "ToSparse", "ToDense", "Lookup", "Param",
+    "Constant", "Lambda",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", PART_A)
+def test_layer_registered_versioned(name):
+    cls = tw.layers[f"tensorweave-layers:{name}.v1"]
+    assert issubclass(cls, tw.Layer) and cls.__name__ == name
+    assert tw.layers.get(f"tensorweave-layers:{name}") is cls
+    assert tw.layers.info(f"{name}.v1").distribution in ("tensorweave-layers",)
+
+
+def test_lambda_is_the_core_lambda():
+    assert tw.layers["tensorweave-layers:Lambda.v1"] is tw.Lambda
+    x = tw.Input(n_units=2)
+    y = tw.layers["tensorweave-layers:Lambda.v1"](tf.math.square, x)
+    assert y(tf.constant([[3.0, -1.0]])).numpy().tolist() == [[9.0, 1.0]]
+
+
+def test_ops_and_overloading_work_with_pack_layers():
+    x = tw.Input(n_units=3)
+    h = tw.layers["tensorweave-layers:Linear.v1"](x, 2, w_init="ones", add_bias=False)
+    y = tw.ops.erf(h * 0.0) + 1.0
+    assert y(tf.ones([1, 3])).numpy().tolist() == [[1.0, 1.0]]
+
+
+def test_own_defaults_win_when_another_pack_offers_the_same_name(monkeypatch):
+    """While another distribution also offers "glorot_uniform.v1", the bare name is
+    ambiguous; this pack's layers still build, with this pack's initializer."""
+    real_get = tw.initializers.get
+
+    def ambiguous(name, *args):
+        if ":" not in name:
+            raise tw.ComponentConflictError(f"{name!r} is offered by several distributions")
+        return real_get(name, *args)
+
+    monkeypatch.setattr(tw.initializers, "get", ambiguous)
+    layer = tw.layers["tensorweave-layers:Linear.v1"](tw.Input(n_units=3), 2, w_init="ones")
+    assert layer.weights.numpy().tolist() == [[1.0, 1.0]] * 3
+    with pytest.raises(tw.UnknownComponentError, match="w_init='other:ones'"):
+        tw.layers["tensorweave-layers:Linear.v1"](tw.Input(n_units=3), 2, w_init="other:ones")

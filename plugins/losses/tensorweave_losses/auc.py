@@ -1,0 +1,110 @@
+"""Area under the ROC curve: exact (rank-based) or from a histogram over fixed thresholds.
+
+The exact AUC is the probability that a random positive scores above a random negative
+(ties count half), computed by sorting. With ``num_thresholds`` the scores are bucketed
+(like ``keras.metrics.AUC``), which is what a streaming AUC can accumulate in fixed memory.
+
+>>> from tensorweave_losses.auc import auc
+>>> float(auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]))
+0.75
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tensorflow as tf
+
+from tensorweave_losses.base import (
+    align_labels,
+    check_shapes,
+    float_tensor,
+    graph_function,
+    weights_like,
+)
+
+__all__ = ["auc", "thresholds", "histogram_parts", "histogram_result"]
+
+
+def _flat(labels: Any, predictions: Any, sample_weight: Any) -> tuple[tf.Tensor, ...]:
+    predictions = float_tensor(predictions)
+    labels = align_labels(tf.cast(tf.convert_to_tensor(labels), predictions.dtype), predictions)
+    check_shapes("auc", labels, predictions, "give one 0/1 label per score.")
+    positive = tf.reshape(tf.cast(labels > 0.5, tf.float32), [-1])
+    scores = tf.reshape(tf.cast(predictions, tf.float32), [-1])
+    if sample_weight is None:
+        w = tf.ones_like(scores)
+    else:
+        per_entry = weights_like("auc", sample_weight, tf.cast(predictions, tf.float32))
+        w = tf.reshape(tf.broadcast_to(per_entry, tf.shape(predictions)), [-1])
+    return positive * w, (1.0 - positive) * w, scores
+
+
+def thresholds(num_thresholds: int) -> tf.Tensor:
+    """Keras' thresholds: ``-eps``, evenly spaced inner points, ``1 + eps``."""
+    if num_thresholds < 2:
+        raise ValueError(f"auc: num_thresholds must be >= 2, got {num_thresholds}.")
+    inner = [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+    return tf.constant([-1e-7, *inner, 1.0 + 1e-7], tf.float32)
+
+
+def histogram_parts(
+    labels: Any, predictions: Any, *, num_thresholds: int = 200, sample_weight: Any = None
+) -> tuple[tf.Tensor, tf.Tensor]:
+    """Weighted positives and negatives per score bucket (``[num_thresholds + 1]`` each)."""
+    pos_w, neg_w, scores = _flat(labels, predictions, sample_weight)
+    bucket = tf.searchsorted(thresholds(num_thresholds), scores, side="left")
+    size = num_thresholds + 1
+    pos = tf.math.unsorted_segment_sum(pos_w, bucket, size)
+    neg = tf.math.unsorted_segment_sum(neg_w, bucket, size)
+    return pos, neg
+
+
+def histogram_result(positives: tf.Tensor, negatives: tf.Tensor) -> tf.Tensor:
+    """Trapezoidal ROC AUC from per-bucket positives and negatives (Keras' interpolation)."""
+    tp = tf.cumsum(positives, reverse=True, exclusive=True)[:-1]
+    fp = tf.cumsum(negatives, reverse=True, exclusive=True)[:-1]
+    tpr = tf.math.divide_no_nan(tp, tf.reduce_sum(positives))
+    fpr = tf.math.divide_no_nan(fp, tf.reduce_sum(negatives))
+    return tf.reduce_sum((fpr[:-1] - fpr[1:]) * (tpr[:-1] + tpr[1:]) / 2.0)
+
+
+def _exact(labels: Any, predictions: Any, sample_weight: Any) -> tf.Tensor:
+    pos_w, neg_w, scores = _flat(labels, predictions, sample_weight)
+    order = tf.argsort(scores)
+    sorted_scores = tf.gather(scores, order)
+    _, group = tf.unique(sorted_scores)
+    n_groups = tf.size(scores)  # an upper bound: unused segments stay zero
+    pos = tf.math.unsorted_segment_sum(tf.gather(pos_w, order), group, n_groups)
+    neg = tf.math.unsorted_segment_sum(tf.gather(neg_w, order), group, n_groups)
+    below = tf.cumsum(neg, exclusive=True)
+    wins = tf.reduce_sum(pos * (below + 0.5 * neg))
+    return tf.math.divide_no_nan(wins, tf.reduce_sum(pos) * tf.reduce_sum(neg))
+
+
+@graph_function
+def auc(
+    labels: Any,
+    predictions: Any,
+    *,
+    num_thresholds: int | None = None,
+    sample_weight: Any = None,
+) -> tf.Tensor:
+    """ROC AUC of 0/1 labels against scores (all entries pooled).
+
+    Args:
+        labels: 0/1 labels, shaped like ``predictions``.
+        predictions: scores; with ``num_thresholds`` they must be probabilities in [0, 1].
+        num_thresholds: ``None`` for the exact AUC, else the bucketed estimate with this
+            many thresholds (matching ``keras.metrics.AUC``).
+        sample_weight: weights per entry (broadcast to the predictions).
+
+    Returns 0 when there are no positives or no negatives.
+    """
+    if num_thresholds is None:
+        return _exact(labels, predictions, sample_weight)
+    return histogram_result(
+        *histogram_parts(
+            labels, predictions, num_thresholds=num_thresholds, sample_weight=sample_weight
+        )
+    )

@@ -1,0 +1,343 @@
+"""What every loss, metric and distance here shares: graph-or-tensor calls, reductions, checks.
+
+A function decorated with :func:`graph_function` computes on tensors, but called with any
+``tw.Layer`` argument it returns a :class:`LossLayer` instead, a graph node whose inputs are
+those layers (other arguments are bound as constants). So a training graph can end in its
+loss node, and ``node.function`` is the plain function it applies.
+
+>>> import tensorweave as tw
+>>> from tensorweave_losses.regression import mse
+>>> float(mse([[1.0, 2.0]], [[1.0, 4.0]]))
+2.0
+>>> y, p = tw.Input(n_units=2, name="y"), tw.Input(n_units=2, name="p")
+>>> node = mse(y, p)
+>>> node.shape, node.function is mse.function
+((), True)
+>>> float(node([[1.0, 2.0]], [[1.0, 4.0]]))
+2.0
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+import tensorweave as tw
+
+__all__ = [
+    "REDUCTIONS",
+    "LossValueError",
+    "ProbabilitiesAsLogitsWarning",
+    "LossLayer",
+    "graph_function",
+    "reduce_loss",
+    "check_reduction",
+    "check_shapes",
+    "align_labels",
+    "is_eager_value",
+    "float_tensor",
+    "weights_like",
+    "check_class_ids",
+    "check_probabilities",
+    "warn_if_probabilities",
+]
+
+REDUCTIONS = ("mean", "sum", "none")
+EPSILON = 1e-7
+
+
+class LossValueError(tw.TensorweaveError, ValueError):
+    """A loss or metric got values it cannot use: labels out of range, probabilities
+    outside ``[0, 1]``, an unknown reduction."""
+
+
+class ProbabilitiesAsLogitsWarning(UserWarning):
+    """Predictions passed as logits look like probabilities (rows in [0, 1] summing to 1)."""
+
+
+class _Slot:
+    """Marks where the tensor of input ``index`` goes among a call's arguments."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"<input {self.index}>"
+
+
+class _Bound:
+    """``function`` with its layer arguments replaced by the tensors of the node's inputs."""
+
+    def __init__(self, function: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any]):
+        self.function = function
+        self.args = tuple(args)
+        self.kwargs = dict(kwargs)
+        self.__name__ = getattr(function, "__name__", "loss")
+
+    def __call__(self, *tensors: Any) -> Any:
+        args = [tensors[a.index] if isinstance(a, _Slot) else a for a in self.args]
+        kwargs = {
+            k: tensors[v.index] if isinstance(v, _Slot) else v for k, v in self.kwargs.items()
+        }
+        return self.function(*args, **kwargs)
+
+
+class LossLayer(tw.Lambda):
+    """A loss, metric or distance applied in a graph.
+
+    Built by calling a registered loss with layers (``tw.losses["mse.v1"](labels, preds)``),
+    rarely directly. ``tf.Variable`` arguments (NCE and sampled-softmax output weights) are
+    kept in this node's state, so they train and checkpoint with the graph.
+
+    Attributes:
+        function: the plain tensor function this node applies.
+        options: the non-layer arguments it was called with.
+    """
+
+    _TF_MODULE_IGNORED_PROPERTIES = tw.Lambda._TF_MODULE_IGNORED_PROPERTIES | frozenset(
+        {"function", "options", "_bound"}
+    )
+
+    def __init__(
+        self,
+        function: Callable[..., Any],
+        *inputs: tw.Layer,
+        call_args: Sequence[Any] = (),
+        call_kwargs: dict[str, Any] | None = None,
+        name: str | None = None,
+        share_state_with: tw.Layer | None = None,
+    ) -> None:
+        bound = _Bound(function, call_args, call_kwargs or {})
+        object.__setattr__(self, "function", function)
+        object.__setattr__(self, "_bound", bound)
+        options = {k: v for k, v in bound.kwargs.items() if not isinstance(v, _Slot)}
+        object.__setattr__(self, "options", options)
+        variables = [v for v in (*bound.args, *bound.kwargs.values()) if isinstance(v, tf.Variable)]
+        super().__init__(
+            bound, *inputs, variables=variables, name=name, share_state_with=share_state_with
+        )
+
+    def reuse_with(self, *inputs: tw.Layer, **options: Any) -> LossLayer:
+        """The same loss on other input layers (same options, shared variables); ``options``
+        override the loss's keyword arguments (``reduction="none"``)."""
+        if len(inputs) != len(self.inputs):
+            raise TypeError(
+                f"{self.name!r}.reuse_with expected {len(self.inputs)} input(s), got {len(inputs)}."
+            )
+        kwargs = dict(self._bound.kwargs)
+        # Options this loss does not take (``training=`` sent by ``Module.reuse_with`` to
+        # every inner node) are not its business: keep only the ones its function accepts.
+        accepted = inspect.signature(self.function).parameters
+        kwargs.update({k: v for k, v in options.items() if k in accepted})
+        return LossLayer(
+            self.function,
+            *inputs,
+            call_args=self._bound.args,
+            call_kwargs=kwargs,
+            share_state_with=self,
+        )
+
+
+def graph_function(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Make ``fn`` dual-use: on tensors it computes, with any layer argument it builds a node.
+
+    In layer mode ``name=`` names the node. The wrapper exposes the plain function as
+    ``.function``.
+    """
+
+    @tf.autograph.experimental.do_not_convert
+    @functools.wraps(fn)
+    def wrapper(*args: Any, name: str | None = None, **kwargs: Any) -> Any:
+        if not any(isinstance(a, tw.Layer) for a in (*args, *kwargs.values())):
+            return fn(*args, **kwargs)
+        inputs = []
+
+        def slot(value: Any) -> Any:
+            if isinstance(value, tw.Layer):
+                inputs.append(value)
+                return _Slot(len(inputs) - 1)
+            return value
+
+        call_args = [slot(a) for a in args]
+        call_kwargs = {k: slot(v) for k, v in kwargs.items()}
+        return LossLayer(fn, *inputs, call_args=call_args, call_kwargs=call_kwargs, name=name)
+
+    wrapper.function = fn  # type: ignore[attr-defined]
+    return wrapper
+
+
+# -- checks -------------------------------------------------------------------------------
+def is_eager_value(value: Any) -> bool:
+    """Whether ``value`` holds concrete data now (so data checks are cheap and possible)."""
+    if isinstance(value, (np.ndarray, list, tuple, float, int)):
+        return True
+    return tf.executing_eagerly() and hasattr(value, "numpy")
+
+
+def float_tensor(value: Any, dtype: tf.DType | None = None) -> tf.Tensor:
+    """``value`` as a floating tensor (float32 unless it already is floating)."""
+    tensor = tf.convert_to_tensor(value) if dtype is None else tf.convert_to_tensor(value, dtype)
+    if not tensor.dtype.is_floating:
+        tensor = tf.cast(tensor, tf.float32 if dtype is None else dtype)
+    return tensor
+
+
+def check_reduction(loss: str, reduction: str) -> None:
+    """Raise ``LossValueError`` unless ``reduction`` is one of ``REDUCTIONS``."""
+    if reduction not in REDUCTIONS:
+        raise LossValueError(
+            f"{loss}: unknown reduction {reduction!r}. Fix: use one of {', '.join(REDUCTIONS)}."
+        )
+
+
+def _shape(t: Any) -> tuple[int | None, ...] | None:
+    shape = t.shape
+    return None if shape.rank is None else tuple(shape.as_list())
+
+
+def check_shapes(
+    loss: str, labels: Any, predictions: Any, fix: str, *, drop_last: bool = False
+) -> None:
+    """Raise ``tw.ShapeError`` when the static shapes of labels and predictions disagree.
+
+    ``drop_last`` compares the labels with the predictions without their last axis (class
+    ids against class scores). Unknown dimensions are not compared.
+    """
+    ls, ps = _shape(labels), _shape(predictions)
+    if ls is None or ps is None:
+        return
+    want = ps[:-1] if drop_last else ps
+    ok = len(ls) == len(want) and all(
+        a is None or b is None or a == b for a, b in zip(ls, want, strict=True)
+    )
+    if not ok:
+        what = "predictions without the class axis" if drop_last else "predictions"
+        raise tw.ShapeError(
+            f"{loss}: labels of shape {ls} do not fit predictions of shape {ps} "
+            f"(labels must have the shape of the {what}, {want}). Fix: {fix}"
+        )
+
+
+def align_labels(labels: tf.Tensor, predictions: tf.Tensor) -> tf.Tensor:
+    """Drop or add a trailing axis of size 1 so labels ``[b]`` fit predictions ``[b, 1]``."""
+    lr, pr = labels.shape.rank, predictions.shape.rank
+    if lr is None or pr is None:
+        return labels
+    if lr == pr + 1 and labels.shape[-1] == 1:
+        return tf.squeeze(labels, -1)
+    if lr + 1 == pr and predictions.shape[-1] == 1:
+        return tf.expand_dims(labels, -1)
+    return labels
+
+
+def warn_if_probabilities(loss: str, logits: Any, axis: int = -1) -> None:
+    """Warn when eager ``logits`` have every row in [0, 1] summing to 1 (probabilities)."""
+    if not is_eager_value(logits):
+        return
+    x = np.asarray(logits)
+    if x.ndim == 0 or x.size == 0 or x.shape[axis] < 2:
+        return
+    if x.min() >= 0.0 and x.max() <= 1.0 and np.allclose(x.sum(axis=axis), 1.0, atol=1e-4):
+        warnings.warn(
+            f"{loss}: from_logits=True, but the predictions of shape {x.shape} look like "
+            "probabilities (every row in [0, 1] sums to 1). Fix: pass the scores before "
+            "softmax, or from_logits=False if these are probabilities.",
+            ProbabilitiesAsLogitsWarning,
+            stacklevel=3,
+        )
+
+
+def check_probabilities(loss: str, probabilities: Any) -> None:
+    """Raise ``LossValueError`` when eager probabilities fall outside [0, 1] (logits?)."""
+    if not is_eager_value(probabilities):
+        return
+    x = np.asarray(probabilities)
+    if x.size and (np.nanmin(x) < -1e-4 or np.nanmax(x) > 1.0 + 1e-4):  # round-off is fine
+        raise LossValueError(
+            f"{loss}: from_logits=False, but the predictions of shape {x.shape} range over "
+            f"[{np.nanmin(x):.4g}, {np.nanmax(x):.4g}], outside [0, 1], so they are not "
+            "probabilities. Fix: pass from_logits=True for raw scores (logits)."
+        )
+
+
+def check_class_ids(loss: str, labels: tf.Tensor, n_classes: int | None) -> tf.Tensor:
+    """Check integer class ids lie in ``[0, n_classes)``: eagerly by value, else by assert ops.
+
+    Returns the labels (with the asserts attached as control dependencies in graphs).
+    """
+    if not labels.dtype.is_integer:
+        raise tw.InputValueError(
+            f"{loss}: labels must be integer class ids, got {labels.dtype.name}. Fix: "
+            "tf.cast(labels, tf.int64), or use the dense (one-hot) variant of this loss."
+        )
+    if n_classes is None:
+        return labels
+    if is_eager_value(labels):
+        x = np.asarray(labels)
+        if x.size and (x.min() < 0 or x.max() >= n_classes):
+            bad = x[(x < 0) | (x >= n_classes)]
+            raise LossValueError(
+                f"{loss}: labels must be class ids in [0, {n_classes}) for predictions with "
+                f"{n_classes} classes, got {bad[:5].tolist()} (shape {x.shape}). Fix: check the "
+                "label encoding (1-based ids? padding id?) or the number of classes."
+            )
+        return labels
+    message = f"{loss}: labels must be class ids in [0, {n_classes})"
+    checks = [
+        tf.debugging.assert_non_negative(labels, message=message),
+        tf.debugging.assert_less(labels, tf.cast(n_classes, labels.dtype), message=message),
+    ]
+    with tf.control_dependencies(checks):
+        return tf.identity(labels)
+
+
+# -- reduction ----------------------------------------------------------------------------
+def weights_like(loss: str, weights: Any, losses: tf.Tensor) -> tf.Tensor:
+    w = tf.cast(tf.convert_to_tensor(weights), losses.dtype)
+    lr, wr = losses.shape.rank, w.shape.rank
+    if lr is not None and wr is not None:
+        if wr == lr + 1 and w.shape[-1] == 1:
+            w = tf.squeeze(w, -1)
+            wr -= 1
+        while 0 < wr < lr:
+            w = tf.expand_dims(w, -1)
+            wr += 1
+        ws, ls = w.shape.as_list(), losses.shape.as_list()
+        if wr > lr or any(
+            a is not None and b is not None and a != b and a != 1
+            for a, b in zip(ws, ls, strict=False)
+        ):
+            raise tw.ShapeError(
+                f"{loss}: sample_weight of shape {tuple(weights.shape if hasattr(weights, 'shape') else np.shape(weights))} "
+                f"does not fit the per-example losses of shape {tuple(ls)}. Fix: pass one "
+                "weight per example ([batch]) or one per loss element."
+            )
+    return w
+
+
+def reduce_loss(
+    loss: str, losses: tf.Tensor, sample_weight: Any = None, reduction: str = "mean"
+) -> tf.Tensor:
+    """Weight the per-example ``losses`` and reduce them.
+
+    ``"mean"`` divides the weighted sum by the number of elements (Keras'
+    ``sum_over_batch_size``, so all-zero weights give 0, not NaN); ``"sum"`` sums; ``"none"``
+    returns the weighted per-example losses.
+    """
+    check_reduction(loss, reduction)
+    if sample_weight is not None:
+        losses = losses * weights_like(loss, sample_weight, losses)
+    if reduction == "none":
+        return losses
+    total = tf.reduce_sum(losses)
+    if reduction == "sum":
+        return total
+    return tf.math.divide_no_nan(total, tf.cast(tf.size(losses), losses.dtype))

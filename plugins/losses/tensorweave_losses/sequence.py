@@ -1,0 +1,136 @@
+"""Sequence cross-entropy over padded batches, and perplexity.
+
+Token ids ``[batch, time]`` are scored against logits ``[batch, time, vocab]``; a ``mask``
+(``[batch, time]``, 1 for real tokens) or ``lengths`` (``[batch]``) leaves padding out, and
+the ``"mean"`` reduction averages over real tokens only.
+
+>>> from tensorweave_losses.sequence import sequence_cross_entropy, perplexity
+>>> logits = tf.zeros([1, 3, 4])  # uniform over 4 words
+>>> round(float(sequence_cross_entropy([[1, 2, 0]], logits, lengths=[2])), 4)  # log 4
+1.3863
+>>> round(float(perplexity([[1, 2, 0]], logits, lengths=[2])), 4)
+4.0
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tensorflow as tf
+
+import tensorweave as tw
+from tensorweave_losses.base import (
+    check_class_ids,
+    check_reduction,
+    check_shapes,
+    float_tensor,
+    graph_function,
+    warn_if_probabilities,
+    weights_like,
+)
+
+__all__ = ["sequence_cross_entropy", "perplexity", "token_losses"]
+
+
+def token_losses(
+    name: str,
+    ids: Any,
+    logits: Any,
+    mask: Any = None,
+    lengths: Any = None,
+    label_smoothing: float = 0.0,
+    sample_weight: Any = None,
+) -> tuple[tf.Tensor, tf.Tensor]:
+    """Per-token losses ``[batch, time]`` (zero at padding) and token weights (mask × weight)."""
+    logits = float_tensor(logits)
+    ids = tf.convert_to_tensor(ids)
+    if logits.shape.rank is not None and logits.shape.rank != 3:
+        raise tw.ShapeError(
+            f"{name}: logits must be [batch, time, vocab], got shape {tuple(logits.shape)}. "
+            "Fix: for one prediction per example use sparse_categorical_cross_entropy.v1."
+        )
+    check_shapes(
+        name,
+        ids,
+        logits,
+        "ids must be [batch, time] for logits [batch, time, vocab].",
+        drop_last=True,
+    )
+    if mask is not None and lengths is not None:
+        raise ValueError(f"{name}: pass mask= or lengths=, not both.")
+    ids = check_class_ids(name, ids, logits.shape[-1])
+    warn_if_probabilities(name, logits)
+    if label_smoothing:
+        depth = logits.shape[-1] if logits.shape[-1] is not None else tf.shape(logits)[-1]
+        labels = tf.one_hot(ids, depth, dtype=logits.dtype)
+        labels = labels * (1.0 - label_smoothing) + label_smoothing / tf.cast(depth, logits.dtype)
+        losses = tf.nn.softmax_cross_entropy_with_logits(labels, logits)
+    else:
+        losses = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=ids, logits=logits)
+    if lengths is not None:
+        weights = tf.sequence_mask(lengths, maxlen=tf.shape(ids)[1], dtype=logits.dtype)
+    elif mask is not None:
+        weights = tf.cast(tf.convert_to_tensor(mask), logits.dtype)
+        check_shapes(name, weights, losses, "mask must be [batch, time] like the ids.")
+    else:
+        weights = tf.ones_like(losses)
+    if sample_weight is not None:
+        weights = weights * weights_like(name, sample_weight, losses)
+    return losses * weights, weights
+
+
+@graph_function
+def sequence_cross_entropy(
+    ids: Any,
+    logits: Any,
+    *,
+    mask: Any = None,
+    lengths: Any = None,
+    label_smoothing: float = 0.0,
+    sample_weight: Any = None,
+    reduction: str = "mean",
+) -> tf.Tensor:
+    """Token cross-entropy of padded sequences.
+
+    Args:
+        ids: target token ids ``[batch, time]`` in ``[0, vocab)``.
+        logits: scores ``[batch, time, vocab]``.
+        mask: ``[batch, time]``, nonzero for real tokens (or use ``lengths``).
+        lengths: ``[batch]`` sequence lengths.
+        label_smoothing: mix targets with the uniform distribution.
+        sample_weight: per sequence ``[batch]`` or per token ``[batch, time]``.
+        reduction: ``"mean"`` (over weighted real tokens), ``"sum"``, or ``"none"`` (the
+            masked per-token losses ``[batch, time]``).
+    """
+    name = "sequence_cross_entropy"
+    check_reduction(name, reduction)
+    losses, weights = token_losses(name, ids, logits, mask, lengths, label_smoothing, sample_weight)
+    if reduction == "none":
+        return losses
+    if reduction == "sum":
+        return tf.reduce_sum(losses)
+    return tf.math.divide_no_nan(tf.reduce_sum(losses), tf.reduce_sum(weights))
+
+
+def perplexity_parts(
+    ids: Any, logits: Any, *, mask: Any = None, lengths: Any = None, sample_weight: Any = None
+) -> tuple[tf.Tensor, tf.Tensor]:
+    """(summed token cross-entropy, token count): what a streaming perplexity accumulates."""
+    losses, weights = token_losses("perplexity", ids, logits, mask, lengths, 0.0, sample_weight)
+    return tf.reduce_sum(losses), tf.reduce_sum(weights)
+
+
+def perplexity_result(total: tf.Tensor, count: tf.Tensor) -> tf.Tensor:
+    """``exp(total / count)`` (1 when there are no tokens)."""
+    return tf.exp(tf.math.divide_no_nan(total, count))
+
+
+@graph_function
+def perplexity(
+    ids: Any, logits: Any, *, mask: Any = None, lengths: Any = None, sample_weight: Any = None
+) -> tf.Tensor:
+    """Perplexity ``exp(mean token cross-entropy)`` of padded sequences (arguments as in
+    ``sequence_cross_entropy``)."""
+    return perplexity_result(
+        *perplexity_parts(ids, logits, mask=mask, lengths=lengths, sample_weight=sample_weight)
+    )

@@ -1,0 +1,29 @@
+"""Hinge against Keras 3."""
+
+import keras
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tensorweave as tw
+from tensorweave_losses.margin import hinge
+
+
+@settings(max_examples=10)
+@given(st.integers(1, 6), st.integers(1, 4), st.integers(0, 2**31 - 1), st.booleans())
+def test_against_keras(batch, width, seed, zero_one):
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, 2, size=(batch, width)).astype("float32")
+    if not zero_one:
+        labels = 2 * labels - 1
+    scores = (rng.standard_normal((batch, width)) * 2).astype("float32")
+    w = rng.random(batch).astype("float32")
+    want = keras.losses.Hinge()(labels, scores, sample_weight=w)
+    np.testing.assert_allclose(hinge(labels, scores, sample_weight=w), want, rtol=1e-5, atol=1e-6)
+
+
+def test_extremes_and_layer():
+    assert float(hinge([[1.0, -1.0]], [[1e4, -1e4]])) == 0.0
+    np.testing.assert_allclose(hinge([[1.0]], [[-1e4]]), 1e4 + 1)
+    y, s = tw.Input(n_units=1), tw.Input(n_units=1)
+    np.testing.assert_allclose(hinge(y, s)([[1.0], [0.0]], [[0.5], [0.5]]), (0.5 + 1.5) / 2)
