@@ -1,8 +1,8 @@
 """A newcomer's path to a working pack, timed: scaffold -> pip install -> tests green.
 
-    python benchmarks/newcomer.py            # what a newcomer types (build isolation on)
-    python benchmarks/newcomer.py --offline  # --no-build-isolation --no-deps, no index needed
-    python benchmarks/newcomer.py --json out.json  # also summary rows, as run_all.py reads
+    python benchmarks/bench_newcomer.py            # what a newcomer types (build isolation on)
+    python benchmarks/bench_newcomer.py --offline  # --no-build-isolation --no-deps, no index needed
+    python benchmarks/bench_newcomer.py --json out.json  # also summary rows, as run_all.py reads
 
 Each step runs as its own process, as typed at a shell: ``tensorweave new-plugin`` (or the
 scaffold function when the command line does not offer it yet), ``pip install -e``, then
@@ -76,8 +76,10 @@ def count(root: Path) -> list[tuple[str, int, int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--offline", action="store_true", help="no build isolation, no deps")
+    parser.add_argument("--quick", action="store_true", help="the same as --offline")
     parser.add_argument("--json", metavar="PATH", help="write the figures as JSON summary rows")
     args = parser.parse_args()
+    args.offline = args.offline or args.quick
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "install", "-q", "-e"]
     with tempfile.TemporaryDirectory() as tmp:
         where = Path(tmp)
