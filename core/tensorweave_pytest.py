@@ -34,6 +34,7 @@ def pytest_generate_tests(metafunc: Any) -> None:
 def test_conformance(tw_case: Any, tw_check: str) -> None:
     """One conformance check on one case (parametrized by the plugin)."""
     import pytest
+
     from tensorweave.testing.conformance import run_check
 
     if tw_check in tw_case.skip:

@@ -11,7 +11,7 @@ plugin packages and are composed by name.
 [[3.0]]
 """
 
-from tensorweave import ops
+from tensorweave import config, ops
 from tensorweave.compile import CompiledGraph, compile
 from tensorweave.discovery import CORE_VERSION as __version__
 from tensorweave.errors import (
@@ -55,6 +55,7 @@ from tensorweave.registry import Alias, ComponentInfo, Registry, alias
 
 __all__ = [
     "__version__",
+    "config",
     # graph building
     "Layer",
     "LayerState",

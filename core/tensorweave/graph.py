@@ -23,7 +23,9 @@ correct, and the walk is linear in the number of edges.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import tensorflow as tf
@@ -144,6 +146,9 @@ class Graph(tf.Module):
                     order.append(node)
 
         if missing:
+            # The walk visits a shared node once, so it saw each missing input under the
+            # first output only; name what every output needs (error path only).
+            missing = _missing_per_output(outs, entry)
             lines = [
                 f"  output {o!r} needs {', '.join(repr(n) for n in names)}"
                 for o, names in missing.items()
@@ -192,6 +197,16 @@ class Graph(tf.Module):
     def trainable_variables(self) -> tuple[tf.Variable, ...]:
         """Every trainable variable of every layer, each once."""
         return _dedup(v for n in self.layers for v in n.trainable_variables)
+
+    def draw(self, path: str | os.PathLike[str], *, title: str = "") -> Path:
+        """Write a picture of this graph: SVG (pure Python), or PNG/PDF with Graphviz.
+
+        Nodes show name, type and shape; shared state (``reuse_with``) is marked; modules
+        are drawn as clusters. See ``tensorweave.drawing``.
+        """
+        from tensorweave.drawing import draw
+
+        return draw(self, path, title=title)
 
     def __len__(self) -> int:
         return len(self.layers)
@@ -259,6 +274,26 @@ def _checked(layer: Layer, value: Any) -> Any:
             return value
         return layer.check(value)
     return value
+
+
+def _missing_per_output(outputs: Sequence[Layer], entry: set[int]) -> dict[str, list[str]]:
+    report: dict[str, list[str]] = {}
+    for out in outputs:
+        seen: set[int] = set()
+        names: list[str] = []
+        stack: list[Layer] = [out]
+        while stack:
+            node = stack.pop()
+            if id(node) in seen or id(node) in entry:
+                continue
+            seen.add(id(node))
+            if isinstance(node, Input):
+                names.append(node.name)
+                continue
+            stack.extend(reversed(node.inputs))
+        if names:
+            report[out.name] = names
+    return report
 
 
 def _cycle_message(node: Layer, stack: Sequence[tuple[Layer, int]]) -> str:

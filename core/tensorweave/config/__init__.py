@@ -1,0 +1,67 @@
+"""``tw.config``: compose components by name in a config file, validated before building.
+
+A config is plain data (TOML, JSON, or YAML with PyYAML). Tables with one ``"@kind"`` key
+are *promises* of registered components, built depth-first through the registries only;
+tables with a ``nodes`` table are layer graphs wired by node name. See the modules:
+
+- ``loading``: ``load``, ``loads``, ``--a.b.c=value`` overrides and ``${a.b}`` references;
+- ``resolve``: ``validate`` (every problem with its dotted path) and ``resolve``;
+- ``graphs``: graph blocks (inputs, layers, reuse, modules);
+- ``fill``: defaults, providers and versions written out (``fill``, ``save``).
+
+>>> import tensorweave as tw
+>>> from tensorweave import config
+>>> cfg = config.loads('''
+... [train]
+... epochs = 2
+... [model.nodes]
+... x = { input = [3] }
+... ''')
+>>> built = config.resolve(config.apply_overrides(cfg, ["--train.epochs=4"]))
+>>> built["train"]["epochs"], built["model"]["x"].shape
+(4, (None, 3))
+"""
+
+from tensorweave.config.errors import ConfigError
+from tensorweave.config.fill import fill, plain, save
+from tensorweave.config.graphs import ConfigGraph, is_graph_block, resolve_graph
+from tensorweave.config.loading import (
+    apply_overrides,
+    get_path,
+    interpolate,
+    load,
+    loads,
+    parse_override,
+    parse_value,
+)
+from tensorweave.config.providers import hint_for, library_versions, provider_of
+from tensorweave.config.resolve import is_promise, lookup, promise_kind, resolve, validate
+from tensorweave.config.schema import Param, check_type, params_of
+
+__all__ = [
+    "ConfigError",
+    "ConfigGraph",
+    "Param",
+    "apply_overrides",
+    "check_type",
+    "fill",
+    "get_path",
+    "hint_for",
+    "interpolate",
+    "is_graph_block",
+    "is_promise",
+    "library_versions",
+    "load",
+    "loads",
+    "lookup",
+    "params_of",
+    "plain",
+    "parse_override",
+    "parse_value",
+    "promise_kind",
+    "provider_of",
+    "resolve",
+    "resolve_graph",
+    "save",
+    "validate",
+]

@@ -1,0 +1,296 @@
+"""Layer graphs in a config: named nodes wired to each other by name.
+
+A *graph block* is a table with a ``nodes`` table. Each node is one of:
+
+- an input: ``x = { input = [64] }`` is ``tw.Input(shape=(None, 64), name="x")``; the
+  batch dimension is implied, ``-1`` marks another dynamic dimension and ``dtype``
+  (default ``"float32"``) may be given: ``t = { input = [], dtype = "int64" }``;
+- a layer: a promise with ``inputs`` naming other nodes, passed positionally first:
+  ``h = { "@layers" = "Linear.v1", inputs = ["x"], n_units = 32 }``;
+- a reuse: ``h2 = { reuse = "h", inputs = ["x2"] }`` is ``h.reuse_with(x2)`` (shared
+  state, e.g. a training copy or tied weights); other keys go to ``reuse_with``;
+- a module: ``block = { inputs = ["x"], module = { inputs = ["a"], nodes = {...},
+  output = "o" } }`` builds the inner nodes on the outer inputs (inner ``a`` is outer
+  ``x``) and folds them into one ``tw.Module`` named ``block``.
+
+``share_state_with = "h"`` in a layer node passes the node ``h``. Every other key of the
+block (``inputs``, ``outputs``, ``targets``, ``loss``, ``metrics``...) holds node names
+(a string, a list or a table of strings), checked to exist; ``ConfigGraph`` gives the
+nodes back by those names. Node names must not contain dots. Nodes may be listed in any
+order; they are built in dependency order and a cycle is reported.
+
+>>> import tensorweave as tw
+>>> g = resolve_graph({"nodes": {"x": {"input": [2]}}, "outputs": "x"})
+>>> g["x"].shape, g.section["outputs"]
+((None, 2), 'x')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from tensorweave.config.errors import ConfigError, join_path
+
+if TYPE_CHECKING:
+    from tensorweave.config.resolve import Resolver
+    from tensorweave.graph import Graph
+    from tensorweave.layer import Layer
+
+__all__ = ["ConfigGraph", "is_graph_block", "resolve_graph", "check_graph", "build_graph"]
+
+_NODE_KEYS = ("inputs", "reuse", "module", "share_state_with")
+
+
+def is_graph_block(node: Any) -> bool:
+    """A table with a ``nodes`` table (and no ``@kind`` key)."""
+    from tensorweave.config.resolve import is_promise
+
+    return (
+        isinstance(node, Mapping)
+        and isinstance(node.get("nodes"), Mapping)
+        and not (is_promise(node))
+    )
+
+
+class ConfigGraph:
+    """The built nodes of a graph block, by name, and the block's other keys."""
+
+    def __init__(self, nodes: dict[str, Layer], section: dict[str, Any]) -> None:
+        self.nodes = nodes
+        self.section = section
+
+    def __getitem__(self, name: str) -> Layer:
+        return self.nodes[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.nodes
+
+    def layers(self, key: str) -> list[Layer]:
+        """The nodes named by the block's key ``key`` (a name or a list of names)."""
+        value = self.section.get(key)
+        if value is None:
+            return []
+        names = [value] if isinstance(value, str) else list(value)
+        return [self.nodes[n] for n in names]
+
+    def graph(self, outputs: str = "outputs") -> Graph:
+        """The ``tw.Graph`` ending in the nodes named by ``outputs`` (every Input found)."""
+        import tensorweave as tw
+
+        outs = self.layers(outputs) or [list(self.nodes.values())[-1]]
+        return tw.Graph.build(inputs=None, outputs=outs)
+
+    def __repr__(self) -> str:
+        return f"ConfigGraph(nodes={list(self.nodes)})"
+
+
+def _deps(spec: Any) -> list[str]:
+    if not isinstance(spec, Mapping):
+        return []
+    refs = spec.get("inputs", [])
+    refs = [refs] if isinstance(refs, str) else list(refs) if isinstance(refs, list) else []
+    for key in ("reuse", "share_state_with"):
+        if isinstance(spec.get(key), str):
+            refs.append(spec[key])
+    return [r for r in refs if isinstance(r, str)]
+
+
+def _order(
+    nodes: Mapping[str, Any],
+    path: str,
+    errors: list[tuple[str, str]],
+    outer: frozenset[str] = frozenset(),
+) -> list[str]:
+    """Dependency order; unknown references and cycles go to ``errors``."""
+    names = set(nodes) | outer
+    for name, spec in nodes.items():
+        for ref in _deps(spec):
+            if ref not in names:
+                where = join_path(join_path(join_path(path, "nodes"), name), "inputs")
+                known = ", ".join(sorted(names))
+                errors.append((where, f"unknown node {ref!r}; nodes: {known}"))
+    order: list[str] = []
+    state: dict[str, int] = {}
+
+    def visit(name: str, trail: list[str]) -> None:
+        if state.get(name) == 2 or name not in nodes:
+            return
+        if state.get(name) == 1:
+            cycle = " -> ".join([*trail[trail.index(name) :], name])
+            errors.append((join_path(path, "nodes"), f"the nodes form a cycle: {cycle}"))
+            return
+        state[name] = 1
+        for ref in _deps(nodes[name]):
+            visit(ref, [*trail, name])
+        state[name] = 2
+        order.append(name)
+
+    for name in nodes:
+        visit(name, [])
+    return order
+
+
+def check_graph(
+    r: Resolver, block: Mapping[str, Any], path: str, outer: frozenset[str] = frozenset()
+) -> None:
+    """Collect the problems of a graph block into ``r.errors``."""
+    from tensorweave.config.resolve import is_promise
+
+    nodes = block["nodes"]
+    npath = join_path(path, "nodes")
+    for name in nodes:
+        if not isinstance(name, str) or "." in name or not name:
+            r.errors.append((join_path(npath, str(name)), "node names must be non-empty, no dots"))
+    order = _order(nodes, path, r.errors, outer)
+    for name in order:
+        spec = nodes[name]
+        sub = join_path(npath, name)
+        if not isinstance(spec, Mapping):
+            r.errors.append((sub, f"a node must be a table, got {spec!r}"))
+            continue
+        n_in = len(_deps({"inputs": spec.get("inputs", [])}))
+        if "input" in spec:
+            shape = spec["input"]
+            if not isinstance(shape, list) or any(
+                not isinstance(d, int) or isinstance(d, bool) or d < -1 for d in shape
+            ):
+                r.errors.append(
+                    (join_path(sub, "input"), f"expected a list of ints, got {shape!r}")
+                )
+            extra = set(spec) - {"input", "dtype", "sparse"}
+            if extra:
+                r.errors.append(
+                    (sub, f"an input node takes input/dtype/sparse, not {sorted(extra)}")
+                )
+        elif "reuse" in spec:
+            if not isinstance(spec["reuse"], str):
+                r.errors.append((join_path(sub, "reuse"), "expected a node name"))
+        elif "module" in spec:
+            inner = spec["module"]
+            mpath = join_path(sub, "module")
+            if not is_graph_block(inner) or not isinstance(inner.get("output"), str):
+                r.errors.append((mpath, "a module needs a `nodes` table and an `output` name"))
+                continue
+            inner_inputs = inner.get("inputs", [])
+            if not isinstance(inner_inputs, list) or len(inner_inputs) != n_in:
+                r.errors.append(
+                    (
+                        mpath,
+                        f"module inputs {inner_inputs!r} must list {n_in} names, "
+                        "one per outer input",
+                    )
+                )
+                continue
+            check_graph(r, inner, mpath, frozenset(inner_inputs))
+        elif is_promise(spec):
+            r.check_promise(spec, sub, n_inputs=n_in, extra=_NODE_KEYS)
+        else:
+            r.errors.append(
+                (sub, "a node needs `input`, a '@layers' component, `reuse` or `module`")
+            )
+    _check_refs(r, block, path, set(nodes) | outer)
+
+
+def _check_refs(r: Resolver, block: Mapping[str, Any], path: str, names: set[str]) -> None:
+    for key, value in block.items():
+        if key in ("nodes", "module") or key.startswith("@"):
+            continue
+        if key == "inputs" and path.endswith("module"):
+            continue
+        refs = (
+            value
+            if isinstance(value, list)
+            else (list(value.values()) if isinstance(value, Mapping) else [value])
+        )
+        for ref in refs:
+            if isinstance(ref, str) and ref not in names:
+                r.errors.append(
+                    (
+                        join_path(path, key),
+                        f"unknown node {ref!r}; nodes: {', '.join(sorted(names))}",
+                    )
+                )
+
+
+def build_graph(
+    r: Resolver, block: Mapping[str, Any], path: str, bound: Mapping[str, Layer] | None = None
+) -> ConfigGraph:
+    """Build every node of a validated graph block, in dependency order."""
+    import tensorflow as tf
+
+    import tensorweave as tw
+
+    nodes = block["nodes"]
+    built: dict[str, Layer] = dict(bound or {})
+    errors: list[tuple[str, str]] = []
+    for name in _order(nodes, path, errors, frozenset(built)):
+        spec = nodes[name]
+        sub = join_path(join_path(path, "nodes"), name)
+        ins = tuple(built[n] for n in _deps({"inputs": spec.get("inputs", [])}))
+        try:
+            if "input" in spec:
+                shape = [None, *(None if d == -1 else d for d in spec["input"])]
+                built[name] = tw.Input(
+                    shape=shape,
+                    dtype=tf.as_dtype(spec.get("dtype", "float32")),
+                    sparse=bool(spec.get("sparse", False)),
+                    name=name,
+                )
+            elif "reuse" in spec:
+                opts = {
+                    k: r.build(v, join_path(sub, k))
+                    for k, v in spec.items()
+                    if k not in ("reuse", "inputs")
+                }
+                built[name] = built[spec["reuse"]].reuse_with(*ins, name=name, **opts)
+            elif "module" in spec:
+                inner = spec["module"]
+                mapping = dict(zip(inner.get("inputs", []), ins, strict=True))
+                with tw.name_scope(name):
+                    inner_graph = build_graph(r, inner, join_path(sub, "module"), mapping)
+                built[name] = tw.Module(list(ins), inner_graph[inner["output"]], name=name)
+            else:
+                extra: dict[str, Any] = {"name": name} if _takes_name(spec) else {}
+                if isinstance(spec.get("share_state_with"), str):
+                    extra["share_state_with"] = built[spec["share_state_with"]]
+                built[name] = r.build_promise(spec, sub, inputs=ins, extra=extra, skip=_NODE_KEYS)
+        except ConfigError:
+            raise
+        except Exception as err:
+            raise ConfigError([(sub, f"{type(err).__name__}: {err}")]) from err
+    section = {k: v for k, v in block.items() if k != "nodes"}
+    own = {k: v for k, v in built.items() if k in nodes}
+    return ConfigGraph(own, section)
+
+
+def _takes_name(spec: Mapping[str, Any]) -> bool:
+    """Whether the node's component has a ``name`` parameter (loss functions may not)."""
+    import inspect
+
+    from tensorweave.config.resolve import lookup, promise_kind
+
+    kind, comp = promise_kind(spec)  # type: ignore[misc]
+    obj = lookup(kind, comp, "", [])
+    try:
+        target = obj.__init__ if inspect.isclass(obj) else obj
+        # a decorated function may take ``name`` in one of its wrappers only
+        level, seen = target, 0
+        while level is not None and seen < 8:
+            if "name" in inspect.signature(level, follow_wrapped=False).parameters:
+                return True
+            level, seen = getattr(level, "__wrapped__", None), seen + 1
+        return False
+    except (TypeError, ValueError):
+        return False
+
+
+def resolve_graph(block: Mapping[str, Any], path: str = "") -> ConfigGraph:
+    """Validate then build one graph block (as ``resolve`` does for each in a config)."""
+    from tensorweave.config.resolve import Resolver
+
+    r = Resolver()
+    check_graph(r, block, path)
+    if r.errors:
+        raise ConfigError(list(dict.fromkeys(r.errors)))
+    return build_graph(r, block, path)

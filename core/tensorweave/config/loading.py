@@ -1,0 +1,215 @@
+"""Reading config files, applying ``--a.b.c=value`` overrides and ``${a.b}`` interpolation.
+
+Configs are plain data: TOML (always), JSON, and YAML when PyYAML is installed. Nothing in
+a file is executed; YAML is read with ``safe_load``.
+
+- Overrides name a dotted path and a value written as in TOML: ``--train.epochs=3`` gives
+  the int ``3``, ``--opt.lr=1e-3`` a float, ``--x.flag=true`` a bool, ``--x.dims=[1, 2]``
+  a list, ``--x.name=relu`` a string (bare words that are not TOML values stay strings),
+  ``--x.v=null`` gives ``None``.
+- ``${section.key}`` refers to another value: alone in a string it takes that value with
+  its type; inside a longer string it is formatted in. References may chain; a cycle is
+  reported.
+
+>>> cfg = loads('[train]\\nepochs = 2\\n[log]\\nmsg = "epochs=${train.epochs}"\\nn = "${train.epochs}"')
+>>> cfg = interpolate(apply_overrides(cfg, ["--train.epochs=5"]))
+>>> cfg["train"]["epochs"], cfg["log"]["msg"], cfg["log"]["n"]
+(5, 'epochs=5', 5)
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from tensorweave.config.errors import ConfigError, join_path
+
+__all__ = [
+    "load",
+    "loads",
+    "parse_override",
+    "parse_value",
+    "apply_overrides",
+    "interpolate",
+    "get_path",
+    "FORMATS",
+]
+
+FORMATS = (".toml", ".json", ".yaml", ".yml")
+_REF = re.compile(r"\$\{([^}]+)\}")
+
+
+def loads(text: str, fmt: str = "toml", *, source: str = "") -> dict[str, Any]:
+    """Parse config ``text`` in ``fmt`` (``"toml"``, ``"json"`` or ``"yaml"``)."""
+    fmt = fmt.lower().lstrip(".")
+    try:
+        if fmt == "toml":
+            data: Any = tomllib.loads(text)
+        elif fmt == "json":
+            data = json.loads(text)
+        elif fmt in ("yaml", "yml"):
+            try:
+                import yaml
+            except ImportError as err:
+                raise ConfigError(
+                    [("", "YAML configs need PyYAML: pip install pyyaml (or use TOML)")],
+                    source=source,
+                ) from err
+            data = yaml.safe_load(text)
+        else:
+            raise ConfigError(
+                [("", f"unknown config format {fmt!r}; use {FORMATS}")], source=source
+            )
+    except ConfigError:
+        raise
+    except Exception as err:  # a syntax error of any of the parsers
+        raise ConfigError([("", f"cannot parse {fmt.upper()}: {err}")], source=source) from err
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError([("", f"a config must be a table/mapping, got {type(data).__name__}")])
+    return data
+
+
+def load(
+    path: str | Path,
+    overrides: Iterable[str] | Mapping[str, Any] | None = None,
+    *,
+    interpolate_refs: bool = True,
+) -> dict[str, Any]:
+    """Read a config file, apply ``overrides`` then interpolate ``${...}`` references.
+
+    ``overrides`` is a list like ``["--train.epochs=3", "model.layers.h.n_units=8"]`` or a
+    mapping ``{"train.epochs": 3}``. The format comes from the file's suffix.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError([("", f"no config file at {str(p)!r}")], source=str(p))
+    if p.suffix.lower() not in FORMATS:
+        raise ConfigError([("", f"unknown config suffix {p.suffix!r}; use one of {FORMATS}")])
+    cfg = loads(p.read_text(encoding="utf-8"), p.suffix, source=str(p))
+    cfg = apply_overrides(cfg, overrides or [])
+    return interpolate(cfg) if interpolate_refs else cfg
+
+
+def parse_value(text: str) -> Any:
+    """A command-line value, typed as TOML would (bare words stay strings).
+
+    >>> parse_value("3"), parse_value("0.5"), parse_value("true"), parse_value("relu")
+    (3, 0.5, True, 'relu')
+    >>> parse_value("[1, 2]"), parse_value("null"), parse_value('"3"')
+    ([1, 2], None, '3')
+    """
+    stripped = text.strip()
+    if stripped.lower() in ("null", "none", "~"):
+        return None
+    try:
+        return tomllib.loads(f"v = {stripped}")["v"]
+    except tomllib.TOMLDecodeError:
+        pass
+    if stripped.lower() in ("yes", "on"):
+        return True
+    if stripped.lower() in ("no", "off"):
+        return False
+    return text
+
+
+def parse_override(arg: str) -> tuple[str, Any]:
+    """``"--a.b.c=value"`` -> ``("a.b.c", typed value)``.
+
+    >>> parse_override("--train.epochs=3")
+    ('train.epochs', 3)
+    """
+    body = arg[2:] if arg.startswith("--") else arg
+    if "=" not in body:
+        raise ConfigError([(body, f"override {arg!r} needs a value: --{body}=VALUE")])
+    key, value = body.split("=", 1)
+    key = key.strip()
+    if not key or any(not part for part in key.split(".")):
+        raise ConfigError([(key, f"override {arg!r} has an empty path segment")])
+    return key, parse_value(value)
+
+
+def apply_overrides(
+    cfg: Mapping[str, Any], overrides: Iterable[str] | Mapping[str, Any]
+) -> dict[str, Any]:
+    """A copy of ``cfg`` with each dotted-path override set (missing tables are created)."""
+    out = copy.deepcopy(dict(cfg))
+    pairs = (
+        list(overrides.items())
+        if isinstance(overrides, Mapping)
+        else [parse_override(a) for a in overrides]
+    )
+    errors = []
+    for key, value in pairs:
+        node: Any = out
+        parts = key.split(".")
+        done = ""
+        for part in parts[:-1]:
+            done = join_path(done, part)
+            child = node.get(part) if isinstance(node, dict) else None
+            if child is None:
+                child = node[part] = {}
+            if not isinstance(child, dict):
+                errors.append((key, f"cannot override inside {done!r}, which is {child!r}"))
+                break
+            node = child
+        else:
+            node[parts[-1]] = value
+    if errors:
+        raise ConfigError(errors)
+    return out
+
+
+def get_path(cfg: Any, dotted: str) -> Any:
+    """The value at ``dotted`` (``KeyError`` naming the missing part when absent)."""
+    node = cfg
+    done = ""
+    for part in dotted.split("."):
+        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            raise KeyError(f"{join_path(done, part)!r} is not in the config")
+        done = join_path(done, part)
+    return node
+
+
+def interpolate(cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """Replace every ``${a.b}`` by the value it names; all problems reported at once."""
+    root = copy.deepcopy(dict(cfg))
+    errors: list[tuple[str, str]] = []
+
+    def value_of(ref: str, path: str, stack: tuple[str, ...]) -> Any:
+        if ref in stack:
+            errors.append((path, "interpolation cycle: " + " -> ".join([*stack, ref])))
+            return None
+        try:
+            target = get_path(root, ref)
+        except KeyError as err:
+            errors.append((path, f"${{{ref}}} refers to nothing: {err.args[0]}"))
+            return None
+        return walk(target, ref, (*stack, ref))
+
+    def walk(node: Any, path: str, stack: tuple[str, ...]) -> Any:
+        if isinstance(node, dict):
+            return {k: walk(v, join_path(path, k), stack) for k, v in node.items()}
+        if isinstance(node, list):
+            return [walk(v, join_path(path, i), stack) for i, v in enumerate(node)]
+        if isinstance(node, str) and "${" in node:
+            whole = _REF.fullmatch(node.strip())
+            if whole:
+                return value_of(whole[1].strip(), path, stack)
+            return _REF.sub(lambda m: str(value_of(m[1].strip(), path, stack)), node)
+        return node
+
+    out = walk(root, "", ())
+    if errors:
+        raise ConfigError(list(dict.fromkeys(errors)))
+    return out

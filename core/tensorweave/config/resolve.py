@@ -1,0 +1,305 @@
+"""Promise blocks: validate the whole tree, then build it depth-first through the registries.
+
+A *promise* is a table with one ``"@kind"`` key naming a registered component; the other
+keys are its parameters, which may be promises themselves, to any depth::
+
+    [optimizer]
+    "@optimizers" = "SGD.v1"
+    learning_rate = 0.1
+    momentum = 0.9
+
+Only registries are consulted: a config cannot import ``module:Class``, evaluate code or
+unpickle anything. ``validate`` walks the tree first and collects every problem (unknown
+component, unknown or missing parameter, wrong type) with its dotted path; ``resolve``
+builds only a tree that validated. Tables with a ``nodes`` table are layer graphs (see
+``tensorweave.config.graphs``).
+
+>>> import tensorweave as tw
+>>> with tw.registry("demo_opts").scoped() as reg:
+...     @reg.register("Scaled.v1")
+...     def scaled(value: float, factor: int = 2) -> float:
+...         return value * factor
+...     resolve({"x": {"@demo_opts": "Scaled.v1", "value": 1.5}})
+{'x': 3.0}
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+from collections.abc import Mapping
+from typing import Any
+
+from tensorweave.config.errors import ConfigError, join_path
+from tensorweave.config.providers import hint_for
+from tensorweave.config.schema import Param, accepts_var_keyword, check_type, params_of
+
+__all__ = [
+    "META_KEYS",
+    "is_promise",
+    "promise_kind",
+    "promise_params",
+    "lookup",
+    "validate",
+    "resolve",
+    "Resolver",
+]
+
+META_KEYS = frozenset({"@provider", "@versions", "@note"})
+
+
+def promise_kind(node: Any) -> tuple[str, Any] | None:
+    """``("layers", "Linear.v1")`` for a promise table, else ``None``."""
+    if not isinstance(node, Mapping):
+        return None
+    keys = [k for k in node if isinstance(k, str) and k.startswith("@") and k not in META_KEYS]
+    if len(keys) != 1:
+        return None
+    return keys[0][1:], node[keys[0]]
+
+
+def is_promise(node: Any) -> bool:
+    """Whether ``node`` is a promise table (one ``"@kind"`` key)."""
+    return promise_kind(node) is not None
+
+
+def promise_params(node: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters of a promise: every key but ``@`` keys."""
+    return {k: v for k, v in node.items() if not (isinstance(k, str) and k.startswith("@"))}
+
+
+def _known_kinds() -> set[str]:
+    import tensorweave as tw
+    from tensorweave.discovery import GROUP_PREFIX, catalog
+
+    kinds = set(tw.kinds())
+    kinds |= {g.removeprefix(GROUP_PREFIX) for g in catalog.groups()} - {"plugins"}
+    return kinds
+
+
+def lookup(kind: str, name: Any, path: str, errors: list[tuple[str, str]]) -> Any:
+    """The component ``name`` of ``kind``, or ``None`` with the problem added to ``errors``."""
+    import tensorweave as tw
+
+    if not isinstance(name, str) or not name:
+        errors.append((path, f"'@{kind}' must name a registered component, got {name!r}"))
+        return None
+    known = _known_kinds()
+    if kind not in known:
+        close = difflib.get_close_matches(kind, sorted(known), n=1)
+        hint = f" Did you mean '@{close[0]}'?" if close else ""
+        errors.append((path, f"unknown component kind '@{kind}'.{hint} Kinds: {sorted(known)}"))
+        return None
+    reg = tw.registry(kind)
+    try:
+        return reg.get(name)
+    except tw.UnknownComponentError:
+        bare = name.split(":", 1)[-1]
+        close = difflib.get_close_matches(bare, reg.names(), n=3, cutoff=0.6)
+        msg = f"unknown {kind} component {name!r}"
+        provided = hint_for(kind, name)
+        if provided:
+            msg += f"; {provided}"
+        if close:
+            msg += f"; close matches: {', '.join(close)}"
+        if not provided and not close:
+            msg += "; `tensorweave plugins` lists what is installed"
+        errors.append((path, msg))
+    except tw.RegistryError as err:
+        errors.append((path, f"{kind} component {name!r} cannot be used: {err}"))
+    return None
+
+
+class Resolver:
+    """Validates (``check``) and builds (``build``) config trees; one per resolution."""
+
+    def __init__(self) -> None:
+        self.errors: list[tuple[str, str]] = []
+
+    # -- validation --------------------------------------------------------------------
+    def check(self, node: Any, path: str) -> None:
+        """Collect every problem under ``node``."""
+        from tensorweave.config import graphs
+
+        found = promise_kind(node)
+        if found is not None:
+            self.check_promise(node, path)
+        elif graphs.is_graph_block(node):
+            graphs.check_graph(self, node, path)
+        elif isinstance(node, Mapping):
+            for k, v in node.items():
+                if k not in META_KEYS:
+                    self.check(v, join_path(path, k))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                self.check(v, join_path(path, i))
+
+    def check_promise(
+        self, node: Mapping[str, Any], path: str, *, n_inputs: int = 0, extra: tuple[str, ...] = ()
+    ) -> Any:
+        """Check one promise; ``n_inputs`` positional parameters are filled by graph inputs."""
+        kind, name = promise_kind(node)  # type: ignore[misc]
+        obj = lookup(kind, name, join_path(path, f"@{kind}"), self.errors)
+        params = {k: v for k, v in promise_params(node).items() if k not in extra}
+        if obj is None:
+            for k, v in params.items():
+                self.check(v, join_path(path, k))
+            return None
+        spec = params_of(obj)
+        self.check_params(obj, name, spec, params, path, n_inputs=n_inputs)
+        return obj
+
+    def check_params(
+        self,
+        obj: Any,
+        name: str,
+        spec: list[Param],
+        params: Mapping[str, Any],
+        path: str,
+        *,
+        n_inputs: int = 0,
+    ) -> None:
+        by_name = {p.name: p for p in spec}
+        positional = [p for p in spec if p.positional]
+        fed = {p.name for p in positional[:n_inputs]}
+        if (
+            n_inputs
+            and len(positional) < n_inputs
+            and not any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in spec)
+        ):
+            self.errors.append(
+                (path, f"{name} takes {len(positional)} input(s), {n_inputs} were given")
+            )
+        open_kw = accepts_var_keyword(spec)
+        for key, value in params.items():
+            sub = join_path(path, key)
+            p = by_name.get(key)
+            if p is None or p.kind is inspect.Parameter.VAR_POSITIONAL or key in fed:
+                if p is None and open_kw:
+                    self.check(value, sub)
+                    continue
+                known = [q.name for q in spec if q.name not in fed and q.kind.value in (0, 1, 3)]
+                close = difflib.get_close_matches(key, known, n=1)
+                hint = f" Did you mean {close[0]!r}?" if close else ""
+                why = "is filled by the node's inputs" if key in fed else "is not a parameter"
+                self.errors.append(
+                    (sub, f"{key!r} {why} of {name}.{hint} Parameters: {', '.join(known)}")
+                )
+                self.check(value, sub)
+                continue
+            self.check_value(value, p.hint, sub)
+        for p in spec:
+            if p.required and p.name not in params and p.name not in fed:
+                if n_inputs == 0 and p.positional and p is positional[0] and _is_layer_hint(p):
+                    self.errors.append((path, f"{name} needs an input layer ({p.name!r})"))
+                    continue
+                self.errors.append(
+                    (
+                        join_path(path, p.name),
+                        f"missing required parameter of {name} ({p.type_name})",
+                    )
+                )
+
+    def check_value(self, value: Any, hint: Any, path: str) -> None:
+        from tensorweave.config import graphs
+
+        if is_promise(value):
+            obj = self.check_promise(value, path)
+            if obj is not None and inspect.isclass(obj) and inspect.isclass(hint):
+                try:
+                    if not issubclass(obj, hint):
+                        self.errors.append(
+                            (path, f"expected {hint.__name__}, got a {obj.__name__} component")
+                        )
+                except TypeError:
+                    pass
+            return
+        if graphs.is_graph_block(value) or _contains_promise(value):
+            self.check(value, path)
+            return
+        problem = check_type(value, hint)
+        if problem:
+            if problem.startswith("["):
+                self.errors.append((path + problem.split(":", 1)[0], problem.split(": ", 1)[1]))
+            else:
+                self.errors.append((path, problem))
+
+    # -- building ----------------------------------------------------------------------
+    def build(self, node: Any, path: str) -> Any:
+        """Build ``node`` depth-first (call only on a tree that passed ``check``)."""
+        from tensorweave.config import graphs
+
+        found = promise_kind(node)
+        if found is not None:
+            return self.build_promise(node, path)
+        if graphs.is_graph_block(node):
+            return graphs.build_graph(self, node, path)
+        if isinstance(node, Mapping):
+            return {
+                k: self.build(v, join_path(path, k)) for k, v in node.items() if k not in META_KEYS
+            }
+        if isinstance(node, list):
+            return [self.build(v, join_path(path, i)) for i, v in enumerate(node)]
+        return node
+
+    def build_promise(
+        self,
+        node: Mapping[str, Any],
+        path: str,
+        *,
+        inputs: tuple[Any, ...] = (),
+        extra: Mapping[str, Any] | None = None,
+        skip: tuple[str, ...] = (),
+    ) -> Any:
+        kind, name = promise_kind(node)  # type: ignore[misc]
+        errors: list[tuple[str, str]] = []
+        obj = lookup(kind, name, join_path(path, f"@{kind}"), errors)
+        if obj is None:
+            raise ConfigError(errors)
+        kwargs = {
+            k: self.build(v, join_path(path, k))
+            for k, v in promise_params(node).items()
+            if k not in skip
+        }
+        kwargs.update(extra or {})
+        try:
+            return obj(*inputs, **kwargs)
+        except ConfigError:
+            raise
+        except Exception as err:
+            raise ConfigError(
+                [(path, f"building {kind} component {name} failed: {type(err).__name__}: {err}")]
+            ) from err
+
+
+def _is_layer_hint(p: Param) -> bool:
+    return "Layer" in p.type_name
+
+
+def _contains_promise(value: Any) -> bool:
+    if is_promise(value):
+        return True
+    if isinstance(value, Mapping):
+        return any(_contains_promise(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_contains_promise(v) for v in value)
+    return False
+
+
+def validate(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Every problem in ``cfg`` as ``(dotted_path, message)``; empty when it can be built."""
+    r = Resolver()
+    r.check(cfg, "")
+    return list(dict.fromkeys(r.errors))
+
+
+def resolve(cfg: Mapping[str, Any]) -> Any:
+    """Validate ``cfg`` (raising one ``ConfigError`` with every problem), then build it.
+
+    Promises become the objects their components return; graph blocks become
+    ``ConfigGraph`` objects; plain values stay as they are.
+    """
+    errors = validate(cfg)
+    if errors:
+        raise ConfigError(errors)
+    return Resolver().build(cfg, "")

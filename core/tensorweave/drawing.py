@@ -1,0 +1,316 @@
+"""Pictures of layer graphs: ``draw(graph, "graph.svg")``, PNG through Graphviz.
+
+The SVG is written in pure Python: nodes are laid out left to right by dependency depth
+(an input at depth 0, each layer one column right of its deepest input), each box shows
+the layer's name, type and output shape; arrows follow the data. Layers that share state
+(made with ``reuse_with`` or ``share_state_with``) are joined by a dashed orange line
+(class ``shared``); a ``tw.Module`` is drawn as a cluster, a titled frame holding its inner
+layers. ``.png`` (and ``.pdf``) need the ``dot`` program of Graphviz; ``.dot`` writes the
+Graphviz source.
+
+Elements carry classes and ``data-*`` attributes, so tools and tests can read them:
+``g.node[data-name][data-type][data-shape]``, ``path.edge[data-from][data-to]``,
+``path.shared[data-from][data-to]``, ``g.cluster[data-name]``.
+
+>>> import tensorflow as tf, tensorweave as tw, xml.etree.ElementTree as ET
+>>> x = tw.Input(n_units=2, name="x")
+>>> y = tw.Lambda(tf.square, x, name="y")
+>>> svg = to_svg(tw.Graph.build(x, y))
+>>> [n.get("data-name") for n in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}g")
+...  if n.get("class") == "node"]
+['x', 'y']
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tensorweave.errors import TensorweaveError
+from tensorweave.graph import Graph
+from tensorweave.input import Input
+from tensorweave.layer import Layer
+from tensorweave.module import Module
+
+__all__ = ["draw", "to_svg", "to_dot", "DrawingError"]
+
+_CHAR_W, _NODE_H, _GAP_X, _GAP_Y, _PAD = 7.0, 44.0, 48.0, 18.0, 14.0
+_SHARED_COLOUR = "#e07b00"
+_NS = "http://www.w3.org/2000/svg"
+
+
+class DrawingError(TensorweaveError, RuntimeError):
+    """A picture could not be made (e.g. PNG without Graphviz)."""
+
+
+def _as_graph(graph: Any) -> Graph:
+    if isinstance(graph, Graph):
+        return graph
+    if isinstance(graph, Layer):
+        return Graph.build(inputs=None, outputs=graph)
+    if hasattr(graph, "graph") and callable(graph.graph):  # a config's ConfigGraph
+        built: Graph = graph.graph()
+        return built
+    raise TypeError(f"draw expects a tw.Graph or a layer, got {type(graph).__name__}")
+
+
+def _label(node: Layer) -> tuple[str, str]:
+    shape = "(" + ", ".join("?" if d is None else str(d) for d in node.shape)
+    shape += ",)" if len(node.shape) == 1 else ")"
+    return node.name, f"{type(node).__name__} {shape}"
+
+
+@dataclass
+class _Box:
+    node: Layer
+    x: float = 0.0
+    y: float = 0.0
+    w: float = 0.0
+    h: float = _NODE_H
+    children: list[_Box] = field(default_factory=list)  # a module's inner layers
+    entries: frozenset[int] = frozenset()
+
+
+def _layout(nodes: list[Layer], skip: frozenset[int]) -> tuple[list[_Box], float, float]:
+    """Boxes for ``nodes`` (minus ``skip``) at relative positions; returns total size."""
+    present = [n for n in nodes if id(n) not in skip]
+    ids = {id(n) for n in present}
+    depth: dict[int, int] = {}
+    for n in present:  # ``nodes`` is in dependency order
+        ins = [depth[id(i)] for i in n.inputs if id(i) in ids]
+        depth[id(n)] = (max(ins) + 1) if ins else 0
+    boxes: dict[int, _Box] = {}
+    for n in present:
+        box = _Box(n)
+        name, kind = _label(n)
+        box.w = max(len(name), len(kind)) * _CHAR_W + 2 * _PAD
+        if isinstance(n, Module):
+            inner = list(n.inner_graph.nodes)
+            entries = frozenset(id(i) for i in n.inner_graph.inputs)
+            box.children, iw, ih = _layout(inner, entries)
+            box.entries = entries
+            box.w = max(box.w, iw + 2 * _PAD)
+            box.h = ih + _NODE_H
+        boxes[id(n)] = box
+    columns: dict[int, list[_Box]] = {}
+    for n in present:
+        columns.setdefault(depth[id(n)], []).append(boxes[id(n)])
+    x = 0.0
+    height = 0.0
+    for col in sorted(columns):
+        width = max(b.w for b in columns[col])
+        y = 0.0
+        for b in columns[col]:
+            b.x, b.y = x + (width - b.w) / 2, y
+            y += b.h + _GAP_Y
+        height = max(height, y - _GAP_Y)
+        x += width + _GAP_X
+    return [boxes[id(n)] for n in present], max(x - _GAP_X, 0.0), height
+
+
+def _place(boxes: list[_Box], dx: float, dy: float, out: dict[int, _Box]) -> None:
+    for b in boxes:
+        b.x += dx
+        b.y += dy
+        out[id(b.node)] = b
+        if b.children:
+            _place(b.children, b.x + _PAD, b.y + _NODE_H - _PAD / 2, out)
+
+
+def _edge(a: _Box, b: _Box) -> str:
+    x1, y1 = a.x + a.w, a.y + min(a.h, _NODE_H) / 2
+    x2, y2 = b.x, b.y + min(b.h, _NODE_H) / 2
+    if x2 <= x1:  # into a cluster from its left edge, or a back-reference
+        x1 = a.x + a.w / 2
+        y1 = a.y + a.h
+    mid = (x1 + x2) / 2
+    return f"M{x1:.1f},{y1:.1f} C{mid:.1f},{y1:.1f} {mid:.1f},{y2:.1f} {x2:.1f},{y2:.1f}"
+
+
+def to_svg(graph: Any, *, title: str = "") -> str:
+    """The SVG text of ``graph`` (a ``tw.Graph``, a layer, or a config's graph)."""
+    g = _as_graph(graph)
+    top, w, h = _layout(list(g.nodes), frozenset())
+    margin = 20.0
+    placed: dict[int, _Box] = {}
+    _place(top, margin, margin + (24 if title else 0), placed)
+    parts: list[str] = []
+    esc = html.escape
+
+    def draw_box(b: _Box) -> None:
+        name, kind = _label(b.node)
+        shape = ", ".join("?" if d is None else str(d) for d in b.node.shape)
+        attrs = (
+            f'data-name="{esc(name)}" data-type="{esc(type(b.node).__name__)}" '
+            f'data-shape="({esc(shape)})"'
+        )
+        if b.children:
+            parts.append(f'<g class="cluster" {attrs}>')
+            parts.append(
+                f'<rect x="{b.x:.1f}" y="{b.y:.1f}" width="{b.w:.1f}" height="{b.h:.1f}" '
+                'rx="8" fill="#f4f6fb" stroke="#6b7a99" stroke-dasharray="4 2"/>'
+            )
+            parts.append(
+                f'<text x="{b.x + _PAD:.1f}" y="{b.y + 18:.1f}" font-weight="bold">'
+                f"{esc(name)}: {esc(kind)}</text>"
+            )
+            for child in b.children:
+                draw_box(child)
+            parts.append("</g>")
+            return
+        fill = "#e8f3e8" if isinstance(b.node, Input) else "#ffffff"
+        parts.append(f'<g class="node" {attrs}>')
+        parts.append(
+            f'<rect x="{b.x:.1f}" y="{b.y:.1f}" width="{b.w:.1f}" height="{b.h:.1f}" rx="6" '
+            f'fill="{fill}" stroke="#33415c"/>'
+        )
+        parts.append(
+            f'<text x="{b.x + b.w / 2:.1f}" y="{b.y + 18:.1f}" text-anchor="middle" '
+            f'font-weight="bold">{esc(name)}</text>'
+        )
+        parts.append(
+            f'<text x="{b.x + b.w / 2:.1f}" y="{b.y + 34:.1f}" text-anchor="middle" '
+            f'fill="#555">{esc(kind)}</text>'
+        )
+        parts.append("</g>")
+
+    for b in top:
+        draw_box(b)
+    # edges: every drawn node from each of its inputs that is drawn too
+    for b in placed.values():
+        for src in b.node.inputs:
+            a = placed.get(id(src))
+            if a is None or (b.children and id(src) in b.entries):
+                continue  # a module's inputs show as edges into its inner layers
+            parts.append(
+                f'<path class="edge" data-from="{esc(src.name)}" data-to="{esc(b.node.name)}" '
+                f'd="{_edge(a, b)}" fill="none" stroke="#33415c" marker-end="url(#arrow)"/>'
+            )
+    # shared state: chain the layers that hold the same state object
+    groups: dict[int, list[_Box]] = {}
+    for b in placed.values():
+        state = getattr(b.node, "state", None)
+        if state is not None and not isinstance(b.node, Input):
+            groups.setdefault(id(state), []).append(b)
+    shared = 0
+    under: list[str] = []  # drawn first: boxes hide the stretches that pass behind them
+    for members in groups.values():
+        for a, b in itertools.pairwise(members):
+            shared += 1
+            upper, lower = (a, b) if a.y <= b.y else (b, a)
+            x1, y1 = upper.x + upper.w / 2, upper.y + min(upper.h, _NODE_H)
+            x2, y2 = lower.x + lower.w / 2, lower.y
+            if y2 <= y1:  # side by side: join the bottoms with an arc below them
+                y2 = lower.y + min(lower.h, _NODE_H)
+                d = f"M{x1:.1f},{y1:.1f} Q{(x1 + x2) / 2:.1f},{max(y1, y2) + 28:.1f} {x2:.1f},{y2:.1f}"
+            else:  # one above the other: a line through the gap between them
+                d = f"M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + 12:.1f} {x2:.1f},{y2 - 12:.1f} {x2:.1f},{y2:.1f}"
+            under.append(
+                f'<path class="shared" data-from="{esc(a.node.name)}" '
+                f'data-to="{esc(b.node.name)}" d="{d}" fill="none" '
+                f'stroke="{_SHARED_COLOUR}" stroke-width="2" stroke-dasharray="6 4">'
+                "<title>shared state</title></path>"
+            )
+    legend_y = margin + (24 if title else 0) + h + 24
+    if shared:
+        parts.append(
+            f'<g class="legend"><path d="M{margin:.0f},{legend_y:.0f} h30" '
+            f'stroke="{_SHARED_COLOUR}" stroke-width="2" stroke-dasharray="6 4"/>'
+            f'<text x="{margin + 36:.0f}" y="{legend_y + 4:.0f}" fill="#555">shared state '
+            "(reuse_with / share_state_with)</text></g>"
+        )
+    width, height = w + 2 * margin, h + 2 * margin + (24 if title else 0) + 30
+    head = [
+        f'<svg xmlns="{_NS}" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif" font-size="12">',
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
+        'markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#33415c"/>'
+        "</marker></defs>",
+        f'<rect width="{width:.0f}" height="{height:.0f}" fill="white"/>',
+    ]
+    if title:
+        head.append(f'<text x="20" y="26" font-size="15" font-weight="bold">{esc(title)}</text>')
+    return "\n".join([*head, *under, *parts, "</svg>"]) + "\n"
+
+
+def to_dot(graph: Any) -> str:
+    """Graphviz source of ``graph``: nodes, edges, modules as clusters, shared state dashed."""
+    g = _as_graph(graph)
+
+    def q(text: str) -> str:
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    lines = ["digraph tensorweave {", "  rankdir=LR;", '  node [shape=box, fontname="sans"];']
+    states: dict[int, list[Layer]] = {}
+    edges: list[str] = []
+
+    def emit(nodes: list[Layer], skip: frozenset[int], indent: str) -> None:
+        for n in nodes:
+            if id(n) in skip:
+                continue
+            name, kind = _label(n)
+            if isinstance(n, Module):
+                lines.append(f"{indent}subgraph {q('cluster_' + name)} {{")
+                lines.append(f"{indent}  label={q(name + ': ' + kind)}; style=dashed;")
+                entries = frozenset(id(i) for i in n.inner_graph.inputs)
+                emit(list(n.inner_graph.nodes), entries, indent + "  ")
+                lines.append(f"{indent}}}")
+                out = n.output.name
+                edges.append(f"  {q(out)} -> {q(name + '_out')} [style=dotted];")
+                lines.append(f"{indent}{q(name + '_out')} [label={q(name)}, shape=point];")
+                continue
+            lines.append(f"{indent}{q(name)} [label={q(name + chr(10) + kind)}];")
+            for i in n.inputs:
+                src = i.name + "_out" if isinstance(i, Module) else i.name
+                edges.append(f"  {q(src)} -> {q(name)};")
+            if not isinstance(n, Input):
+                states.setdefault(id(n.state), []).append(n)
+
+    emit(list(g.nodes), frozenset(), "  ")
+    lines += edges
+    for members in states.values():
+        for a, b in itertools.pairwise(members):
+            lines.append(
+                f"  {q(a.name)} -> {q(b.name)} [style=dashed, color={q(_SHARED_COLOUR)}, "
+                "dir=none, constraint=false];"
+            )
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def draw(graph: Any, path: str | os.PathLike[str], *, title: str = "") -> Path:
+    """Write a picture of ``graph`` to ``path``: ``.svg`` always, ``.dot`` (Graphviz source),
+    ``.png``/``.pdf`` when Graphviz's ``dot`` is installed (else ``DrawingError``)."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    p.parent.mkdir(parents=True, exist_ok=True)
+    if suffix == ".svg":
+        p.write_text(to_svg(graph, title=title), encoding="utf-8")
+    elif suffix == ".dot":
+        p.write_text(to_dot(graph), encoding="utf-8")
+    elif suffix in (".png", ".pdf"):
+        dot = shutil.which("dot")
+        if dot is None:
+            raise DrawingError(
+                f"{suffix[1:].upper()} pictures need Graphviz's `dot` program, which is not "
+                "installed. Fix: install Graphviz (apt-get install graphviz / brew install "
+                f"graphviz), or write SVG instead: {p.with_suffix('.svg')}"
+            )
+        result = subprocess.run(
+            [dot, f"-T{suffix[1:]}", "-o", str(p)],
+            input=to_dot(graph),
+            text=True,
+            capture_output=True,
+            check=False,
+        )
+        if result.returncode != 0:
+            raise DrawingError(f"Graphviz failed to draw {p}: {result.stderr.strip()}")
+    else:
+        raise DrawingError(f"cannot draw to {p.name!r}: use .svg, .png, .pdf or .dot")
+    return p

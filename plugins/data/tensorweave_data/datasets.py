@@ -1,0 +1,230 @@
+"""Datasets that need no download, registered in ``tw.registry("datasets")``.
+
+- ``digits.v1``: the 1797 8x8 handwritten digits that ship inside scikit-learn
+  (``sklearn.datasets.load_digits``), pixels scaled to [0, 1], for image classifiers;
+- ``stdlib_chars.v1``: a character corpus made from the source of a few modules of
+  Python's own standard library (read with ``inspect.getsource``), cut into windows for a
+  character-level language model. The validation text is a separate tail of the corpus,
+  so overlapping windows never leak into it.
+
+Each returns ``DataSplits``: ``train`` and ``valid`` as ``{field: array}``, ``info`` (class
+count, shapes, vocabulary), ``steps`` (the pipeline that made them) and ``preprocess`` /
+``postprocess``: the processors a predictor applies to a raw batch before and after the
+model, saved as plain data.
+
+>>> import tensorweave as tw
+>>> d = digits(limit=100, workers=0)
+>>> d.train["x"].shape, d.valid["y"].shape, d.info["n_classes"], float(d.train["x"].max()) <= 1
+((80, 64), (20,), 10, True)
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import string
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import tensorweave as tw
+from tensorweave_data.pipeline import Pipeline, stack
+
+__all__ = ["DataSplits", "digits", "stdlib_chars", "corpus", "DEFAULT_MODULES", "VOCAB"]
+
+#: The characters of ``stdlib_chars``: id 0 for anything else, then ``string.printable``
+#: (101 ids, the same on every Python version).
+VOCAB = "\x00" + string.printable
+
+DEFAULT_MODULES = (
+    "textwrap",
+    "json.decoder",
+    "json.encoder",
+    "csv",
+    "heapq",
+    "calendar",
+    "string",
+    "queue",
+)
+
+
+@dataclass
+class DataSplits:
+    """Training and validation arrays by field, plus what a model and predictor need."""
+
+    train: dict[str, np.ndarray]
+    valid: dict[str, np.ndarray]
+    info: dict[str, Any] = field(default_factory=dict)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    preprocess: list[dict[str, Any]] = field(default_factory=list)
+    postprocess: list[dict[str, Any]] = field(default_factory=list)
+
+    def dataset(
+        self, split: str = "train", *, batch_size: int = 32, seed: int | None = None
+    ) -> Any:
+        """A ``tf.data.Dataset`` of ``{field: batch}`` (shuffled each epoch with ``seed``)."""
+        import tensorflow as tf
+
+        data = getattr(self, split)
+        ds = tf.data.Dataset.from_tensor_slices(data)
+        if seed is not None:
+            ds = ds.shuffle(
+                len(next(iter(data.values()))), seed=seed, reshuffle_each_iteration=True
+            )
+        return ds.batch(batch_size)
+
+    def __repr__(self) -> str:
+        shapes = {k: v.shape for k, v in self.train.items()}
+        return f"DataSplits(train={shapes}, valid={len(next(iter(self.valid.values()), []))})"
+
+
+def _split(samples: list[Any], valid_fraction: float, seed: int) -> tuple[list[Any], list[Any]]:
+    if not 0.0 <= valid_fraction < 1.0:
+        raise tw.TensorweaveError(f"valid_fraction must be in [0, 1), got {valid_fraction}")
+    order = np.random.default_rng(seed).permutation(len(samples))
+    n_valid = round(len(samples) * valid_fraction)
+    valid = [samples[i] for i in order[:n_valid]]
+    train = [samples[i] for i in order[n_valid:]]
+    return train, valid
+
+
+def digits(
+    valid_fraction: float = 0.2,
+    seed: int = 0,
+    image: bool = False,
+    steps: list[dict[str, Any]] | None = None,
+    workers: int = 2,
+    limit: int | None = None,
+) -> DataSplits:
+    """scikit-learn's 8x8 digits: ``x`` float32 in [0, 1] (64 values, or ``[8, 8, 1]``
+    with ``image=True``), ``y`` int64 class ids 0..9.
+
+    Args:
+        valid_fraction: the share of samples held out (a seeded random split).
+        seed: the split's seed.
+        image: give ``x`` as ``[8, 8, 1]`` images (for convolutions) instead of 64 values.
+        steps: processors run on every ``{"x", "y"}`` sample instead of the default
+            normalisation (``{"step": "normalize.v1", "field": "x", "std": 16.0}``...).
+        workers: processes for the pipeline (0: in this process).
+        limit: use only the first ``limit`` samples (quick runs and tests).
+    """
+    try:
+        from sklearn.datasets import load_digits
+    except ImportError as err:  # pragma: no cover - a declared dependency
+        raise tw.TensorweaveError(
+            "digits.v1 needs scikit-learn (it ships the data): pip install scikit-learn"
+        ) from err
+    bunch = load_digits()
+    xs, ys = bunch.data, bunch.target
+    if limit is not None:
+        xs, ys = xs[:limit], ys[:limit]
+    default = [{"step": "normalize.v1", "field": "x", "std": 16.0}]
+    if image:
+        default.append({"step": "reshape.v1", "field": "x", "shape": [8, 8, 1]})
+    chosen = default if steps is None else steps
+    pipeline = Pipeline(chosen, workers=workers)
+    samples = [{"x": x, "y": np.int64(y)} for x, y in zip(xs, ys, strict=True)]
+    processed = pipeline.run(samples)
+    train, valid = _split(processed, valid_fraction, seed)
+    predict = [{k: v for k, v in s.items() if k != "field"} for s in chosen]
+    for s in predict:  # the predictor sees a batch of raw images
+        if s["step"] == "reshape.v1":
+            s["shape"] = [-1, *s["shape"]]
+    return DataSplits(
+        train=stack(train, ["x", "y"]),
+        valid=stack(valid, ["x", "y"]),
+        info={
+            "n_classes": 10,
+            "x_shape": list(np.shape(processed[0]["x"])) if processed else [],
+            "source": "sklearn.datasets.load_digits",
+            "raw_input": "8x8 pixel values 0..16 (64 numbers per image)",
+        },
+        steps=pipeline.to_config(),
+        preprocess=predict,
+        postprocess=[{"step": "argmax.v1"}],
+    )
+
+
+def corpus(modules: list[str] | tuple[str, ...] = DEFAULT_MODULES) -> str:
+    """The source text of ``modules`` of the standard library, joined.
+
+    >>> "def " in corpus(["textwrap"])
+    True
+    """
+    parts = []
+    for name in modules:
+        try:
+            module = importlib.import_module(name)
+            parts.append(inspect.getsource(module))
+        except (ImportError, OSError, TypeError) as err:
+            raise tw.TensorweaveError(
+                f"stdlib_chars: cannot read the source of module {name!r}: {err}. Fix: name "
+                "pure-Python standard-library modules (e.g. textwrap, json.decoder, csv)."
+            ) from err
+    return "\n".join(parts)
+
+
+def stdlib_chars(
+    seq_len: int = 64,
+    stride: int | None = None,
+    valid_fraction: float = 0.1,
+    modules: list[str] | None = None,
+    seed: int = 0,
+    workers: int = 2,
+    limit: int | None = None,
+) -> DataSplits:
+    """Characters of Python's own source: ``x`` and ``y`` are int32 ``[seq_len]`` windows,
+    ``y`` shifted one character ahead of ``x``.
+
+    Args:
+        seq_len: characters per training window.
+        stride: characters between window starts (default ``seq_len``: no overlap).
+        valid_fraction: the share of the text (its tail) kept for validation.
+        modules: standard-library modules whose source makes the corpus.
+        seed: the seed of the training windows' order.
+        workers: processes for the pipeline.
+        limit: use only the first ``limit`` characters (quick runs and tests).
+    """
+    text = corpus(modules or list(DEFAULT_MODULES))
+    if limit is not None:
+        text = text[:limit]
+    vocab = VOCAB
+    cut = int(len(text) * (1.0 - valid_fraction))
+    size = seq_len + 1
+    steps = [
+        {"step": "tokenize_chars.v1", "field": "text", "vocab": vocab},
+        {"step": "window.v1", "field": "text", "size": size, "stride": stride or seq_len},
+        {"step": "shift_targets.v1", "field": "text", "inputs": "x", "targets": "y"},
+    ]
+    pipeline = Pipeline([*steps, {"step": "shuffle.v1", "seed": seed}], workers=workers)
+    # Cut the text into blocks so the workers share the tokenizing and windowing.
+    # Blocks of n whole windows that overlap by size - stride: the windows tile exactly.
+    step = max(1, 8192 // (stride or seq_len)) * (stride or seq_len)
+    block = step + size - (stride or seq_len)
+
+    def blocks(part: str) -> list[dict[str, str]]:
+        starts = range(0, max(len(part) - size + 1, 0), step)
+        return [{"text": part[start : start + block]} for start in starts]
+
+    train = pipeline.run(blocks(text[:cut]))
+    valid = Pipeline(steps, workers=workers).run(blocks(text[cut:]))
+    if not train or not valid:
+        raise tw.TensorweaveError(
+            f"stdlib_chars: {len(text)} characters give no {size}-character window for "
+            "training and validation. Fix: raise limit= or lower seq_len=."
+        )
+    return DataSplits(
+        train=stack(train, ["x", "y"]),
+        valid=stack(valid, ["x", "y"]),
+        info={
+            "n_classes": len(vocab),
+            "vocab": vocab,
+            "seq_len": seq_len,
+            "characters": len(text),
+            "modules": list(modules or DEFAULT_MODULES),
+        },
+        steps=pipeline.to_config(),
+        preprocess=[{"step": "tokenize_chars.v1", "vocab": vocab}],
+        postprocess=[{"step": "argmax.v1"}, {"step": "detokenize_chars.v1", "vocab": vocab}],
+    )
