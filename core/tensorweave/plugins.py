@@ -107,7 +107,10 @@ class Plugins:
     def _build_manager(self) -> pluggy.PluginManager:
         pm = pluggy.PluginManager(hookspecs.PROJECT)
         pm.add_hookspecs(hookspecs)
+        # Replayed for every plugin as it registers, so plugins can publish hookspecs.
+        pm.hook.tensorweave_add_hookspecs.call_historic(kwargs={"plugin_manager": pm})
         self._hook_failures = []
+        catalog.distributions()  # scan first: a scan bumps the generation we record
         self._generation = catalog.generation
         for ref in catalog.entry_points(HOOK_GROUP):
             if catalog.is_blocked(ref.distribution):

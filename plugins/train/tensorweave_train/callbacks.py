@@ -1,0 +1,304 @@
+"""Standard callbacks: early stopping, stop on NaN, CSV log, progress bar, TensorBoard,
+learning-rate decay on plateau. Checkpointing is ``checkpoint.CheckpointCallback``.
+
+Default priorities (lower runs first on the same event): ``StopOnNaN`` -100, ``EarlyStopping``
+and ``ReduceLROnPlateau`` 10, loggers 50, progress bar 60, checkpoint 100 (last, so it saves
+what the others decided).
+
+>>> es = EarlyStopping(monitor="loss", patience=1)
+>>> st = TrainState()
+>>> for v in (1.0, 0.5, 0.7):
+...     st.values["loss"] = v; es(Event.EPOCH_END, st)
+>>> st.stop, st.stop_reason
+(True, 'EarlyStopping: loss did not improve on 0.5 for 1 epoch(s)')
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import sys
+from typing import Any
+
+import tensorflow as tf
+
+from tensorweave_train.events import (
+    Callback,
+    Event,
+    LambdaCallback,
+    TrainState,
+    on_epoch,
+    on_step,
+    on_train,
+)
+
+__all__ = [
+    "LambdaCallback",
+    "EarlyStopping",
+    "StopOnNaN",
+    "CSVLogger",
+    "ProgressBar",
+    "TensorBoard",
+    "ReduceLROnPlateau",
+]
+
+
+class _Monitor(Callback):
+    """Shared logic: watch ``monitor`` for improvement by ``min_delta`` in ``mode``."""
+
+    def __init__(self, monitor: str, mode: str, min_delta: float, patience: int) -> None:
+        if mode not in ("min", "max"):
+            raise ValueError(f"{type(self).__name__}: mode must be 'min' or 'max', got {mode!r}.")
+        self.monitor, self.mode, self.min_delta, self.patience = monitor, mode, min_delta, patience
+        self.best: float | None = None
+        self.wait = 0
+
+    def _improved(self, value: float) -> bool:
+        if self.best is None:
+            return True
+        if self.mode == "min":
+            return value < self.best - self.min_delta
+        return value > self.best + self.min_delta
+
+    def _value(self, state: TrainState) -> float | None:
+        value = state.values.get(self.monitor)
+        return None if value is None else float(value)
+
+    def state_dict(self) -> dict[str, Any]:
+        return {"best": self.best, "wait": self.wait}
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        self.best, self.wait = state.get("best"), int(state.get("wait", 0))
+
+
+class EarlyStopping(_Monitor):
+    """Stop when ``monitor`` has not improved for ``patience`` epochs.
+
+    Args:
+        monitor: a value name (``"val_loss"``, ``"loss"``, ``"val_<metric>"``).
+        patience: epochs without improvement to tolerate.
+        min_delta: the smallest change that counts as improvement.
+        mode: ``"min"`` or ``"max"``.
+        restore_best: put back the variables of the best epoch when stopping.
+    """
+
+    priority = 10
+
+    def __init__(
+        self,
+        monitor: str = "val_loss",
+        patience: int = 3,
+        min_delta: float = 0.0,
+        mode: str = "min",
+        restore_best: bool = False,
+    ) -> None:
+        super().__init__(monitor, mode, min_delta, patience)
+        self.restore_best = restore_best
+        self._best_weights: list[Any] | None = None
+        self.triggers = (on_epoch(),)
+
+    def __call__(self, event: Event, state: TrainState) -> None:
+        value = self._value(state)
+        if value is None:
+            return
+        if self._improved(value):
+            self.best, self.wait = value, 0
+            if self.restore_best and state.model is not None:
+                self._best_weights = [v.numpy() for v in state.model.variables]
+            return
+        self.wait += 1
+        if self.wait >= self.patience:
+            if self._best_weights is not None:
+                for var, val in zip(state.model.variables, self._best_weights):
+                    var.assign(val)
+            state.request_stop(
+                f"EarlyStopping: {self.monitor} did not improve on {self.best:g} for "
+                f"{self.wait} epoch(s)"
+            )
+
+
+class StopOnNaN(Callback):
+    """Stop as soon as the step loss is NaN or infinite (checked every ``every`` steps).
+
+    Reading the loss syncs with the device; raise ``every`` on fast loops.
+    """
+
+    priority = -100
+
+    def __init__(self, every: int = 1) -> None:
+        self.triggers = (on_step(every=every),)
+
+    def __call__(self, event: Event, state: TrainState) -> None:
+        value = float(state.loss)
+        if not math.isfinite(value):
+            state.request_stop(f"StopOnNaN: the loss is {value} at step {state.step}")
+
+
+class CSVLogger(Callback):
+    """Append one row per epoch (epoch, step and every value) to a CSV file.
+
+    Resuming appends to the same file; the header is written once, and a new value
+    appearing later adds no column (it is left out).
+    """
+
+    priority = 50
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
+        self.triggers = (on_epoch(),)
+        self._fields: list[str] | None = None
+
+    def __call__(self, event: Event, state: TrainState) -> None:
+        row = {"epoch": state.epoch, "step": state.step, **state.values}
+        exists = os.path.exists(self.path) and os.path.getsize(self.path) > 0
+        if self._fields is None:
+            if exists:
+                with open(self.path, newline="") as f:
+                    self._fields = next(csv.reader(f), list(row))
+            else:
+                self._fields = list(row)
+        with open(self.path, "a", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=self._fields, extrasaction="ignore")
+            if not exists:
+                writer.writeheader()
+            writer.writerow(row)
+            f.flush()
+            os.fsync(f.fileno())
+
+
+class ProgressBar(Callback):
+    """A tqdm bar per epoch, the loss shown every ``every`` steps.
+
+    Off when stderr is not a terminal, unless ``enabled=True``.
+    """
+
+    priority = 60
+
+    def __init__(self, every: int = 10, enabled: bool | None = None, file: Any = None) -> None:
+        self.every = every
+        self.file = file
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.triggers = (on_epoch(at="start"), on_step(), on_epoch(), on_train())
+        self._bar: Any = None
+
+    def __call__(self, event: Event, state: TrainState) -> None:
+        if not self.enabled:
+            return
+        from tqdm.auto import tqdm
+
+        if event is Event.EPOCH_START:
+            self._close()
+            self._bar = tqdm(
+                total=state.steps_per_epoch,
+                initial=state.epoch_step,
+                desc=f"epoch {state.epoch + 1}/{state.epochs}",
+                file=self.file,
+                leave=True,
+            )
+        elif event is Event.STEP_END and self._bar is not None:
+            self._bar.update(1)
+            if state.step % self.every == 0:
+                self._bar.set_postfix(loss=f"{float(state.loss):.4g}", refresh=False)
+        elif event is Event.EPOCH_END and self._bar is not None:
+            self._bar.set_postfix({k: f"{v:.4g}" for k, v in state.values.items()})
+            self._close()
+        elif event is Event.TRAIN_END:
+            self._close()
+
+    def _close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+
+def _scalar(tag: str, value: Any, step: int) -> None:
+    """``tf.summary.scalar`` without needing the ``tensorboard`` package installed."""
+    meta = tf.compat.v1.SummaryMetadata(
+        plugin_data=tf.compat.v1.SummaryMetadata.PluginData(plugin_name="scalars"),
+        data_class=1,  # DATA_CLASS_SCALAR
+    )
+    tf.summary.write(tag, tf.cast(value, tf.float32), step=step, metadata=meta)
+
+
+class TensorBoard(Callback):
+    """Write scalars with ``tf.summary``: the step loss every ``every_steps`` steps (if set),
+    every value at each epoch end, and the train step's graph at the start. Works without
+    the ``tensorboard`` package (only viewing the logs needs it).
+    """
+
+    priority = 50
+
+    def __init__(
+        self, logdir: str | os.PathLike[str], every_steps: int | None = None, graph: bool = True
+    ) -> None:
+        self.logdir = os.fspath(logdir)
+        self.graph = graph
+        triggers = [on_train(at="start"), on_epoch(), on_train()]
+        if every_steps:
+            triggers.append(on_step(every=every_steps))
+        self.triggers = tuple(triggers)
+        self._writer: Any = None
+
+    def __call__(self, event: Event, state: TrainState) -> None:
+        if self._writer is None:
+            self._writer = tf.summary.create_file_writer(self.logdir)
+        with self._writer.as_default(step=state.step):
+            if event is Event.TRAIN_START and self.graph and state.model is not None:
+                fn = state.model.train_function
+                tf.summary.graph(fn.get_concrete_function().graph)
+            elif event is Event.STEP_END:
+                _scalar("step/loss", state.loss, state.step)
+            elif event is Event.EPOCH_END:
+                for name, value in state.values.items():
+                    _scalar(f"epoch/{name}", value, state.step)
+            elif event is Event.TRAIN_END:
+                self._writer.flush()
+
+
+class ReduceLROnPlateau(_Monitor):
+    """Multiply the optimizer's base learning rate by ``factor`` when ``monitor`` has not
+    improved for ``patience`` epochs (not below ``min_lr``; then wait ``cooldown`` epochs).
+    """
+
+    priority = 10
+
+    def __init__(
+        self,
+        monitor: str = "val_loss",
+        factor: float = 0.1,
+        patience: int = 2,
+        min_lr: float = 0.0,
+        cooldown: int = 0,
+        min_delta: float = 0.0,
+        mode: str = "min",
+    ) -> None:
+        super().__init__(monitor, mode, min_delta, patience)
+        self.factor, self.min_lr, self.cooldown = factor, min_lr, cooldown
+        self._cooling = 0
+        self.triggers = (on_epoch(),)
+
+    def __call__(self, event: Event, state: TrainState) -> None:
+        value = self._value(state)
+        if value is None:
+            return
+        if self._cooling > 0:
+            self._cooling -= 1
+            self.wait = 0
+        if self._improved(value):
+            self.best, self.wait = value, 0
+            return
+        self.wait += 1
+        if self.wait >= self.patience:
+            lr = state.model.optimizer.learning_rate
+            new = max(float(lr.numpy()) * self.factor, self.min_lr)
+            lr.assign(new)
+            state.set("learning_rate", float(state.model.optimizer.current_learning_rate()))
+            self.wait, self._cooling = 0, self.cooldown
+
+    def state_dict(self) -> dict[str, Any]:
+        return {**super().state_dict(), "cooling": self._cooling}
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        super().load_state_dict(state)
+        self._cooling = int(state.get("cooling", 0))

@@ -1,0 +1,348 @@
+"""The job's commands: ``tensorweave train|evaluate|predict|resume|plot|draw``.
+
+Added to the ``tensorweave`` command line through the core hook
+``tensorweave_add_commands`` (this module is a ``tensorweave.plugins`` entry point).
+Each command takes ``--section.key=VALUE`` overrides of its config, typed as TOML values::
+
+    tensorweave train                                  # the built-in digits classifier
+    tensorweave train chars --train.epochs=2           # the char-LSTM, shorter
+    tensorweave train my.toml --optimizer.@optimizers=SGD.v1 --optimizer.momentum=0.9
+    tensorweave train my.toml --help                   # the parameters my.toml selects
+    tensorweave evaluate RUN_DIR
+    tensorweave predict RUN_DIR --input digits.npy     # or --text "def " --generate 40
+    tensorweave resume RUN_DIR --train.epochs=40
+    tensorweave plot RUN_DIR -o curves.svg             # .png/.pdf need matplotlib
+    tensorweave draw my.toml -o graph.svg              # .png needs Graphviz
+
+Exit codes: 0 success; 1 failure while running (training, I/O, a processor);
+2 usage error (bad option, missing file); 3 unknown or unloadable component;
+4 invalid config (every problem is listed with its dotted path); 130 interrupted.
+
+>>> parse(["digits", "--train.epochs=2", "--quiet"], _train_parser())[1]
+['--train.epochs=2']
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import tensorweave as tw
+
+__all__ = ["tensorweave_add_commands", "main", "parse", "EXIT_CODES"]
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_COMPONENT, EXIT_CONFIG, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
+EXIT_CODES = {
+    0: "success",
+    1: "failure while running (training, I/O, a data processor)",
+    2: "usage error (bad option, missing file)",
+    3: "unknown or unloadable component",
+    4: "invalid config (every problem listed with its dotted path)",
+    130: "interrupted",
+}
+_EPILOG = "exit codes: " + "; ".join(f"{k} {v}" for k, v in EXIT_CODES.items())
+
+
+class UsageError(Exception):
+    """A command-line mistake (exit code 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # raise instead of exiting, to map the exit code
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _base(name: str, usage: str, description: str) -> _Parser:
+    p = _Parser(
+        prog=f"tensorweave {name}",
+        usage=f"tensorweave {name} {usage}",
+        description=description,
+        epilog=_EPILOG,
+        add_help=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("-h", "--help", action="store_true", help="show this help (and the config's)")
+    p.add_argument("--traceback", action="store_true", help="show the full traceback on errors")
+    return p
+
+
+def _train_parser() -> _Parser:
+    p = _base(
+        "train",
+        "[CONFIG] [--section.key=VALUE ...] [options]",
+        "Train the model CONFIG describes (a file, or a built-in: digits (default), chars).",
+    )
+    p.add_argument("config", nargs="?", help="config file or built-in name")
+    p.add_argument("--run-dir", help="where to write the run (default runs/NAME-TIME)")
+    p.add_argument("--quiet", action="store_true", help="print only the final summary")
+    p.add_argument("--progress", action="store_true", default=None, help="force progress bars")
+    return p
+
+
+def parse(argv: Sequence[str], parser: _Parser) -> tuple[argparse.Namespace, list[str]]:
+    """Known options, and the ``--a.b=value`` overrides (anything else is a usage error)."""
+    overrides = [a for a in argv if a.startswith("--") and "." in a.split("=", 1)[0]]
+    rest = [a for a in argv if a not in overrides]
+    args, unknown = parser.parse_known_args(rest)
+    if unknown:
+        raise UsageError(
+            f"{parser.prog}: unrecognized arguments: {' '.join(unknown)}. Overrides look like "
+            "--section.key=VALUE."
+        )
+    bad = [a for a in overrides if "=" not in a]
+    if bad:
+        raise UsageError(f"{parser.prog}: override {bad[0]} needs a value: {bad[0]}=VALUE")
+    return args, overrides
+
+
+# -- handlers ---------------------------------------------------------------------------
+def _out(args: argparse.Namespace) -> Callable[[str], None] | None:
+    return None if getattr(args, "quiet", False) else print
+
+
+def _cmd_train(argv: list[str]) -> int:
+    from tensorweave_train import job as jobs
+
+    parser = _train_parser()
+    args, overrides = parse(argv, parser)
+    cfg = jobs.load_config(args.config, overrides)
+    if args.help:
+        parser.print_help()
+        print(
+            f"\nparameters of {jobs.config_path(args.config).name} "
+            "(override any with --path=VALUE):\n"
+        )
+        from tensorweave_train.config_help import config_help
+
+        print(config_help(cfg))
+        return EXIT_OK
+    summary = jobs.train(
+        cfg,
+        run_dir=args.run_dir,
+        source=jobs.config_path(args.config),
+        progress=args.progress,
+        out=_out(args),
+    )
+    _print_summary(summary)
+    return EXIT_OK
+
+
+def _print_summary(summary: dict[str, Any]) -> None:
+    values = "  ".join(f"{k} {v:.4f}" for k, v in summary["valid"].items())
+    run = summary["run_dir"]
+    print(
+        f"done in {summary['train_seconds']:.1f}s: {summary['epochs']} epochs, "
+        f"{summary['steps']} steps on {summary['train_examples']} examples\n"
+        f"  validation: {values}\n  run directory: {run}\n"
+        f"  next: tensorweave evaluate {run} | tensorweave plot {run} -o curves.svg | "
+        f"tensorweave resume {run} --train.epochs=N"
+    )
+
+
+def _run_parser(name: str, description: str) -> _Parser:
+    p = _base(name, "RUN_DIR [--section.key=VALUE ...] [options]", description)
+    p.add_argument("run_dir", nargs="?", help="a run directory written by tensorweave train")
+    return p
+
+
+def _need_run_dir(args: argparse.Namespace, parser: _Parser) -> Path:
+    if args.run_dir is None:
+        raise UsageError(f"{parser.prog}: give the RUN_DIR that `tensorweave train` printed")
+    return Path(args.run_dir)
+
+
+def _cmd_evaluate(argv: list[str]) -> int:
+    from tensorweave_train import job as jobs
+
+    parser = _run_parser("evaluate", "Evaluate a trained run on its validation data.")
+    parser.add_argument("--split", default="valid", choices=["valid", "train"])
+    args, overrides = parse(argv, parser)
+    if args.help:
+        parser.print_help()
+        return EXIT_OK
+    metrics = jobs.evaluate(_need_run_dir(args, parser), split=args.split, overrides=overrides)
+    print(json.dumps({k: round(v, 6) for k, v in metrics.items()}))
+    return EXIT_OK
+
+
+def _cmd_predict(argv: list[str]) -> int:
+    import numpy as np
+
+    from tensorweave_train import job as jobs
+
+    parser = _run_parser("predict", "Run a trained model on raw input, with its processors.")
+    parser.add_argument("--input", help="a .npy, .json or .txt file of raw examples")
+    parser.add_argument("--text", help="raw text input (character models)")
+    parser.add_argument("--generate", type=int, default=0, help="append N predicted items")
+    args, _ = parse(argv, parser)
+    if args.help:
+        parser.print_help()
+        return EXIT_OK
+    run_dir = _need_run_dir(args, parser)
+    if args.text is not None:
+        raw: Any = args.text
+    elif args.input:
+        path = Path(args.input)
+        if not path.is_file():
+            raise UsageError(f"tensorweave predict: no input file {path}")
+        if path.suffix == ".npy":
+            raw = np.load(path, allow_pickle=False)
+        elif path.suffix == ".json":
+            raw = np.asarray(json.loads(path.read_text()))
+        else:
+            raw = path.read_text()
+    else:
+        raise UsageError("tensorweave predict: give --input FILE or --text TEXT")
+    result = jobs.predict(run_dir, raw, generate=args.generate)
+    print(result if isinstance(result, str) else json.dumps(np.asarray(result).tolist()))
+    return EXIT_OK
+
+
+def _cmd_resume(argv: list[str]) -> int:
+    from tensorweave_train import job as jobs
+
+    parser = _run_parser("resume", "Continue a run from its newest valid checkpoint.")
+    parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--progress", action="store_true", default=None)
+    args, overrides = parse(argv, parser)
+    if args.help:
+        parser.print_help()
+        return EXIT_OK
+    summary = jobs.resume(
+        _need_run_dir(args, parser), overrides, progress=args.progress, out=_out(args)
+    )
+    _print_summary(summary)
+    return EXIT_OK
+
+
+def _cmd_plot(argv: list[str]) -> int:
+    from tensorweave_train import plots
+
+    parser = _run_parser("plot", "Plot a run's loss and metric curves from its log.csv.")
+    parser.add_argument("-o", "--output", default="curves.svg", help=".svg, or .png/.pdf")
+    args, _ = parse(argv, parser)
+    if args.help:
+        parser.print_help()
+        return EXIT_OK
+    log = _need_run_dir(args, parser) / "log.csv"
+    if not log.is_file():
+        raise UsageError(f"tensorweave plot: {log} does not exist (is it a run directory?)")
+    out, series = plots.plot_log(log, args.output)
+    print(f"wrote {out} ({', '.join(series)})")
+    return EXIT_OK
+
+
+def _cmd_draw(argv: list[str]) -> int:
+    import tensorweave.config as twc
+    from tensorweave_train import job as jobs
+
+    parser = _base(
+        "draw",
+        "[CONFIG] -o graph.svg [--section.key=VALUE ...]",
+        "Draw the layer graph of a config's [model] (.svg; .png needs Graphviz).",
+    )
+    parser.add_argument("config", nargs="?", help="config file or built-in name")
+    parser.add_argument("-o", "--output", default="graph.svg")
+    args, overrides = parse(argv, parser)
+    if args.help:
+        parser.print_help()
+        return EXIT_OK
+    cfg = jobs.load_config(args.config, overrides)
+    errors = twc.validate({"model": cfg.get("model", {})})
+    if errors:
+        raise twc.ConfigError(errors)
+    graph = twc.resolve({"model": cfg["model"]})["model"]
+    ends = graph.layers("outputs") + graph.layers("loss")
+    metrics = graph.section.get("metrics", {})
+    ends += [graph[n] for n in (metrics.values() if isinstance(metrics, dict) else metrics)]
+    whole = tw.Graph.build(inputs=None, outputs=ends or [list(graph.nodes.values())[-1]])
+    if hasattr(whole, "draw"):
+        path = whole.draw(args.output)
+    else:  # until Graph.draw is in the core
+        from tensorweave.drawing import draw
+
+        path = draw(whole, args.output)
+    print(f"wrote {path} ({len(whole.nodes)} nodes)")
+    return EXIT_OK
+
+
+COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
+    "train": (_cmd_train, "train a model from a config (default: the digits classifier)"),
+    "evaluate": (_cmd_evaluate, "evaluate a trained run"),
+    "predict": (_cmd_predict, "run a trained model on raw input"),
+    "resume": (_cmd_resume, "continue a run from its newest checkpoint"),
+    "plot": (_cmd_plot, "plot a run's loss and metric curves"),
+    "draw": (_cmd_draw, "draw a config's layer graph"),
+}
+
+
+def _handler(fn: Callable[[list[str]], int]) -> Callable[[argparse.Namespace], int]:
+    def handle(ns: argparse.Namespace) -> int:
+        return run_guarded(fn, list(ns.args))
+
+    return handle
+
+
+def run_guarded(fn: Callable[[list[str]], int], argv: list[str]) -> int:
+    """Run a command, turning errors into messages and documented exit codes."""
+    import tensorweave.config as twc
+
+    show_tb = "--traceback" in argv
+    try:
+        return fn(argv)
+    except UsageError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except twc.ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        unknown = all(p.rsplit(".", 1)[-1].startswith("@") for p, _ in err.errors)
+        missing_file = any(m.startswith("no config file") for _, m in err.errors)
+        return EXIT_USAGE if missing_file else EXIT_COMPONENT if unknown else EXIT_CONFIG
+    except tw.RegistryError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_COMPONENT
+    except KeyboardInterrupt:
+        print("interrupted (resume with: tensorweave resume RUN_DIR)", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as err:
+        if show_tb:
+            traceback.print_exc()
+        kind = "" if isinstance(err, tw.TensorweaveError) else f"{type(err).__name__}: "
+        print(f"error: {kind}{err}", file=sys.stderr)
+        if not show_tb:
+            print("  (run again with --traceback for the details)", file=sys.stderr)
+        return EXIT_FAIL
+
+
+@tw.hookimpl
+def tensorweave_add_commands(subparsers: Any) -> None:
+    """Add train, evaluate, predict, resume, plot and draw to ``tensorweave``."""
+    for name, (fn, help_text) in COMMANDS.items():
+        # '+' prefix: every argument (even --help and --a.b=1) reaches our own parser
+        sub = subparsers.add_parser(name, help=help_text, add_help=False, prefix_chars="+")
+        sub.add_argument("args", nargs="*")
+        sub.set_defaults(func=_handler(fn))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m tensorweave_train.commands ...``: the CLI with these commands registered
+    (for use before the entry point is installed)."""
+    import sys as _sys
+
+    from tensorweave.cli import main as cli_main
+
+    if not tw.plugins.manager.is_registered(_sys.modules[__name__]) and not any(
+        hasattr(p, "tensorweave_add_commands") and getattr(p, "COMMANDS", None)
+        for p in tw.plugins.manager.get_plugins()
+    ):
+        tw.plugins.register(_sys.modules[__name__], name="tensorweave-train:commands")
+    return cli_main(list(argv) if argv is not None else None)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,358 @@
+"""``Model``: the inference graph, the training graph ending in a loss, and metrics, together.
+
+As TensorX's ``Model``: you build layers, then say which ``Input`` layers are data
+(``inputs``), what the model answers (``outputs``), which ``Input`` layers hold the
+expected answers (``targets``), the scalar layer to minimise (``loss``) and optional
+scalar layers to report (``metrics``). The training graph may differ from the inference
+graph (dropout on, a ``reuse_with(training=True)`` copy): only the layers are shared.
+
+- ``train(data, epochs, validation=..., callbacks=...)`` runs the loop of ``Trainer``;
+- ``evaluate(data)`` returns the loss and metrics averaged over examples;
+- ``predict(data)`` returns the outputs for every example, as numpy arrays.
+
+The train step is one ``tf.function`` whose input signature comes from the feed layers'
+specs (batch ``None``): it is traced once for any batch size. Gradients of gathers stay
+``tf.IndexedSlices`` and optimizers apply them sparsely.
+
+>>> x = tw.Input(n_units=1, name="x"); t = tw.Input(n_units=1, name="t")
+>>> w = tf.Variable([[0.0]])
+>>> y = tw.Lambda(lambda a: a @ w, x, variables=[w], name="y")
+>>> loss = tw.Lambda(lambda a, b: tf.reduce_mean((a - b) ** 2), y, t, name="mse")
+>>> from tensorweave_train.optimizers import SGD
+>>> m = Model(inputs=x, outputs=y, targets=t, loss=loss, optimizer=SGD(0.1))
+>>> xs = np.ones((8, 1), "float32")
+>>> _ = m.train({"x": xs, "t": 2 * xs}, epochs=20, batch_size=4, shuffle=False)
+>>> round(float(m.predict({"x": xs[:1]})[0, 0]), 2), m.train_trace_count
+(2.0, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+import tensorweave as tw
+from tensorweave_train.data import Batches, as_batches
+from tensorweave_train.optimizers import Adam, Optimizer
+
+__all__ = ["Model"]
+
+
+def _layers(value: tw.Layer | Iterable[tw.Layer] | None) -> tuple[tw.Layer, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, tw.Layer):
+        return (value,)
+    return tuple(value)
+
+
+def _check_scalar(layer: tw.Layer, what: str) -> None:
+    if not isinstance(layer, tw.Layer):
+        raise TypeError(f"Model: {what} must be a tensorweave Layer, got {type(layer).__name__}.")
+    if layer.shape != ():
+        raise tw.ShapeError(
+            f"Model: {what} {layer.name!r} must produce a scalar, but its shape is "
+            f"{layer.shape}. Fix: reduce it, e.g. tw.Lambda(tf.reduce_mean, {layer.name})."
+        )
+
+
+class Model(tf.Module):
+    """Inference, training and evaluation graphs over shared layers.
+
+    Args:
+        inputs: the data ``Input`` layers the outputs need.
+        outputs: the layer(s) ``predict`` returns.
+        loss: a layer producing the scalar to minimise; may use ``inputs``, ``targets``
+            and any layers (often a training-mode copy of the outputs).
+        targets: ``Input`` layers holding expected values (fed in training/evaluation).
+        metrics: ``{name: scalar layer}`` reported by ``evaluate`` and on validation.
+        optimizer: an ``Optimizer`` (default ``Adam()``), or a registered name.
+        strategy: a ``tf.distribute.Strategy``; default the one in scope at construction.
+            Build the layers (and this model) inside ``strategy.scope()``.
+        jit_compile: compile the steps with XLA.
+    """
+
+    _TF_MODULE_IGNORED_PROPERTIES = tf.Module._TF_MODULE_IGNORED_PROPERTIES | frozenset(
+        {"_fns", "strategy", "_loss_graph", "_eval_graph", "inference_graph", "_feed_pos"}
+    )
+
+    def __init__(
+        self,
+        inputs: tw.Layer | Sequence[tw.Layer],
+        outputs: tw.Layer | Sequence[tw.Layer],
+        *,
+        loss: tw.Layer | None = None,
+        targets: tw.Layer | Sequence[tw.Layer] | None = None,
+        metrics: Mapping[str, tw.Layer] | None = None,
+        optimizer: Optimizer | str | None = None,
+        strategy: tf.distribute.Strategy | None = None,
+        jit_compile: bool | None = None,
+        name: str = "model",
+    ) -> None:
+        super().__init__(name=name)
+        self.inputs = _layers(inputs)
+        self.outputs = _layers(outputs)
+        self.targets = _layers(targets)
+        self.loss = loss
+        self.metrics = dict(metrics or {})
+        self.distributed = strategy is not None or tf.distribute.has_strategy()
+        self.strategy = strategy or tf.distribute.get_strategy()
+        self.jit_compile = jit_compile
+        self.inference_graph = tw.Graph.build(inputs=self.inputs, outputs=self.outputs)
+        feeds: list[tw.Layer] = []
+        for f in (*self.inputs, *self.targets):
+            if all(f is not g for g in feeds):
+                feeds.append(f)
+        self.feeds = tuple(feeds)
+        self._loss_graph: tw.Graph | None = None
+        self._eval_graph: tw.Graph | None = None
+        graphs = [self.inference_graph]
+        if loss is not None:
+            _check_scalar(loss, "loss")
+            self._loss_graph = self._graph([loss], "loss")
+            graphs.append(self._loss_graph)
+        for key, layer in self.metrics.items():
+            _check_scalar(layer, f"metric {key!r}")
+        scored = ([loss] if loss is not None else []) + list(self.metrics.values())
+        if scored:
+            self._eval_graph = self._graph(scored, "metrics")
+            graphs.append(self._eval_graph)
+        seen: dict[int, tw.Layer] = {}
+        for g in graphs:
+            for node in g.nodes:
+                seen.setdefault(id(node), node)
+        # Tracked: checkpoints and SavedModels see every layer's state through this list.
+        self.layers = list(seen.values())
+        with self.strategy.scope():
+            if isinstance(optimizer, str):
+                chosen: Optimizer = tw.optimizers.get(optimizer)()
+            else:
+                chosen = optimizer if optimizer is not None else Adam()
+            self.optimizer = chosen
+        self._fns: dict[str, Any] = {}
+
+    def _graph(self, outputs: list[tw.Layer], what: str) -> tw.Graph:
+        graph = tw.Graph.build(inputs=None, outputs=outputs)
+        unknown = [i.name for i in graph.inputs if all(i is not f for f in self.feeds)]
+        if unknown:
+            raise tw.GraphError(
+                f"Model: the {what} depends on Input layer(s) {unknown}, which are neither "
+                f"inputs {[i.name for i in self.inputs]} nor targets "
+                f"{[t.name for t in self.targets]}. Fix: pass them in inputs= or targets=."
+            )
+        return graph
+
+    # -- what the steps use ---------------------------------------------------------------
+    @property
+    def trainable_variables(self) -> tuple[tf.Variable, ...]:
+        """The variables the loss depends on (what training updates)."""
+        if self._loss_graph is None:
+            return ()
+        return self._loss_graph.trainable_variables
+
+    @property
+    def variables(self) -> tuple[tf.Variable, ...]:
+        """Every variable of every layer of the model."""
+        out: dict[int, tf.Variable] = {}
+        for layer in self.layers:
+            for v in layer.variables:
+                out.setdefault(id(v), v)
+        return tuple(out.values())
+
+    def _feed_dict(self, graph: tw.Graph, values: Sequence[Any]) -> dict[tw.Layer, Any]:
+        return {f: v for f, v in zip(self.feeds, values) if f in graph}
+
+    def _check(self, layers: Sequence[tw.Layer], batch: Sequence[Any]) -> list[Any]:
+        out = []
+        for f, v in zip(layers, batch):
+            if isinstance(v, tf.Tensor | tf.SparseTensor) and v.dtype == f.dtype:
+                out.append(v)
+            else:
+                out.append(f.check(v) if isinstance(f, tw.Input) else v)
+        return out
+
+    def _signature(self, layers: Sequence[tw.Layer]) -> list[tf.TypeSpec]:
+        return [f.spec for f in layers]
+
+    @property
+    def train_function(self) -> Any:
+        """The compiled train step ``(*feed values) -> loss`` (one ``tf.function``)."""
+        fn = self._fns.get("train")
+        if fn is None:
+            if self._loss_graph is None:
+                raise tw.GraphError("Model.train needs a loss: build the Model with loss=...")
+            fn = self._fns["train"] = tf.function(
+                self._train_body,
+                input_signature=self._signature(self.feeds),
+                jit_compile=self.jit_compile,
+            )
+        return fn
+
+    def _loss_of(self, values: Sequence[Any]) -> tf.Tensor:
+        graph = self._loss_graph
+        assert graph is not None  # train_function checked it
+        return graph.compute(feed=self._feed_dict(graph, values))
+
+    def _replica_loss_grads(self, values: Sequence[Any]) -> tuple[tf.Tensor, list[Any]]:
+        variables = self.trainable_variables
+        with tf.GradientTape() as tape:
+            loss = self._loss_of(values)
+        return loss, tape.gradient(loss, variables)
+
+    def _train_body(self, *values: Any) -> tf.Tensor:
+        variables = self.trainable_variables
+        if not self.distributed:
+            loss, grads = self._replica_loss_grads(values)
+            self.optimizer.apply_gradients(zip(grads, variables))
+            return loss
+        return self._distributed_train(values, variables)
+
+    def _distributed_train(self, values: Sequence[Any], variables: Sequence[tf.Variable]) -> Any:
+        strategy = self.strategy
+        n = strategy.num_replicas_in_sync
+        total = tf.shape(values[0])[0]
+
+        def replica_step(*vals: Any) -> tf.Tensor:
+            ctx = tf.distribute.get_replica_context()
+            rid = tf.cast(ctx.replica_id_in_sync_group, tf.int32)
+            lo, hi = rid * total // n, (rid + 1) * total // n
+            shard = [v[lo:hi] for v in vals]
+            weight = tf.cast(hi - lo, tf.float32) / tf.cast(total, tf.float32)
+            with tf.GradientTape() as tape:
+                local = self._loss_of(shard)
+                # a shard may be empty (a last batch smaller than the replica count)
+                scaled = tf.where(hi > lo, local * tf.cast(weight, local.dtype), 0.0)
+            grads = tape.gradient(scaled, variables)
+            grads = ctx.all_reduce(tf.distribute.ReduceOp.SUM, grads)
+            self.optimizer.apply_gradients(zip(grads, variables))
+            return scaled
+
+        per_replica = strategy.run(replica_step, args=tuple(values))
+        return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None)
+
+    @property
+    def eval_function(self) -> Any:
+        """The compiled evaluation step ``(*feed values) -> (loss?, *metrics)``."""
+        fn = self._fns.get("eval")
+        if fn is None:
+            if self._eval_graph is None:
+                raise tw.GraphError("Model.evaluate needs a loss= or metrics= to compute.")
+            graph = self._eval_graph
+
+            def body(*values: Any) -> Any:
+                out = graph.compute(feed=self._feed_dict(graph, values))
+                return out if isinstance(out, tuple) else (out,)
+
+            fn = self._fns["eval"] = tf.function(
+                body, input_signature=self._signature(self.feeds), jit_compile=self.jit_compile
+            )
+        return fn
+
+    @property
+    def predict_function(self) -> tw.CompiledGraph:
+        """The compiled inference graph (``tw.compile``)."""
+        fn = self._fns.get("predict")
+        if fn is None:
+            fn = self._fns["predict"] = tw.compile(
+                self.inference_graph, jit_compile=self.jit_compile
+            )
+        return fn
+
+    @property
+    def train_trace_count(self) -> int:
+        """How many times the train step was traced (1 across batch sizes)."""
+        fn = self._fns.get("train")
+        return 0 if fn is None else int(fn.experimental_get_tracing_count())
+
+    # -- steps ------------------------------------------------------------------------------
+    def build(self) -> None:
+        """Create the optimizer's slots for the trainable variables (before restoring)."""
+        with self.strategy.scope():
+            self.optimizer.build(self.trainable_variables)
+
+    def train_step(self, batch: Sequence[Any]) -> tf.Tensor:
+        """One optimisation step on one batch (values in ``feeds`` order); returns the loss."""
+        if "train" not in self._fns:
+            self.build()
+        values = self._check(self.feeds, batch)
+        if self.distributed:
+            with self.strategy.scope():
+                return self.train_function(*values)
+        return self.train_function(*values)
+
+    # -- the high-level API -----------------------------------------------------------------
+    def train(
+        self,
+        data: Any,
+        epochs: int = 1,
+        *,
+        batch_size: int | None = None,
+        validation: Any = None,
+        callbacks: Sequence[Any] = (),
+        shuffle: bool = True,
+        seed: int = 0,
+        resume: Any = None,
+    ) -> Any:
+        """Train for ``epochs`` epochs; see ``Trainer.run``. Returns the ``History``."""
+        from tensorweave_train.trainer import Trainer
+
+        trainer = Trainer(self, callbacks=callbacks)
+        return trainer.run(
+            data,
+            epochs,
+            batch_size=batch_size,
+            validation=validation,
+            shuffle=shuffle,
+            seed=seed,
+            resume=resume,
+        )
+
+    def batches(self, data: Any, *, batch_size: int | None = None, **kw: Any) -> Batches:
+        """``data`` as batches over this model's feeds (inputs, then targets)."""
+        return as_batches(data, self.feeds, batch_size=batch_size, **kw)
+
+    def evaluate(self, data: Any, *, batch_size: int | None = None) -> dict[str, float]:
+        """The loss and metrics averaged over examples (weighted by batch size)."""
+        fn = self.eval_function
+        names = (["loss"] if self.loss is not None else []) + list(self.metrics)
+        sums = np.zeros(len(names))
+        count = 0
+        for batch in self.batches(data, batch_size=batch_size).epoch(0):
+            values = self._check(self.feeds, batch)
+            n = int(tf.shape(values[0])[0])
+            out = fn(*values)
+            sums += n * np.array([float(o) for o in out])
+            count += n
+        if count == 0:
+            raise ValueError("Model.evaluate got no data (zero batches).")
+        return dict(zip(names, (sums / count).tolist()))
+
+    def predict(self, data: Any, *, batch_size: int | None = None) -> Any:
+        """The outputs for every example, concatenated into numpy arrays."""
+        fn = self.predict_function
+        parts: list[Any] = []
+        batches = as_batches(data, self.inputs, batch_size=batch_size)
+        for batch in batches.epoch(0):
+            out = fn(*batch)
+            parts.append(out if isinstance(out, tuple) else (out,))
+        if not parts:
+            raise ValueError("Model.predict got no data (zero batches).")
+        arrays = tuple(np.concatenate([p[i].numpy() for p in parts]) for i in range(len(parts[0])))
+        return arrays[0] if len(arrays) == 1 else arrays
+
+    def export(self, path: str, **kw: Any) -> str:
+        """Write a SavedModel serving the inference graph; see ``export.export_saved_model``."""
+        from tensorweave_train.export import export_saved_model
+
+        return export_saved_model(self, path, **kw)
+
+    def __repr__(self) -> str:
+        return (
+            f"Model(inputs={[i.name for i in self.inputs]}, outputs="
+            f"{[o.name for o in self.outputs]}, targets={[t.name for t in self.targets]}, "
+            f"loss={self.loss.name if self.loss is not None else None!r}, "
+            f"metrics={list(self.metrics)})"
+        )

@@ -1,0 +1,213 @@
+"""``Trainer``: the training loop of a ``Model``, driven by events, resumable after a crash.
+
+The loop (per epoch: batches in a seeded order, one compiled step each, then validation)
+emits the events of ``events.Event``; callbacks subscribe with triggers and priorities.
+Callbacks come as objects, as registered names (``"EarlyStopping.v1"`` or
+``("EarlyStopping.v1", {"patience": 2})``, looked up in ``tw.callbacks``), and from every
+plugin implementing the ``tensorweave_train_callbacks(model)`` hook.
+
+``resume=run_dir`` restores the newest valid checkpoint in ``run_dir`` (variables,
+optimizer slots, step, epoch, data position, RNG, callback memory) and continues where it
+stopped; ``epochs`` is the total, not "more".
+
+>>> from tensorweave_train.events import LambdaCallback, on_epoch
+>>> x = tw.Input(n_units=1, name="x"); w = tf.Variable([[1.0]])
+>>> loss = tw.Lambda(lambda a: tf.reduce_mean(a @ w), x, variables=[w])
+>>> from tensorweave_train.model import Model
+>>> m = Model(inputs=x, outputs=x, loss=loss)
+>>> log = []
+>>> cb = LambdaCallback(lambda ev, st: log.append(st.epoch), on_epoch())
+>>> h = Trainer(m, callbacks=[cb]).run({"x": np.ones((4, 1))}, 2, batch_size=2)
+>>> log, [round(e["loss"], 2) for e in h]
+([0, 1], [1.0, 1.0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import tensorflow as tf
+
+import tensorweave as tw
+from tensorweave_train.events import Callback, Event, TrainState
+
+__all__ = ["Trainer", "History", "resolve_callbacks"]
+
+
+class History(list):  # type: ignore[type-arg]
+    """One dict of values per finished epoch; ``state`` is the loop's final ``TrainState``."""
+
+    state: TrainState
+
+
+def resolve_callbacks(callbacks: Sequence[Any]) -> list[Callback]:
+    """Callbacks from objects, registered names or ``(name, params)`` pairs."""
+    out: list[Callback] = []
+    for cb in callbacks:
+        if isinstance(cb, str):
+            cb = tw.callbacks[cb]()
+        elif isinstance(cb, tuple) and len(cb) == 2 and isinstance(cb[0], str):
+            cb = tw.callbacks[cb[0]](**dict(cb[1]))
+        if not isinstance(cb, Callback):
+            raise TypeError(
+                f"callback {cb!r} is a {type(cb).__name__}, not a tensorweave_train Callback. "
+                "Fix: subclass tensorweave_train.Callback, or wrap a function with "
+                "LambdaCallback(fn, on_epoch())."
+            )
+        out.append(cb)
+    return out
+
+
+class Trainer:
+    """Runs ``model``'s training with ``callbacks`` (see the module docstring)."""
+
+    def __init__(self, model: Any, *, callbacks: Sequence[Any] = (), use_hooks: bool = True):
+        from tensorweave_train.hooks import hook_callbacks
+
+        self.model = model
+        found = resolve_callbacks(callbacks)
+        if use_hooks:
+            found += resolve_callbacks(hook_callbacks(model))
+        order = {id(c): i for i, c in enumerate(found)}
+        self.callbacks = sorted(found, key=lambda c: (c.priority, order[id(c)]))
+        self._by_event: dict[Event, list[Callback]] = {
+            ev: [c for c in self.callbacks if any(t.event is ev for t in c.triggers)]
+            for ev in Event
+        }
+        self.state = TrainState(model=model, trainer=self)
+
+    @property
+    def stopped(self) -> bool:
+        """Whether a callback asked to stop (``state.stop``)."""
+        return self.state.stop
+
+    def emit(self, event: Event, changed: str | None = None) -> None:
+        """Run the callbacks whose triggers match ``event``, by priority."""
+        for cb in self._by_event[event]:
+            if cb.wants(event, self.state, changed):
+                cb(event, self.state)
+
+    def run(
+        self,
+        data: Any,
+        epochs: int,
+        *,
+        batch_size: int | None = None,
+        validation: Any = None,
+        shuffle: bool = True,
+        seed: int = 0,
+        resume: Any = None,
+    ) -> History:
+        """Train until ``epochs`` epochs are done or a callback stops the loop.
+
+        Args:
+            data: training data (see ``data.as_batches``).
+            epochs: the total number of epochs.
+            batch_size: for array data.
+            validation: data evaluated at each epoch's end (values ``val_loss``,
+                ``val_<metric>``).
+            shuffle: shuffle array data, in an order that depends only on ``(seed, epoch)``.
+            seed: the data-order seed (set ``tf.random.set_seed`` yourself before building
+                layers for identical initial weights).
+            resume: a run directory (or ``True``: the ``Checkpoint`` callback's) whose newest
+                valid checkpoint to continue from; nothing happens if it has none.
+        """
+        model = self.model
+        state = self.state
+        state.epochs = int(epochs)
+        state.seed = int(seed)
+        state.emit = self.emit
+        batches = model.batches(data, batch_size=batch_size, shuffle=shuffle, seed=seed)
+        state.steps_per_epoch = batches.length
+        model.build()
+        if resume is not None and resume is not False:
+            self._resume(resume)
+        history = History(state.history)
+        history.state = state
+        self.emit(Event.TRAIN_START)
+        while state.epoch < state.epochs and not state.stop:
+            if state.epoch_step == 0:
+                state.loss_sum = 0.0
+            self.emit(Event.EPOCH_START)
+            has_step_start = bool(self._by_event[Event.STEP_START])
+            for batch in batches.epoch(state.epoch, skip=state.epoch_step):
+                if has_step_start:
+                    self.emit(Event.STEP_START)
+                state.loss = model.train_step(batch)
+                state.loss_sum = state.loss_sum + state.loss
+                state.step += 1
+                state.epoch_step += 1
+                self.emit(Event.STEP_END)
+                if self.stopped:
+                    break
+            if self.stopped and state.steps_per_epoch not in (None, state.epoch_step):
+                break  # stopped mid-epoch: no epoch-end values for a partial epoch
+            if state.epoch_step == 0:
+                raise ValueError(
+                    f"epoch {state.epoch} had no batches. Fix: pass non-empty data (a one-shot "
+                    "generator serves only one epoch)."
+                )
+            state.set("loss", float(state.loss_sum) / state.epoch_step)
+            if validation is not None:
+                for name, value in model.evaluate(validation, batch_size=batch_size).items():
+                    state.set(f"val_{name}", value)
+            state.set("learning_rate", float(model.optimizer.current_learning_rate()))
+            record = {"epoch": float(state.epoch), "step": float(state.step), **state.values}
+            state.history.append(record)
+            self.emit(Event.EPOCH_END)
+            state.epoch += 1
+            state.epoch_step = 0
+        self.emit(Event.TRAIN_END)
+        history[:] = state.history
+        return history
+
+    # -- checkpoints ----------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """The loop's resumable state (JSON-able), saved with each checkpoint."""
+        s = self.state
+        return {
+            "epoch": s.epoch,
+            "step": s.step,
+            "epoch_step": s.epoch_step,
+            "epoch_done": s.steps_per_epoch is not None and s.epoch_step >= s.steps_per_epoch,
+            "loss_sum": float(s.loss_sum),
+            "values": dict(s.values),
+            "history": list(s.history),
+            "seed": s.seed,
+            "callbacks": {
+                f"{i}:{type(c).__name__}": c.state_dict() for i, c in enumerate(self.callbacks)
+            },
+        }
+
+    def _resume(self, where: Any) -> None:
+        from tensorweave_train.checkpoint import CheckpointCallback, Checkpointer
+
+        if where is True:
+            found = [c for c in self.callbacks if isinstance(c, CheckpointCallback)]
+            if not found:
+                raise ValueError("resume=True needs a Checkpoint callback to name the run dir.")
+            checkpointer = found[0].checkpointer
+        else:
+            checkpointer = Checkpointer(where)
+        snap = checkpointer.restore(self.model)
+        if snap is None:
+            return
+        s = self.state
+        s.epoch, s.step, s.epoch_step = snap["epoch"], snap["step"], snap["epoch_step"]
+        s.loss_sum = tf.constant(snap["loss_sum"], tf.float32)
+        s.values = dict(snap["values"])
+        s.history = list(snap["history"])
+        if snap.get("epoch_done"):
+            # saved after the last batch: the epoch-end work ran (or is lost); move on
+            if not s.history or s.history[-1].get("epoch") != float(s.epoch):
+                if s.epoch_step:
+                    s.values["loss"] = snap["loss_sum"] / s.epoch_step
+                s.history.append({"epoch": float(s.epoch), "step": float(s.step), **s.values})
+            s.epoch += 1
+            s.epoch_step = 0
+        saved = snap.get("callbacks", {})
+        for i, c in enumerate(self.callbacks):
+            key = f"{i}:{type(c).__name__}"
+            if key in saved:
+                c.load_state_dict(saved[key])

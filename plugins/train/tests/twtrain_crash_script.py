@@ -1,0 +1,41 @@
+"""A training run for the crash test: ``python twtrain_crash_script.py RUN_DIR OUT.npz [delay]``.
+
+Trains the helpers' regression model (Adam, shuffled data, seed 7) for 6 epochs of 8 steps,
+checkpointing every 5 steps into RUN_DIR and resuming from it when it holds a checkpoint;
+sleeps ``delay`` seconds per step so a test can kill it mid-epoch. Prints the step it
+started from, then saves the final weights to OUT.npz.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+
+def main(run_dir: str, out: str, delay: float) -> None:
+    import numpy as np
+    from twtrain_helpers import regression_data, regression_model, weights
+
+    import tensorweave_train as twt
+
+    model = regression_model(seed=11, optimizer=twt.Adam(0.01))
+    started = []
+    cbs = [
+        twt.CheckpointCallback(run_dir, every_steps=5, every_epochs=None, keep=2),
+        twt.LambdaCallback(lambda ev, st: started.append(st.step), twt.on_train("start")),
+        twt.LambdaCallback(lambda ev, st: time.sleep(delay), twt.on_step()),
+        twt.LambdaCallback(
+            lambda ev, st: print(f"started-at {st.step} epoch {st.epoch}", flush=True),
+            twt.on_train("start"),
+        ),
+    ]
+    model.train(regression_data(), epochs=6, batch_size=8, seed=7, callbacks=cbs, resume=run_dir)
+    np.savez(out, *weights(model))
+    print("done", flush=True)
+
+
+if __name__ == "__main__":
+    import os
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    main(sys.argv[1], sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else 0.0)
