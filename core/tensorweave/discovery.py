@@ -147,7 +147,7 @@ class Catalog:
     # -- blocking ------------------------------------------------------------------------
     def blocked(self) -> frozenset[str]:
         """Normalised names of blocked distributions (API and ``TENSORWEAVE_BLOCK``)."""
-        env = {normalize(n) for n in os.environ.get(BLOCK_ENV, "").split(",") if n.strip()}
+        env = {normalize(n.strip()) for n in os.environ.get(BLOCK_ENV, "").split(",") if n.strip()}
         return frozenset(env | self._blocked)
 
     def is_blocked(self, distribution: str) -> bool:

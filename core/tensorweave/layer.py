@@ -101,6 +101,9 @@ class Layer(tf.Module):
     """
 
     _TF_MODULE_IGNORED_PROPERTIES = tf.Module._TF_MODULE_IGNORED_PROPERTIES | _UNTRACKED
+    # ``np_array * layer`` must reach ``__rmul__`` instead of numpy broadcasting over the
+    # layer as an object; numpy defers to operands that set this to None.
+    __array_ufunc__ = None
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Layer:
         # Record the constructor arguments so the default ``reuse_with`` can rebuild this
@@ -180,11 +183,16 @@ class Layer(tf.Module):
                 f"{type(self).__name__} {self.name!r}.reuse_with expected "
                 f"{len(old_inputs)} input(s), got {len(inputs)}."
             )
-        replaced = {id(old): new for old, new in zip(old_inputs, inputs, strict=False)}
         lead = 0
         while lead < len(args) and isinstance(args[lead], Layer):
             lead += 1
-        new_args = (*inputs, *args[lead:])
+        # Inputs given by keyword (``Gate(x, gate=g)``) go back by keyword and only the
+        # leading ones positionally; otherwise all go positionally (``*inputs`` layers).
+        n_keyword = sum(isinstance(v, Layer) for v in kwargs.values())
+        by_keyword = n_keyword > 0 and lead + n_keyword == len(old_inputs) == len(inputs)
+        positional = inputs[:lead] if by_keyword else inputs
+        replaced = {id(old): new for old, new in zip(old_inputs, inputs, strict=False)}
+        new_args = (*positional, *args[lead:])
         new_kwargs = {
             k: replaced.get(id(v), v) if isinstance(v, Layer) else v for k, v in kwargs.items()
         }

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import re
+import threading
 from collections.abc import Iterator
 
 __all__ = ["NameScope", "name_scope", "unique_name", "reset_names", "current_scope"]
@@ -32,13 +33,20 @@ class NameScope:
     def __init__(self, prefix: str = "") -> None:
         self.prefix = prefix
         self._counts: dict[str, int] = {}
+        self._used: set[str] = set()  # so "dense_1" asked for by name is not handed out twice
+        self._lock = threading.Lock()  # threads share the root scope: count atomically
 
     def unique(self, base: str) -> str:
         """Return ``base`` the first time, then ``base_1``, ``base_2``… within this scope."""
         base = _INVALID.sub("_", base) or "layer"
-        n = self._counts.get(base, 0)
-        self._counts[base] = n + 1
-        leaf = base if n == 0 else f"{base}_{n}"
+        with self._lock:
+            n = self._counts.get(base, 0)
+            leaf = base if n == 0 else f"{base}_{n}"
+            while leaf in self._used:
+                n += 1
+                leaf = f"{base}_{n}"
+            self._counts[base] = n + 1
+            self._used.add(leaf)
         return f"{self.prefix}/{leaf}" if self.prefix else leaf
 
     def child(self, name: str) -> NameScope:

@@ -55,21 +55,33 @@ def lift(fn: Callable[..., Any], *args: Any, name: str | None = None, **kwargs: 
     >>> lift(tf.add, 1.0, x).shape
     (None, 3)
     """
-    layer_pos = [i for i, a in enumerate(args) if isinstance(a, Layer)]
-    if not layer_pos:
+    # (argument index, item index) of every layer, one level into lists and tuples so that
+    # ``tw.ops.concat([a, b], axis=-1)`` works like ``tf.concat``.
+    slots: list[tuple[int, int | None]] = []
+    for i, a in enumerate(args):
+        if isinstance(a, Layer):
+            slots.append((i, None))
+        elif type(a) in (list, tuple):
+            slots += [(i, j) for j, item in enumerate(a) if isinstance(item, Layer)]
+    if not slots:
         raise TypeError(f"{getattr(fn, '__name__', fn)!s}: at least one argument must be a Layer.")
-    if len(layer_pos) == len(args):
+    if len(slots) == len(args) and all(j is None for _, j in slots):
         return Lambda(fn, *args, name=name, **kwargs)
     template = list(args)
+    layers = [args[i] if j is None else args[i][j] for i, j in slots]
 
     def bound(*tensors: Any, **kw: Any) -> Any:
-        full = list(template)
-        for pos, t in zip(layer_pos, tensors, strict=True):
-            full[pos] = t
+        full = [list(a) if type(a) in (list, tuple) else a for a in template]
+        for (i, j), t in zip(slots, tensors, strict=True):
+            if j is None:
+                full[i] = t
+            else:
+                full[i][j] = t
+        full = [tuple(f) if type(a) is tuple else f for a, f in zip(template, full, strict=True)]
         return fn(*full, **kw)
 
     functools.update_wrapper(bound, fn)
-    return Lambda(bound, *[args[i] for i in layer_pos], name=name, **kwargs)
+    return Lambda(bound, *layers, name=name, **kwargs)
 
 
 def add(a: Any, b: Any) -> Layer:
@@ -126,7 +138,10 @@ def op(path: str) -> Callable[..., Layer]:
     short = path.rsplit(".", 1)[-1]
 
     def factory(*args: Any, name: str | None = None, **kwargs: Any) -> Layer:
-        return lift(fn, *args, name=name or short, **kwargs)
+        # Bind the op's keywords now: ``dtype=``/``shape=`` are the op's (``tf.cast(x,
+        # dtype=...)``), not the Lambda's output description.
+        target = functools.partial(fn, **kwargs) if kwargs else fn
+        return lift(target, *args, name=name or short)
 
     factory.__name__ = short
     factory.__qualname__ = short

@@ -212,13 +212,12 @@ class Registry(Generic[T]):
         provider, bare = _split_qualified(name)
         entries = self._entries().get(bare, [])
         if provider is not None:
-            picked = [e for e in entries if e.provider == provider]
-            if not picked:
+            entries = [e for e in entries if e.provider == provider]
+            if not entries:
                 raise self._unknown(name, bare, provider)
-            return self._load(picked[0])
         usable = [e for e in entries if not catalog.is_blocked(e.provider)]
         if not usable:
-            if entries:
+            if entries:  # a qualified name does not get around a block either
                 e = entries[0]
                 raise BlockedPluginError(
                     f"{self.kind} component {bare!r} comes from {e.label()}, which is blocked "
@@ -248,7 +247,7 @@ class Registry(Generic[T]):
         try:
             provider, bare = _split_qualified(name)
             if split_version(bare)[1] is None and bare not in self._entries():
-                latest = self.latest(bare)
+                latest = self.latest(bare, provider=provider)
                 if latest is not None:
                     bare = latest
             return self[f"{provider}:{bare}" if provider else bare]
@@ -258,13 +257,16 @@ class Registry(Generic[T]):
             result: T = default
             return result
 
-    def latest(self, base: str) -> str | None:
-        """The highest-versioned name ``base.vN`` available, or ``None``."""
+    def latest(self, base: str, *, provider: str | None = None) -> str | None:
+        """The highest-versioned name ``base.vN`` available (from ``provider``, when given),
+        or ``None``."""
+        if provider is not None:
+            provider = _split_qualified(f"{provider}:")[0]
         versions = [
             (v, n)
             for n in self.names()
             for b, v in [split_version(n)]
-            if b == base and v is not None
+            if b == base and v is not None and (provider is None or provider in self.providers(n))
         ]
         return max(versions)[1] if versions else None
 
@@ -376,7 +378,8 @@ class Registry(Generic[T]):
                 for ref in catalog.entry_points(self.group):
                     key = (ref.distribution, ref.name)
                     entry = self._plugin_entries.get(key)
-                    if entry is None or entry.ref != ref:
+                    # a failed load is retried after a rescan (the plugin may be fixed)
+                    if entry is None or entry.ref != ref or entry.error is not None:
                         entry = _Entry(ref.name, ref.distribution, ref.version, ref=ref)
                         self._plugin_entries[key] = entry
                     index.setdefault(ref.name, []).append(entry)
