@@ -70,7 +70,7 @@ class Case:
     atol: float = 1e-5
 
     def __str__(self) -> str:
-        extra = ",".join(f"{k}={v}" for k, v in self.kwargs.items())
+        extra = ",".join(f"{k}={_short(v)}" for k, v in self.kwargs.items())
         shapes = ",".join(
             "x".join("?" if d is None else str(d) for d in s.shape)
             + ("" if s.dtype == "float32" else f":{s.dtype}")
@@ -83,6 +83,14 @@ class Case:
     def specs(self) -> list[InputSpec]:
         """The inputs as ``InputSpec`` objects."""
         return [s if isinstance(s, InputSpec) else InputSpec(tuple(s)) for s in self.inputs]
+
+
+def _short(value: Any) -> str:
+    """A stable, readable id for a keyword value (no memory addresses: xdist compares ids)."""
+    if callable(value) and hasattr(value, "__name__"):
+        return str(value.__name__)
+    text = repr(value)
+    return type(value).__name__ if " at 0x" in text else text
 
 
 def _make_input(spec: InputSpec, name: str) -> tw.Input:

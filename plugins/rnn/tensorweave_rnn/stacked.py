@@ -1,0 +1,132 @@
+"""``StackedCell``: several cells as one, each feeding its output to the next.
+
+Its states are the sub-cells' states in order (``state_size`` is their concatenation) and
+its output is the last cell's output. ``RNN(seq, cell=[...])`` builds one. Options such as
+dropout go to every sub-cell; per-use ``regularized=`` / ``training=`` reach them through
+``reuse_with``.
+
+>>> x = tw.Input(n_units=3)
+>>> stack = StackedCell(x, cells=["LSTMCell.v1", "GRUCell.v1"], n_units=[4, 2])
+>>> stack.state_size, stack.shape
+([4, 4, 2], (None, 2))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import tensorflow as tf
+
+import tensorweave as tw
+from tensorweave_rnn.cell import Cell
+from tensorweave_rnn.resolve import PER_USE, make_cell, per_use
+
+__all__ = ["StackedCell"]
+
+
+class StackedCell(Cell):
+    """Cells applied in sequence within one step.
+
+    Args:
+        x, *previous_state: as for every cell (one state per sub-cell state).
+        cells: the sub-cells (names, factories or built cells).
+        n_units: one width for all, or one per sub-cell.
+        **options: passed to every sub-cell (``input_dropout=``, ``reset_after=``…).
+    """
+
+    dropconnect_weights = ()
+    _TF_MODULE_IGNORED_PROPERTIES = Cell._TF_MODULE_IGNORED_PROPERTIES | frozenset({"_cells"})
+
+    def __init__(
+        self,
+        x: tw.Layer,
+        *previous_state: tw.Layer,
+        cells: Sequence[Any],
+        n_units: int | Sequence[int] | None = None,
+        name: str | None = None,
+        share_state_with: tw.Layer | None = None,
+        **options: Any,
+    ) -> None:
+        label = f"StackedCell{f' {name!r}' if name else ''}"
+        if share_state_with is not None:
+            built = [per_use(c, options) for c in share_state_with.state.cells]
+        else:
+            if not cells:
+                raise ValueError(f"{label}: cells= needs at least one cell.")
+            units = list(n_units) if isinstance(n_units, (list, tuple)) else [n_units] * len(cells)
+            if len(units) != len(cells):
+                raise ValueError(
+                    f"{label}: {len(cells)} cells but {len(units)} n_units {units}; give one "
+                    "width or one per cell."
+                )
+            built = []
+            width = x.shape[-1] if len(x.shape) == 2 else None
+            for i, (spec, n) in enumerate(zip(cells, units, strict=True)):
+                if width is None:
+                    break  # Cell.__init__ reports the bad input shape
+                cell = make_cell(
+                    spec,
+                    input_size=width,
+                    n_units=n,
+                    dtype=x.dtype,
+                    options=options,
+                    who=f"{label} (cell {i})",
+                )
+                built.append(cell)
+                width = cell.n_units
+        object.__setattr__(self, "_cells", built)
+        regularization = {k: v for k, v in options.items() if k in PER_USE}
+        super().__init__(
+            x,
+            *previous_state,
+            n_units=built[-1].n_units if built else 1,
+            name=name,
+            share_state_with=share_state_with,
+            **regularization,
+        )
+
+    def state_size_for(self, n_units: int) -> list[int]:
+        return [w for c in self._cells for w in c.state_size]
+
+    def init_state(self) -> None:
+        self.state.cells = list(self._cells)
+
+    @property
+    def cells(self) -> list[tw.Layer]:
+        """The sub-cells, input side first."""
+        return list(self._cells)
+
+    def begin(self, batch_size: Any, dtype: tf.DType | None = None) -> Any:
+        """Each sub-cell's per-sequence context (``None`` for cells without ``begin``)."""
+        return [
+            c.begin(batch_size, dtype) if hasattr(type(c), "begin") else None for c in self._cells
+        ]
+
+    def project_inputs(self, xs: tf.Tensor, context: Any) -> tf.Tensor | None:
+        """The first sub-cell's input projection, if it offers one."""
+        first = self._cells[0]
+        ctx = context[0] if context is not None else None
+        if ctx is None or not hasattr(type(first), "project_inputs"):
+            return None
+        projected: tf.Tensor | None = first.project_inputs(xs, ctx)
+        return projected
+
+    def step(
+        self, x: tf.Tensor, *states: tf.Tensor, context: Any = None
+    ) -> tuple[tf.Tensor, list[tf.Tensor]]:
+        """Run each sub-cell on the previous one's output."""
+        contexts = context if context is not None else [None] * len(self._cells)
+        new_states: list[tf.Tensor] = []
+        offset = 0
+        out = x
+        for cell, ctx in zip(self._cells, contexts, strict=True):
+            k = len(cell.state_size)
+            mine = states[offset : offset + k]
+            offset += k
+            if ctx is None:
+                out, new = cell.step(out, *mine)
+            else:
+                out, new = cell.step(out, *mine, context=ctx)
+            new_states.extend(new)
+        return out, new_states

@@ -1,0 +1,323 @@
+"""Cells: Keras 3 oracles step by step, numpy oracle (hypothesis), dropout, DropConnect,
+Module-based cells, the conformance kit and error messages."""
+
+from __future__ import annotations
+
+import keras
+import numpy as np
+import pytest
+import tensorflow as tf
+from hypothesis import given
+from hypothesis import strategies as st
+
+import tensorweave as tw
+from tensorweave.testing import Case, test_conformance  # noqa: F401
+from tensorweave_rnn import CellContractError, GRUCell, LSTMCell, ModuleCell, RNNCell
+
+
+def dense(x: tw.Layer, n: int, bias: bool = True) -> tw.Layer:
+    """A Lambda with its own weights: enough to write cells from tw ops."""
+    w = tf.Variable(tf.random.normal([x.n_units, n]) * 0.3, name="w")
+    b = tf.Variable(tf.random.normal([n]) * 0.1, name="b")
+    return tw.Lambda(lambda t: t @ w + (b if bias else 0.0), x, variables=[w, b] if bias else [w])
+
+
+def minimal_gated(x: tw.Layer, h: tw.Layer) -> tw.Layer:
+    """Minimal gated unit (Zhou et al. 2016) composed from tw ops inside a Module."""
+    n = h.n_units
+    f = tw.ops.sigmoid(dense(x, n) + dense(h, n, bias=False))
+    candidate = tw.ops.tanh(dense(x, n) + dense(f * h, n, bias=False))
+    return (1.0 - f) * h + f * candidate
+
+
+def MinimalGatedCell(x, *state, n_units, name=None, share_state_with=None, **options):
+    """A cell factory, as a third-party pack would register it."""
+    return ModuleCell(
+        x,
+        *state,
+        n_units=n_units,
+        build=minimal_gated,
+        name=name,
+        share_state_with=share_state_with,
+        **options,
+    )
+
+
+def _cell_case(name, n=4, d=3, **kwargs):
+    k = 2 if name.startswith("LSTM") else 1
+    return Case(name, {"n_units": n, **kwargs}, inputs=[(None, d)] + [(None, n)] * k, kind="cells")
+
+
+TENSORWEAVE_CASES = [
+    _cell_case("RNNCell.v1"),
+    _cell_case("GRUCell.v1"),
+    _cell_case("GRUCell.v1", reset_after=False),
+    _cell_case("LSTMCell.v1"),
+    _cell_case("LSTMCell.v1", input_dropout=0.3, state_dropconnect=0.2, regularized=False),
+    Case("MinimalGated", {"n_units": 3}, inputs=[(None, 2), (None, 3)], factory=MinimalGatedCell),
+    Case(
+        "StackedCell.v1",
+        {"cells": ["LSTMCell.v1", "GRUCell.v1"], "n_units": [3, 2]},
+        inputs=[(None, 2), (None, 3), (None, 3), (None, 2)],
+        kind="cells",
+    ),
+]
+
+
+def _rand(*shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype("float32")
+
+
+# -- Keras 3 oracles -------------------------------------------------------------------------
+@pytest.mark.parametrize("reset_after", [True, False])
+def test_gru_matches_keras_step_by_step(reset_after):
+    n, d, batch = 5, 3, 4
+    ours = GRUCell(tw.Input(n_units=d), n_units=n, reset_after=reset_after)
+    ref = keras.layers.GRUCell(n, reset_after=reset_after)
+    ref.build((None, d))
+    ours.state.bias.assign(_rand(*ours.bias.shape, seed=9))  # non-zero biases, both halves
+    ref.set_weights([v.numpy() for v in (ours.kernel, ours.recurrent_kernel, ours.bias)])
+    h_ours = h_ref = tf.constant(_rand(batch, n, seed=1))
+    for t in range(4):
+        x = tf.constant(_rand(batch, d, seed=10 + t))
+        out, [h_ours] = ours.step(x, h_ours)
+        ref_out, ref_states = ref(x, [h_ref])
+        h_ref = ref_states[0]
+        np.testing.assert_allclose(out, ref_out, rtol=1e-5, atol=1e-5, err_msg=f"step {t}")
+        np.testing.assert_allclose(h_ours, h_ref, rtol=1e-5, atol=1e-5)
+
+
+def test_lstm_matches_keras_step_by_step():
+    n, d, batch = 4, 3, 2
+    ours = LSTMCell(tw.Input(n_units=d), n_units=n)
+    ref = keras.layers.LSTMCell(n)
+    ref.build((None, d))
+    ours.state.bias.assign(ours.bias + _rand(4 * n, seed=3) * 0.1)
+    ref.set_weights([v.numpy() for v in (ours.kernel, ours.recurrent_kernel, ours.bias)])
+    states = [tf.constant(_rand(batch, n, seed=1)), tf.constant(_rand(batch, n, seed=2))]
+    ref_states = list(states)
+    for t in range(5):
+        x = tf.constant(_rand(batch, d, seed=20 + t))
+        out, states = ours.step(x, *states)
+        ref_out, ref_states = ref(x, ref_states)
+        np.testing.assert_allclose(out, ref_out, rtol=1e-5, atol=1e-5, err_msg=f"step {t}")
+        for a, b in zip(states, ref_states, strict=True):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_lstm_layer_graph_matches_step():
+    """The cell as a graph node equals step() on the same tensors."""
+    x, h, c = tw.Input(n_units=3), tw.Input(n_units=4), tw.Input(n_units=4)
+    cell = tw.cells["LSTMCell.v1"](x, h, c, n_units=4)
+    values = [_rand(2, 3), _rand(2, 4, seed=1), _rand(2, 4, seed=2)]
+    got = tw.compile(tw.Graph.build([x, h, c], cell))(*values)
+    want, _ = cell.step(*[tf.constant(v) for v in values])
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+@given(
+    batch=st.integers(1, 5),
+    d=st.integers(1, 6),
+    n=st.integers(1, 6),
+    seed=st.integers(0, 1000),
+)
+def test_rnn_cell_matches_numpy(batch, d, n, seed):
+    cell = RNNCell(tw.Input(n_units=d), n_units=n)
+    x, h = _rand(batch, d, seed=seed), _rand(batch, n, seed=seed + 1)
+    out, [h1] = cell.step(tf.constant(x), tf.constant(h))
+    want = np.tanh(x @ cell.kernel.numpy() + h @ cell.recurrent_kernel.numpy() + cell.bias.numpy())
+    np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(h1, want, rtol=1e-5, atol=1e-5)
+
+
+def test_initial_values():
+    tf.random.set_seed(1)
+    x = tw.Input(n_units=6)
+    a, b = LSTMCell(x, n_units=5), LSTMCell(x, n_units=5)
+    assert not np.allclose(a.kernel.numpy(), b.kernel.numpy()), "cells share initial weights"
+    np.testing.assert_allclose(a.bias.numpy()[5:10], 1.0)  # forget gate
+    np.testing.assert_allclose(np.delete(a.bias.numpy(), range(5, 10)), 0.0)
+    r = a.recurrent_kernel.numpy()  # (5, 20): orthonormal rows
+    np.testing.assert_allclose(r @ r.T, np.eye(5), atol=1e-5)
+    limit = (6 / (6 + 20)) ** 0.5
+    assert np.abs(a.kernel.numpy()).max() <= limit
+
+
+# -- dropout and DropConnect -----------------------------------------------------------------
+def _copy_cell(x, *state, n_units, name=None, share_state_with=None, **options):
+    """h_new = x (+ 0 * h): the output shows the input mask."""
+    return ModuleCell(
+        x,
+        *state,
+        n_units=n_units,
+        build=lambda x, h: x + 0.0 * h,
+        name=name,
+        share_state_with=share_state_with,
+        **options,
+    )
+
+
+def test_input_dropout_mask_is_shared_across_steps():
+    tf.random.set_seed(3)
+    seq = tw.Input(shape=(None, None, 64))
+    rnn = tw.layers["RNN.v1"](seq, cell=_copy_cell, n_units=64, input_dropout=0.5)
+    out = rnn(np.ones((3, 6, 64), "float32")).numpy()
+    assert set(np.unique(out)) == {0.0, 2.0}
+    for t in range(1, 6):
+        np.testing.assert_array_equal(out[:, t], out[:, 0])  # one mask per sequence
+    assert not np.array_equal(out[0, 0], out[1, 0])  # one mask per row
+    off = rnn.reuse_with(tw.Input(shape=(None, None, 64)), regularized=False)
+    np.testing.assert_array_equal(off(np.ones((3, 6, 64), "float32")), 1.0)
+    off = rnn.reuse_with(tw.Input(shape=(None, None, 64)), training=False)
+    np.testing.assert_array_equal(off(np.ones((3, 6, 64), "float32")), 1.0)
+
+
+def test_output_and_state_dropout():
+    tf.random.set_seed(4)
+    seq = tw.Input(shape=(None, None, 32))
+    rnn = tw.layers["RNN.v1"](seq, cell=_copy_cell, n_units=32, output_dropout=0.5)
+    out = rnn(np.ones((2, 4, 32), "float32")).numpy()
+    assert set(np.unique(out)) == {0.0, 2.0}
+    np.testing.assert_array_equal(out[:, 3], out[:, 0])
+    # state dropout: h_t = h_{t-1} * m + x  ->  h_t = x * (1 + m + ... + m^t): mask constant
+    acc = lambda x, *s, n_units, name=None, share_state_with=None, **o: ModuleCell(  # noqa: E731
+        x,
+        *s,
+        n_units=n_units,
+        build=lambda x, h: x + h,
+        name=name,
+        share_state_with=share_state_with,
+        **o,
+    )
+    rnn = tw.layers["RNN.v1"](seq, cell=acc, n_units=32, state_dropout=0.5)
+    out = rnn(np.ones((2, 4, 32), "float32")).numpy()
+    m = out[:, 1] - 1.0  # the mask (0 or 2)
+    assert set(np.unique(m)) == {0.0, 2.0}
+    np.testing.assert_allclose(out[:, 3], 1 + m + m**2 + m**3)
+
+
+def test_dropconnect_drops_weights_once_per_sequence():
+    tf.random.set_seed(5)
+    cell = LSTMCell(tw.Input(n_units=8), n_units=8, input_dropconnect=0.5, state_dropconnect=0.25)
+    ctx = cell.begin(2)
+    k = ctx.weights["kernel"].numpy()
+    dropped = k == 0
+    assert 0.3 < dropped.mean() < 0.7
+    np.testing.assert_allclose(k[~dropped], 2.0 * cell.kernel.numpy()[~dropped], rtol=1e-6)
+    r = ctx.weights["recurrent_kernel"].numpy()
+    assert 0.1 < (r == 0).mean() < 0.45
+    off = cell.reuse_with(*cell.inputs, regularized=False)
+    assert off.begin(2).weights["kernel"] is cell.state.kernel
+    assert off.shares_state_with(cell)
+    with tf.GradientTape() as tape:  # gradients reach the weights through the drop
+        ctx = cell.begin(2)
+        dropped = ctx.weights["kernel"].numpy() == 0
+        out, _ = cell.step(tf.ones([2, 8]), tf.ones([2, 8]), tf.zeros([2, 8]), context=ctx)
+        loss = tf.reduce_sum(out)
+    grads = tape.gradient(loss, [cell.kernel, cell.recurrent_kernel])
+    assert all(g is not None for g in grads)
+    assert np.all(grads[0].numpy()[dropped] == 0)
+
+
+def test_dropout_rate_checked():
+    with pytest.raises(ValueError, match="input_dropout must be in"):
+        LSTMCell(tw.Input(n_units=2), n_units=2, input_dropout=1.5)
+    with pytest.raises(ValueError, match="input_dropconnect is not supported"):
+        MinimalGatedCell(tw.Input(n_units=2), n_units=2, input_dropconnect=0.1)
+
+
+# -- Module cells --------------------------------------------------------------------------
+def test_module_cell_from_given_module_and_reuse():
+    x_in, h_in = tw.Input(n_units=3), tw.Input(n_units=2)
+    module = tw.Module([x_in, h_in], tw.ops.tanh(dense(x_in, 2) + h_in))
+    x, h = tw.Input(n_units=3), tw.Input(n_units=2)
+    cell = ModuleCell(x, h, module=module)
+    assert cell.state_size == [2] and cell.module is module
+    again = cell.reuse_with(tw.Input(n_units=3), tw.Input(n_units=2))
+    assert again.shares_state_with(cell)
+    xv, hv = _rand(2, 3), _rand(2, 2, seed=1)
+    np.testing.assert_allclose(cell(xv, hv), module.compute(tf.constant(xv), tf.constant(hv)))
+    with pytest.raises(tw.ShapeError, match=r"module's inputs have shapes"):
+        ModuleCell(tw.Input(n_units=5), module=module)
+
+
+# -- errors --------------------------------------------------------------------------------
+def test_wrong_state_width_names_cell_and_shapes():
+    x, h, c = tw.Input(n_units=3), tw.Input(n_units=4), tw.Input(n_units=5)
+    with pytest.raises(tw.ShapeError) as err:
+        tw.cells["LSTMCell.v1"](x, h, c, n_units=4, name="enc")
+    msg = str(err.value)
+    assert "LSTMCell 'enc'" in msg and "(None, 5)" in msg and "state_size[1] is 4" in msg
+    with pytest.raises(tw.ShapeError, match=r"got 1 previous state.*state_size is \[4, 4\]"):
+        tw.cells["LSTMCell.v1"](x, h, n_units=4)
+    with pytest.raises(tw.ShapeError, match=r"GRUCell: the step input .* has shape \(None, 2, 3\)"):
+        GRUCell(tw.Input(shape=(None, 2, 3)), n_units=4)
+
+
+def test_contract_hook_refuses_broken_cells():
+    class NoStates(tw.Layer):
+        def __init__(self, x, n_units=2, name=None, share_state_with=None):
+            super().__init__(x, shape=(None, n_units), name=name)
+
+        def step(self, x):
+            return x, []
+
+    with tw.cells.scoped(), pytest.raises(tw.InvalidComponentError) as err:
+        tw.cells.register("NoStates.v1", NoStates)
+    assert "no *previous_state" in str(err.value) and "NoStates" in str(err.value)
+
+    class NoStep(tw.Layer):
+        def __init__(self, x, *state, n_units=2, name=None, share_state_with=None):
+            super().__init__(x, *state, shape=(None, n_units), name=name)
+
+    with tw.cells.scoped(), pytest.raises(tw.InvalidComponentError, match="must define step"):
+        tw.cells.register("NoStep.v1", NoStep)
+    seq = tw.Input(shape=(None, None, 3))
+    with pytest.raises(CellContractError, match=r"RNN \(cell 'NoStep'\).*must define step"):
+        tw.layers["RNN.v1"](seq, cell=NoStep, n_units=2)
+
+    class NoStateSize(NoStep):  # passes the static check, fails once built
+        def step(self, x, *states):
+            return x, list(states)
+
+    with pytest.raises(CellContractError, match=r"cell NoStateSize .* has state_size=None"):
+        tw.layers["RNN.v1"](seq, cell=NoStateSize, n_units=2)
+
+    class WrongStep(NoStep):  # step returns too many states: caught when the loop traces
+        state_size = [2]
+
+        def step(self, x, *states):
+            return states[0], [states[0], states[0]]
+
+    rnn = tw.layers["RNN.v1"](seq, cell=WrongStep, n_units=2)
+    with pytest.raises(CellContractError, match=r"WrongStep .*step returned 2 new state\(s\)"):
+        rnn(np.ones((1, 2, 3), "float32"))
+
+
+def test_registered_cell_classes_pass_the_contract():
+    from tensorweave_rnn.contract import static_problems
+
+    for name in tw.cells.names():
+        assert static_problems(tw.cells[name]) == [], name
+
+
+@pytest.mark.parametrize("dropconnect", [0.0, 0.5])
+def test_fused_lstm_gradient_equals_autodiff(dropconnect):
+    x = tw.Input(n_units=3)
+    fused = LSTMCell(x, n_units=4, input_dropconnect=dropconnect)
+    plain = LSTMCell(
+        x, n_units=4, input_dropconnect=dropconnect, fused_gradient=False, share_state_with=fused
+    )
+    assert plain.shares_state_with(fused)
+    values = [tf.constant(_rand(2, 3)), tf.constant(_rand(2, 4, seed=1)),
+              tf.constant(_rand(2, 4, seed=2))]  # fmt: skip
+    grads = []
+    for cell in (fused, plain):
+        tf.random.set_seed(7)  # the same DropConnect mask for both
+        with tf.GradientTape() as tape:
+            tape.watch(values)
+            out, (_, c) = cell.step(*values)
+            loss = tf.reduce_sum(out * out) + tf.reduce_sum(tf.sin(c))
+        grads.append(tape.gradient(loss, [*values, *fused.trainable_variables]))
+    for a, b in zip(*grads, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
