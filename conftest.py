@@ -30,6 +30,7 @@ def _fresh_names():
 def _doctest_namespace(doctest_namespace):
     import numpy as np
     import tensorflow as tf
+
     import tensorweave as tw
 
     doctest_namespace.update(tw=tw, tf=tf, np=np)
