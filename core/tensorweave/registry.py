@@ -27,15 +27,23 @@ tensorweave.errors.UnknownComponentError: no demo_things component 'Dubble.v1' (
 from __future__ import annotations
 
 import contextlib
-import difflib
-import re
 import threading
 import warnings
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from tensorweave.discovery import GROUP_PREFIX, EntryPointRef, catalog, normalize
+from tensorweave.components import (
+    LOCAL,
+    UNSET,
+    Alias,
+    ComponentInfo,
+    Entry,
+    alias,
+    split_qualified,
+    split_version,
+    unknown_component,
+)
+from tensorweave.discovery import GROUP_PREFIX, catalog
 from tensorweave.errors import (
     BlockedPluginError,
     ComponentConflictError,
@@ -49,106 +57,6 @@ from tensorweave.errors import (
 __all__ = ["Registry", "ComponentInfo", "Alias", "alias", "LOCAL", "split_version"]
 
 T = TypeVar("T")
-LOCAL = "local"  # the provider name of in-process registrations
-_VERSIONED = re.compile(r"^(?P<base>.+)\.v(?P<version>\d+)$")
-_UNSET: Any = object()
-
-
-def split_version(name: str) -> tuple[str, int | None]:
-    """``"Linear.v2"`` -> ``("Linear", 2)``; ``"Linear"`` -> ``("Linear", None)``."""
-    match = _VERSIONED.match(name)
-    if not match:
-        return name, None
-    return match["base"], int(match["version"])
-
-
-@dataclass(frozen=True)
-class Alias:
-    """A deprecated name that points to its replacement (see ``alias``)."""
-
-    target: str
-    reason: str = ""
-
-
-def alias(target: str, *, reason: str = "") -> Alias:
-    """Mark a registered name as a deprecated alias of ``target``.
-
-    An entry point may point at an ``Alias`` object; looking the old name up warns with a
-    ``DeprecationWarning`` and returns the target, so old configs keep building::
-
-        # tensorweave_mypack/aliases.py
-        linear_v1 = tw.alias("Linear.v2", reason="v2 fixes the bias initialization")
-
-        # pyproject.toml
-        [project.entry-points."tensorweave.layers"]
-        "Linear.v1" = "tensorweave_mypack.aliases:linear_v1"
-
-    >>> import tensorweave as tw
-    >>> tw.alias("Linear.v2").target
-    'Linear.v2'
-    """
-    return Alias(target, reason)
-
-
-@dataclass(frozen=True)
-class ComponentInfo:
-    """What a registry knows of one component without importing it."""
-
-    kind: str
-    name: str
-    distribution: str
-    version: str
-    target: str
-    status: str  # "available", "loaded", "failed", "blocked", "incompatible"
-    error: str = ""
-
-    @property
-    def qualified_name(self) -> str:
-        """``"distribution:Name.v1"``, unambiguous even when names clash."""
-        return f"{self.distribution}:{self.name}"
-
-
-class _Entry:
-    __slots__ = (
-        "alias_of",
-        "error",
-        "name",
-        "obj",
-        "override",
-        "provider",
-        "ref",
-        "target",
-        "version",
-    )
-
-    def __init__(
-        self,
-        name: str,
-        provider: str,
-        version: str,
-        *,
-        ref: EntryPointRef | None = None,
-        obj: Any = _UNSET,
-        alias_of: str | None = None,
-    ) -> None:
-        self.name = name
-        self.provider = provider
-        self.version = version
-        self.ref = ref
-        self.obj = obj
-        self.error: PluginLoadError | None = None
-        self.alias_of = alias_of
-        self.override = False
-        if ref is not None:
-            self.target = ref.value
-        elif alias_of is not None:
-            self.target = f"alias of {alias_of}"
-        else:
-            module = getattr(obj, "__module__", "?")
-            self.target = f"{module}:{getattr(obj, '__qualname__', type(obj).__name__)}"
-
-    def label(self) -> str:
-        return self.provider if self.provider == LOCAL else f"{self.provider} {self.version}"
 
 
 Validator = Callable[[Any], "str | None"]
@@ -170,9 +78,9 @@ class Registry(Generic[T]):
         self.doc = doc
         self._validate = validate
         self._lock = threading.RLock()
-        self._local: dict[str, _Entry] = {}
-        self._plugin_entries: dict[tuple[str, str], _Entry] = {}  # kept across re-indexing
-        self._index: dict[str, list[_Entry]] = {}
+        self._local: dict[str, Entry] = {}
+        self._plugin_entries: dict[tuple[str, str], Entry] = {}  # kept across re-indexing
+        self._index: dict[str, list[Entry]] = {}
         self._seen_generation = -1
 
     # -- listing (imports nothing) --------------------------------------------------------
@@ -191,7 +99,7 @@ class Registry(Generic[T]):
     def __contains__(self, name: object) -> bool:
         if not isinstance(name, str):
             return False
-        provider, bare = _split_qualified(name)
+        provider, bare = split_qualified(name)
         entries = self._entries().get(bare, [])
         if provider is not None:
             entries = [e for e in entries if e.provider == provider]
@@ -209,7 +117,7 @@ class Registry(Generic[T]):
     # -- lookup ---------------------------------------------------------------------------
     def __getitem__(self, name: str) -> T:
         """The component registered exactly as ``name`` (or ``"dist:name"``), loaded."""
-        provider, bare = _split_qualified(name)
+        provider, bare = split_qualified(name)
         entries = self._entries().get(bare, [])
         if provider is not None:
             entries = [e for e in entries if e.provider == provider]
@@ -241,18 +149,18 @@ class Registry(Generic[T]):
             )
         return self._load(usable[0])
 
-    def get(self, name: str, default: Any = _UNSET) -> T:
+    def get(self, name: str, default: Any = UNSET) -> T:
         """Like ``[name]``, but an unversioned name picks the latest version (``Linear`` ->
         ``Linear.v2``), and ``default`` is returned instead of raising for unknown names."""
         try:
-            provider, bare = _split_qualified(name)
+            provider, bare = split_qualified(name)
             if split_version(bare)[1] is None and bare not in self._entries():
                 latest = self.latest(bare, provider=provider)
                 if latest is not None:
                     bare = latest
             return self[f"{provider}:{bare}" if provider else bare]
         except UnknownComponentError:
-            if default is _UNSET:
+            if default is UNSET:
                 raise
             result: T = default
             return result
@@ -261,7 +169,7 @@ class Registry(Generic[T]):
         """The highest-versioned name ``base.vN`` available (from ``provider``, when given),
         or ``None``."""
         if provider is not None:
-            provider = _split_qualified(f"{provider}:")[0]
+            provider = split_qualified(f"{provider}:")[0]
         versions = [
             (v, n)
             for n in self.names()
@@ -272,7 +180,7 @@ class Registry(Generic[T]):
 
     def info(self, name: str) -> ComponentInfo:
         """What is known of ``name`` (its first provider), without loading it."""
-        provider, bare = _split_qualified(name)
+        provider, bare = split_qualified(name)
         entries = self._entries().get(bare, [])
         if provider is not None:
             entries = [e for e in entries if e.provider == provider]
@@ -296,7 +204,7 @@ class Registry(Generic[T]):
         return [e.error for es in self._entries().values() for e in es if e.error is not None]
 
     # -- registration ---------------------------------------------------------------------
-    def register(self, name: str, obj: Any = _UNSET, *, override: bool = False) -> Any:
+    def register(self, name: str, obj: Any = UNSET, *, override: bool = False) -> Any:
         """Register ``obj`` as ``name`` in this process; usable as a decorator.
 
         A name already offered (by an installed plugin or an earlier registration) is
@@ -310,7 +218,7 @@ class Registry(Generic[T]):
         <function <lambda> at ...>
         True
         """
-        if obj is _UNSET:
+        if obj is UNSET:
 
             def decorator(target: Any) -> Any:
                 self.register(name, target, override=override)
@@ -335,7 +243,7 @@ class Registry(Generic[T]):
                     f"pick a new name (e.g. {split_version(name)[0]}.v"
                     f"{(split_version(name)[1] or 0) + 1}), or pass override=True."
                 )
-            entry = _Entry(name, LOCAL, "", obj=obj)
+            entry = Entry(name, LOCAL, "", obj=obj)
             entry.override = override
             self._local[name] = entry
             self._seen_generation = -1
@@ -346,7 +254,7 @@ class Registry(Generic[T]):
         if isinstance(new, Alias):
             reason, new = new.reason or reason, new.target
         with self._lock:
-            self._local[old] = _Entry(old, LOCAL, "", alias_of=new)
+            self._local[old] = Entry(old, LOCAL, "", alias_of=new)
             self._local[old].target = reason or f"deprecated alias of {new}"
             self._seen_generation = -1
 
@@ -370,17 +278,20 @@ class Registry(Generic[T]):
                 self._seen_generation = -1
 
     # -- internals ------------------------------------------------------------------------
-    def _entries(self) -> dict[str, list[_Entry]]:
+    def _unknown(self, asked: str, bare: str, provider: str | None) -> UnknownComponentError:
+        return unknown_component(self.kind, self.group, self._entries(), asked, bare, provider)
+
+    def _entries(self) -> dict[str, list[Entry]]:
         generation = catalog.generation
         if generation != self._seen_generation:
             with self._lock:
-                index: dict[str, list[_Entry]] = {}
+                index: dict[str, list[Entry]] = {}
                 for ref in catalog.entry_points(self.group):
                     key = (ref.distribution, ref.name)
                     entry = self._plugin_entries.get(key)
                     # a failed load is retried after a rescan (the plugin may be fixed)
                     if entry is None or entry.ref != ref or entry.error is not None:
-                        entry = _Entry(ref.name, ref.distribution, ref.version, ref=ref)
+                        entry = Entry(ref.name, ref.distribution, ref.version, ref=ref)
                         self._plugin_entries[key] = entry
                     index.setdefault(ref.name, []).append(entry)
                 for name, entry in self._local.items():
@@ -390,17 +301,17 @@ class Registry(Generic[T]):
         return self._index
 
     @staticmethod
-    def _usable(entries: list[_Entry]) -> bool:
+    def _usable(entries: list[Entry]) -> bool:
         return any(not catalog.is_blocked(e.provider) for e in entries)
 
-    def _info(self, e: _Entry) -> ComponentInfo:
+    def _info(self, e: Entry) -> ComponentInfo:
         if catalog.is_blocked(e.provider):
             status = "blocked"
         elif e.ref is not None and not _compatible(e.provider):
             status = "incompatible"
         elif e.error is not None:
             status = "failed"
-        elif e.obj is not _UNSET:
+        elif e.obj is not UNSET:
             status = "loaded"
         else:
             status = "available"
@@ -417,7 +328,7 @@ class Registry(Generic[T]):
             cause or (str(e.error) if e.error else ""),
         )
 
-    def _load(self, e: _Entry) -> T:
+    def _load(self, e: Entry) -> T:
         if e.alias_of is not None:
             warnings.warn(
                 f"{self.kind} component {e.name!r} is deprecated; use {e.alias_of!r}"
@@ -427,13 +338,13 @@ class Registry(Generic[T]):
                 stacklevel=3,
             )
             return self[e.alias_of]
-        if e.obj is not _UNSET:
+        if e.obj is not UNSET:
             loaded: T = e.obj
             return loaded
         if e.error is not None:
             raise e.error
         with self._lock:
-            if e.obj is not _UNSET:
+            if e.obj is not UNSET:
                 return e.obj
             ref = e.ref
             assert ref is not None
@@ -492,37 +403,6 @@ class Registry(Generic[T]):
 
         problems = plugins.validate_component(self.kind, name, obj)
         return "; ".join(problems) if problems else None
-
-    def _unknown(self, asked: str, bare: str, provider: str | None) -> UnknownComponentError:
-        index = self._entries()
-        labels = {n: ", ".join(e.label() for e in es) for n, es in index.items()}
-        close = difflib.get_close_matches(bare, list(index), n=4, cutoff=0.6)
-        base = split_version(bare)[0].lower()
-        close += [n for n in index if split_version(n)[0].lower() == base and n not in close]
-        dists: dict[str, int] = {}
-        for es in index.values():
-            for e in es:
-                key = e.label()
-                dists[key] = dists.get(key, 0) + 1
-        lines = [f"no {self.kind} component {asked!r} (entry-point group {self.group!r})."]
-        if provider is not None and bare in index:
-            lines.append(f"  {bare!r} exists, but not from {provider!r}: offered by {labels[bare]}")
-        if close:
-            lines.append("  Close matches: " + ", ".join(f"{n} ({labels[n]})" for n in close))
-        providers = ", ".join(f"{d} ({n})" for d, n in sorted(dists.items())) or "none"
-        lines.append(f"  Installed providers of {self.kind}: {providers}")
-        lines.append(
-            "  Fix: check the spelling, or pip install the distribution that provides it; "
-            "`tensorweave plugins` lists what is installed."
-        )
-        return UnknownComponentError("\n".join(lines))
-
-
-def _split_qualified(name: str) -> tuple[str | None, str]:
-    if ":" in name:
-        provider, bare = name.split(":", 1)
-        return (provider if provider == LOCAL else normalize(provider)), bare
-    return None, name
 
 
 def _compatible(distribution: str) -> bool:

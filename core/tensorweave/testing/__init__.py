@@ -13,7 +13,7 @@ The ``tensorweave`` pytest plugin (installed with the core) runs every check on 
 ['build', 'checkpoint', 'eager_equals_compiled']
 """
 
-from tensorweave_pytest import test_conformance
+from pytest_tensorweave import test_conformance
 
 from tensorweave.testing.conformance import CHECKS, Case, InputSpec, build, run_check, sample
 
