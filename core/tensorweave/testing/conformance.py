@@ -4,7 +4,7 @@ A pack lists its components as ``Case`` rows; every check below runs on every ro
 
 - ``build``: the component resolves by its registered name and builds on ``tw.Input`` s;
 - ``eager_equals_compiled``: ``layer()`` equals ``tw.compile(layer)(...)``;
-- ``no_retrace``: a compiled layer serves two batch sizes with one trace;
+- ``no_retrace``: a compiled layer serves two batch sizes (and sequence lengths) with one trace;
 - ``reuse_shares_state``: ``reuse_with`` gives the same variables and the same output;
 - ``gradients``: every trainable variable gets a gradient;
 - ``checkpoint``: a ``tf.train.Checkpoint`` round-trip restores the outputs;
@@ -97,10 +97,10 @@ def _make_input(spec: InputSpec, name: str) -> tw.Input:
     return tw.Input(shape=spec.shape, dtype=spec.dtype, sparse=spec.sparse, name=name)
 
 
-def sample(spec: InputSpec, batch: int, seed: int = 0) -> Any:
-    """A random value for one input of a case, with ``batch`` rows (sequences of 3 steps)."""
+def sample(spec: InputSpec, batch: int, seed: int = 0, *, length: int = 3) -> Any:
+    """A random value for one input of a case: ``batch`` rows, dynamic dimensions ``length``."""
     rng = np.random.default_rng(seed)
-    shape = [batch] + [3 if d is None else d for d in spec.shape[1:]]
+    shape = [batch] + [length if d is None else d for d in spec.shape[1:]]
     dtype = tf.as_dtype(spec.dtype)
     if dtype.is_integer:
         value = rng.integers(0, spec.maxval, size=shape).astype(dtype.as_numpy_dtype)
@@ -128,8 +128,8 @@ def build(case: Case, inputs: Sequence[tw.Layer] | None = None) -> tuple[tw.Laye
     return layer, made
 
 
-def _values(case: Case, batch: int, seed: int = 0) -> list[Any]:
-    return [sample(s, batch, seed + i) for i, s in enumerate(case.specs)]
+def _values(case: Case, batch: int, seed: int = 0, length: int = 3) -> list[Any]:
+    return [sample(s, batch, seed + i, length=length) for i, s in enumerate(case.specs)]
 
 
 def _dense(value: Any) -> np.ndarray:
@@ -165,8 +165,9 @@ def check_eager_equals_compiled(case: Case) -> None:
 def check_no_retrace(case: Case) -> None:
     layer, ins = build(case)
     compiled = tw.compile(tw.Graph.build(inputs=ins, outputs=layer))
-    for batch in case.batch_sizes:
-        compiled(*_values(case, batch))
+    # a new batch size and a new length of every other dynamic dimension (sequence steps)
+    for batch, length in zip(case.batch_sizes, (3, 4), strict=True):
+        compiled(*_values(case, batch, length=length))
     assert compiled.trace_count == 1, f"{case}: retraced ({compiled.trace_count} traces)"
 
 
