@@ -93,7 +93,7 @@ def _table(rows: list[list[str]], header: list[str]) -> str:
     line = "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))
     out = [line, "  ".join("-" * w for w in widths)]
     out += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
-    return "\n".join(out)
+    return "\n".join(o.rstrip() for o in out)
 
 
 def _cmd_plugins(args: argparse.Namespace) -> int:

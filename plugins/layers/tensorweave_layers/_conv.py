@@ -35,9 +35,9 @@ class Conv(tw.Layer):
         stride: int or one per axis (``stride > 1`` and ``dilation > 1`` do not combine).
         dilation: int or one per axis.
         padding: ``"same"`` (output size ``ceil(n / stride)``) or ``"valid"``.
-        bias: add a learned bias per filter.
-        init: initializer of the kernel (registered name or ``(shape, dtype)`` function).
-        bias_init: initializer of the bias.
+        add_bias: add a learned bias per filter.
+        w_init: initializer of the kernel (registered name or ``(shape, dtype)`` function).
+        b_init: initializer of the bias.
     """
 
     spatial_rank: ClassVar[int] = 0
@@ -53,9 +53,9 @@ class Conv(tw.Layer):
         stride: int | Sequence[int] = 1,
         dilation: int | Sequence[int] = 1,
         padding: str = "same",
-        bias: bool = True,
-        init: Initializer = "glorot_uniform",
-        bias_init: Initializer = "zeros",
+        add_bias: bool = True,
+        w_init: Initializer = "glorot_uniform",
+        b_init: Initializer = "zeros",
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
@@ -91,9 +91,9 @@ class Conv(tw.Layer):
             )
         self.n_units_out = int(n_units)
         self.in_channels = int(x.shape[-1])  # type: ignore[arg-type]
-        self.use_bias = bool(bias)
-        self._init = init
-        self._bias_init = bias_init
+        self.add_bias = bool(add_bias)
+        self._w_init = w_init
+        self._b_init = b_init
         spatial = []
         for axis, length in enumerate(x.shape[1:-1]):
             out = output_length(
@@ -129,16 +129,18 @@ class Conv(tw.Layer):
         )
 
     _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_init", "_bias_init"}
+        {"_w_init", "_b_init"}
     )
 
     def init_state(self) -> None:
         """Create ``kernel`` ``[*kernel_size, in, n_units]`` and, optionally, ``bias``."""
         shape = (*self.kernel_size, self.in_channels, self.n_units_out)
-        self.state.kernel = tf.Variable(initial_value(self._init, shape, self.dtype), name="kernel")
-        if self.use_bias:
+        self.state.kernel = tf.Variable(
+            initial_value(self._w_init, shape, self.dtype), name="kernel"
+        )
+        if self.add_bias:
             self.state.bias = tf.Variable(
-                initial_value(self._bias_init, (self.n_units_out,), self.dtype), name="bias"
+                initial_value(self._b_init, (self.n_units_out,), self.dtype), name="bias"
             )
 
     def compute(self, x: Any) -> tf.Tensor:
@@ -150,6 +152,6 @@ class Conv(tw.Layer):
             padding=self.padding,
             dilations=self.dilations,
         )
-        if self.use_bias and hasattr(self.state, "bias"):
+        if self.add_bias and hasattr(self.state, "bias"):
             y = tf.nn.bias_add(y, self.state.bias)
         return y

@@ -6,7 +6,7 @@ projected to ``n_heads`` heads of ``head_dim`` units; each head attends with
 weight layout is Keras' ``MultiHeadAttention`` one (``query_kernel [d_q, heads, head_dim]``,
 ``output_kernel [heads, head_dim, n_units]``…), so weights carry over in both directions.
 ``causal=True`` lets query step ``i`` see key steps ``<= i`` only; an optional fourth input
-``key_mask`` ``[batch, t_k]`` (bool or 0/1) hides padded key steps. ``dropout`` drops
+``key_mask`` ``[batch, t_k]`` (bool or 0/1) hides padded key steps. ``probability`` drops
 attention weights in training; ``reuse_with(q, training=False)`` turns that off.
 With one input it is self-attention (key and value default to the query).
 
@@ -47,10 +47,11 @@ class MHAttention(tw.Layer):
         n_heads: the number of heads.
         head_dim: units per head (default: ``n_units // n_heads``).
         causal: mask key steps after each query step.
-        dropout: dropout rate on the attention weights, in training only.
+        probability: the dropout rate of the attention weights, in ``[0, 1)``, in training only.
         training: whether dropout is active.
-        bias: learn biases for every projection.
-        init: initializer of the kernels.
+        add_bias: learn biases for every projection.
+        w_init: initializer of the kernels (registered name or ``(shape, dtype)`` function).
+        b_init: initializer of the biases.
     """
 
     def __init__(
@@ -64,10 +65,11 @@ class MHAttention(tw.Layer):
         n_heads: int = 1,
         head_dim: int | None = None,
         causal: bool = False,
-        dropout: float = 0.0,
+        probability: float = 0.0,
         training: bool = True,
-        bias: bool = True,
-        init: Initializer = "glorot_uniform",
+        add_bias: bool = True,
+        w_init: Initializer = "glorot_uniform",
+        b_init: Initializer = "zeros",
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
@@ -112,16 +114,17 @@ class MHAttention(tw.Layer):
                     "pick n_units a multiple of n_heads, or pass head_dim=."
                 )
             head_dim = n_units // n_heads
-        if not 0.0 <= dropout < 1.0:
-            raise ValueError(f"{owner}: dropout must be in [0, 1), got {dropout!r}.")
+        if not 0.0 <= probability < 1.0:
+            raise ValueError(f"{owner}: probability must be in [0, 1), got {probability!r}.")
         self.n_out = n_units
         self.n_heads = int(n_heads)
         self.head_dim = int(head_dim)
         self.causal = bool(causal)
-        self.dropout = float(dropout)
+        self.probability = float(probability)
         self.training = bool(training)
-        self.use_bias = bool(bias)
-        self._init = init
+        self.add_bias = bool(add_bias)
+        self._w_init = w_init
+        self._b_init = b_init
         self._dims = tuple(int(t.shape[-1]) for t in (query, key, value))  # type: ignore[arg-type]
         if share_state_with is not None:
             want = tuple(
@@ -143,29 +146,31 @@ class MHAttention(tw.Layer):
             share_state_with=share_state_with,
         )
 
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset({"_init"})
+    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
+        {"_w_init", "_b_init"}
+    )
 
     def init_state(self) -> None:
         """Kernels and biases of the query, key, value and output projections."""
         h, d, dtype, s = self.n_heads, self.head_dim, self.dtype, self.state
         for role, width in zip(("query", "key", "value"), self._dims, strict=True):
             kernel = tf.Variable(
-                initial_value(self._init, (width, h, d), dtype), name=f"{role}_kernel"
+                initial_value(self._w_init, (width, h, d), dtype), name=f"{role}_kernel"
             )
             setattr(s, f"{role}_kernel", kernel)
-            if self.use_bias:
-                setattr(
-                    s, f"{role}_bias", tf.Variable(tf.zeros([h, d], dtype), name=f"{role}_bias")
-                )
+            if self.add_bias:
+                bias = initial_value(self._b_init, (h, d), dtype)
+                setattr(s, f"{role}_bias", tf.Variable(bias, name=f"{role}_bias"))
         s.output_kernel = tf.Variable(
-            initial_value(self._init, (h, d, self.n_out), dtype), name="output_kernel"
+            initial_value(self._w_init, (h, d, self.n_out), dtype), name="output_kernel"
         )
-        if self.use_bias:
-            s.output_bias = tf.Variable(tf.zeros([self.n_out], dtype), name="output_bias")
+        if self.add_bias:
+            bias = initial_value(self._b_init, (self.n_out,), dtype)
+            s.output_bias = tf.Variable(bias, name="output_bias")
 
     def _project(self, x: Any, role: str) -> tf.Tensor:
         y = tf.einsum("bti,ihd->bthd", x, getattr(self.state, f"{role}_kernel"))
-        if self.use_bias:
+        if self.add_bias:
             y = y + getattr(self.state, f"{role}_bias")
         return y
 
@@ -186,11 +191,11 @@ class MHAttention(tw.Layer):
     def compute(self, query: Any, key: Any, value: Any, key_mask: Any = None) -> tf.Tensor:
         """Attend and project: ``[batch, t_q, n_units]``."""
         weights = self.attention_weights(query, key, key_mask)
-        if self.training and self.dropout > 0.0:
-            weights = tf.nn.dropout(weights, rate=self.dropout)
+        if self.training and self.probability > 0.0:
+            weights = tf.nn.dropout(weights, rate=self.probability)
         context = tf.einsum("bhqk,bkhd->bqhd", weights, self._project(value, "value"))
         out = tf.einsum("bqhd,hdo->bqo", context, self.state.output_kernel)
-        if self.use_bias:
+        if self.add_bias:
             out = out + self.state.output_bias
         return out
 
@@ -209,9 +214,11 @@ class MHAttention(tw.Layer):
             n_heads=self.n_heads,
             head_dim=self.head_dim,
             causal=self.causal,
-            dropout=self.dropout,
+            probability=self.probability,
             training=self.training if training is None else training,
-            bias=self.use_bias,
+            add_bias=self.add_bias,
+            w_init=self._w_init,
+            b_init=self._b_init,
             name=name,
             share_state_with=self,
         )

@@ -6,7 +6,7 @@ inference node ``dc.reuse_with(x, training=False)`` uses. The bias is never drop
 Dense and sparse ``[batch, n_in]`` inputs are supported.
 
 >>> x = tw.Input(n_units=3, name="x", value=np.eye(3, dtype="float32"))
->>> dc = DropConnect(x, n_units=2, probability=0.5, bias=False)
+>>> dc = DropConnect(x, n_units=2, probability=0.5, add_bias=False)
 >>> rows = dc().numpy()                       # x = I, so the rows are the dropped W
 >>> w = dc.weights.numpy()
 >>> bool(np.all((rows == 0) | np.isclose(rows, 2 * w)))
@@ -37,8 +37,8 @@ class DropConnect(tw.Layer):
         n_units: the output width.
         probability: the chance of dropping each weight, in ``[0, 1)``.
         training: drop weights (``True``) or use them all (``False``).
-        bias: add a learned bias.
-        init, bias_init: initializers (registered name or ``(shape, dtype)`` function).
+        add_bias: add a learned bias.
+        w_init, b_init: initializers (registered name or ``(shape, dtype)`` function).
     """
 
     def __init__(
@@ -48,9 +48,9 @@ class DropConnect(tw.Layer):
         *,
         probability: float = 0.1,
         training: bool = True,
-        bias: bool = True,
-        init: Initializer = "glorot_uniform",
-        bias_init: Initializer = "zeros",
+        add_bias: bool = True,
+        w_init: Initializer = "glorot_uniform",
+        b_init: Initializer = "zeros",
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
@@ -75,9 +75,9 @@ class DropConnect(tw.Layer):
                 )
         self.probability = p
         self.training = bool(training)
-        self.use_bias = bool(bias)
-        self._init = init
-        self._bias_init = bias_init
+        self.add_bias = bool(add_bias)
+        self._w_init = w_init
+        self._b_init = b_init
         super().__init__(
             x,
             shape=(x.shape[0], self.n_out),
@@ -87,17 +87,17 @@ class DropConnect(tw.Layer):
         )
 
     _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_init", "_bias_init"}
+        {"_w_init", "_b_init"}
     )
 
     def init_state(self) -> None:
         """``weights`` ``[n_in, n_units]`` and optional ``bias``."""
         self.state.weights = tf.Variable(
-            initial_value(self._init, (self.n_in, self.n_out), self.dtype), name="weights"
+            initial_value(self._w_init, (self.n_in, self.n_out), self.dtype), name="weights"
         )
-        if self.use_bias:
+        if self.add_bias:
             self.state.bias = tf.Variable(
-                initial_value(self._bias_init, (self.n_out,), self.dtype), name="bias"
+                initial_value(self._b_init, (self.n_out,), self.dtype), name="bias"
             )
 
     def dropped_weights(self) -> tf.Tensor:
@@ -115,7 +115,7 @@ class DropConnect(tw.Layer):
             y = tf.sparse.sparse_dense_matmul(x, w)
         else:
             y = tf.matmul(x, w)
-        if self.use_bias and hasattr(self.state, "bias"):
+        if self.add_bias and hasattr(self.state, "bias"):
             y = tf.nn.bias_add(y, self.state.bias)
         return y
 
@@ -133,7 +133,9 @@ class DropConnect(tw.Layer):
             self.n_out,
             probability=self.probability if probability is None else probability,
             training=self.training if training is None else training,
-            bias=self.use_bias,
+            add_bias=self.add_bias,
+            w_init=self._w_init,
+            b_init=self._b_init,
             name=name,
             share_state_with=self,
         )

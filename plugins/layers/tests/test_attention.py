@@ -73,7 +73,7 @@ def test_key_mask_matches_keras_attention_mask(causal):
 
 def test_matches_numpy_single_head_no_bias():
     x = tw.Input(shape=(None, 3, 2))
-    att = MHAttention(x, n_units=2, n_heads=1, bias=False)
+    att = MHAttention(x, n_units=2, n_heads=1, add_bias=False)
     value = _seq(1, 3, 2)
     wq, wk, wv = (getattr(att, f"{r}_kernel").numpy()[:, 0] for r in ("query", "key", "value"))
     wo = att.output_kernel.numpy()[0]
@@ -109,7 +109,7 @@ def test_causal_mask_blocks_the_future():
 
 def test_attention_dropout_only_in_training():
     x = tw.Input(shape=(None, None, 4))
-    att = MHAttention(x, n_units=4, n_heads=2, dropout=0.5)
+    att = MHAttention(x, n_units=4, n_heads=2, probability=0.5)
     infer = att.reuse_with(x, training=False)
     plain = MHAttention(x, n_units=4, n_heads=2, share_state_with=att)
     value = _seq(2, 5, 4)

@@ -6,7 +6,7 @@ TENSORWEAVE_CASES = [
     Case("Conv1D.v1", {"n_units": 4, "kernel_size": 3}, inputs=[(None, None, 3)]),
     Case(
         "Conv1D.v1",
-        {"n_units": 2, "kernel_size": 2, "stride": 2, "padding": "valid", "bias": False},
+        {"n_units": 2, "kernel_size": 2, "stride": 2, "padding": "valid", "add_bias": False},
         inputs=[(None, 6, 3)],
     ),
     Case("Conv1D.v1", {"n_units": 2, "kernel_size": 3, "dilation": 2}, inputs=[(None, 7, 2)]),

@@ -44,7 +44,7 @@ def test_conv2d_matches_tf_nn_and_keras(kernel, stride, dilation, padding):
 
 def test_conv1d_matches_tf_nn_and_keras():
     x = tw.Input(shape=(None, None, 3), name="seq")
-    conv = Conv1D(x, 5, 3, stride=2, padding="valid", bias=False)
+    conv = Conv1D(x, 5, 3, stride=2, padding="valid", add_bias=False)
     value = _image(2, 9, 3)
     got = conv.compute(tf.constant(value)).numpy()
     want = tf.nn.conv1d(value, conv.kernel, stride=2, padding="VALID").numpy()
@@ -159,9 +159,9 @@ def test_error_reuse_on_other_channel_count():
 
 def test_unknown_initializer_name_is_reported():
     with pytest.raises(tw.UnknownComponentError, match="no initializer 'glorot_fancy'"):
-        Conv1D(tw.Input(shape=(None, 4, 2)), 2, init="glorot_fancy")
+        Conv1D(tw.Input(shape=(None, 4, 2)), 2, w_init="glorot_fancy")
 
 
 def test_callable_initializer():
-    conv = Conv1D(tw.Input(shape=(None, 4, 2)), 2, 1, init=lambda shape, dtype: tf.ones(shape))
+    conv = Conv1D(tw.Input(shape=(None, 4, 2)), 2, 1, w_init=lambda shape, dtype: tf.ones(shape))
     np.testing.assert_array_equal(conv.kernel.numpy(), np.ones((1, 2, 2)))

@@ -37,7 +37,7 @@ def test_training_drops_weights_not_inputs_and_keeps_bias():
 
 def test_gradients_only_reach_kept_weights():
     x = tw.Input(n_units=20)
-    dc = DropConnect(x, 10, probability=0.5, bias=False)
+    dc = DropConnect(x, 10, probability=0.5, add_bias=False)
     value = tf.ones((3, 20))
     with tf.GradientTape() as tape:
         w_used = dc.dropped_weights()

@@ -5,7 +5,10 @@ the gates fused, so one matmul per weight computes every gate, in the Keras orde
 (LSTM ``i, f, c, o``; GRU ``z, r, h``): copying weights to or from
 ``keras.layers.LSTMCell`` / ``GRUCell`` gives the same numbers. Initial values: glorot
 uniform (input weights), orthogonal (recurrent weights), zero bias with the LSTM forget
-gate's bias at 1. Options common to the three: ``activation`` (``"tanh"``), ``use_bias``,
+gate's bias at 1. Options common to the three: ``activation`` (``"tanh"``), ``add_bias``,
+``w_init`` / ``u_init`` / ``b_init`` (initializers of the input weights ``kernel``, the
+recurrent weights ``recurrent_kernel`` and the bias: a registered ``tw.initializers`` name
+or a function ``(shape, dtype) -> tensor``; ``None`` keeps the defaults above),
 ``hoist_inputs`` (let ``RNN`` compute ``x @ kernel + bias`` for all steps in one matmul
 before its loop; same values) and the ``Cell`` dropout options.
 
@@ -20,7 +23,7 @@ before its loop; same values) and the ``Cell`` dropout options.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 import tensorflow as tf
 
@@ -29,7 +32,9 @@ from tensorweave_rnn.cell import Cell, StepContext
 from tensorweave_rnn.init import glorot_uniform, orthogonal
 from tensorweave_rnn.lstm_kernels import lstm_step, lstm_step_projected
 
-__all__ = ["RNNCell", "GRUCell", "LSTMCell", "resolve_activation"]
+__all__ = ["RNNCell", "GRUCell", "LSTMCell", "resolve_activation", "InitializerLike"]
+
+InitializerLike: TypeAlias = "str | Callable[..., Any] | None"
 
 
 def resolve_activation(activation: str | Callable[..., Any], owner: str) -> Callable[..., Any]:
@@ -50,6 +55,30 @@ def resolve_activation(activation: str | Callable[..., Any], owner: str) -> Call
     )
 
 
+def resolve_initializer(
+    init: InitializerLike, owner: str, option: str
+) -> Callable[..., Any] | None:
+    """A function ``(shape, dtype) -> tensor`` from a callable or a registered
+    ``tw.initializers`` name (``None`` stays ``None``: the cell's default)."""
+    if init is None or callable(init):
+        return init
+    if isinstance(init, str):
+        try:
+            fn: Callable[..., Any] = tw.initializers.get(init)  # "name" = latest version
+        except tw.UnknownComponentError:
+            known = ", ".join(sorted(tw.initializers.names())) or "none installed"
+            raise tw.UnknownComponentError(
+                f"{owner}: unknown initializer {option}={init!r} (registered: {known}). Fix: "
+                "install a pack that registers it (e.g. tensorweave-layers), or pass a "
+                "function (shape, dtype) -> tensor."
+            ) from None
+        return fn
+    raise TypeError(
+        f"{owner}: {option} must be a registered initializer name, a function "
+        f"(shape, dtype) -> tensor or None, got {type(init).__name__}."
+    )
+
+
 class _Fused(Cell):
     """A cell with fused-gate ``kernel``, ``recurrent_kernel`` and ``bias``."""
 
@@ -61,14 +90,24 @@ class _Fused(Cell):
         *previous_state: tw.Layer,
         n_units: int,
         activation: str | Callable[..., Any] = "tanh",
-        use_bias: bool = True,
+        add_bias: bool = True,
+        w_init: InitializerLike = None,
+        u_init: InitializerLike = None,
+        b_init: InitializerLike = None,
         hoist_inputs: bool = True,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
         **options: Any,
     ) -> None:
+        owner = f"{type(self).__name__}{f' {name!r}' if name else ''}"
         object.__setattr__(self, "_activation", resolve_activation(activation, type(self).__name__))
-        object.__setattr__(self, "_use_bias", bool(use_bias))
+        object.__setattr__(self, "_add_bias", bool(add_bias))
+        inits = {
+            "w_init": resolve_initializer(w_init, owner, "w_init"),
+            "u_init": resolve_initializer(u_init, owner, "u_init"),
+            "b_init": resolve_initializer(b_init, owner, "b_init"),
+        }
+        object.__setattr__(self, "_inits", inits)
         object.__setattr__(self, "_hoist", bool(hoist_inputs))
         super().__init__(
             x,
@@ -79,23 +118,40 @@ class _Fused(Cell):
             **options,
         )
 
+    def initial(self, option: str, shape: list[int]) -> tf.Tensor | None:
+        """The value ``w_init``/``u_init``/``b_init`` gives for ``shape`` (``None``: not set)."""
+        fn = self._inits[option]
+        if fn is None:
+            return None
+        value = tf.convert_to_tensor(fn(tuple(shape), self.dtype), dtype=self.dtype)
+        if value.shape.as_list() != list(shape):
+            raise tw.ShapeError(
+                f"{type(self).__name__} {self.name!r}: {option} made shape "
+                f"{value.shape.as_list()}, needed {list(shape)}. Fix: pass an initializer "
+                "that returns a tensor of the shape it is given."
+            )
+        return value
+
     def bias_value(self, n: int) -> tf.Tensor:
-        """The initial bias (zeros)."""
-        return tf.zeros([self.gates * n], self.dtype)
+        """The initial bias: ``b_init`` or zeros."""
+        value = self.initial("b_init", [self.gates * n])
+        return tf.zeros([self.gates * n], self.dtype) if value is None else value
 
     def init_state(self) -> None:
         n, k = self.n_units, self.gates
-        self.state.kernel = tf.Variable(
-            glorot_uniform([self.input_size, k * n], self.dtype), name="kernel"
-        )
-        self.state.recurrent_kernel = tf.Variable(
-            orthogonal([n, k * n], dtype=self.dtype), name="recurrent_kernel"
-        )
-        if self._use_bias:
+        w = self.initial("w_init", [self.input_size, k * n])
+        if w is None:
+            w = glorot_uniform([self.input_size, k * n], self.dtype)
+        u = self.initial("u_init", [n, k * n])
+        if u is None:
+            u = orthogonal([n, k * n], dtype=self.dtype)
+        self.state.kernel = tf.Variable(w, name="kernel")
+        self.state.recurrent_kernel = tf.Variable(u, name="recurrent_kernel")
+        if self._add_bias:
             self.state.bias = tf.Variable(self.bias_value(n), name="bias")
 
     def _bias(self) -> Any:
-        return self.state.bias if self._use_bias else None
+        return self.state.bias if self._add_bias else None
 
     def _input_bias(self) -> Any:
         """The bias added to the input projection (all of it, unless a subclass splits it)."""
@@ -180,10 +236,15 @@ class LSTMCell(_Fused):
         return [n_units, n_units]
 
     def bias_value(self, n: int) -> tf.Tensor:
-        """Zeros, with the forget gate's bias at 1 (``unit_forget_bias``)."""
-        forget = tf.ones([n], self.dtype) if self._forget_one else tf.zeros([n], self.dtype)
-        zeros = tf.zeros([n], self.dtype)
-        return tf.concat([zeros, forget, zeros, zeros], axis=0)
+        """``b_init`` (default zeros), with the forget gate's bias at 1 when
+        ``unit_forget_bias`` (as Keras: ``b_init`` then fills the ``i`` and ``c, o`` parts)."""
+        if not self._forget_one:
+            return super().bias_value(n)
+        i = self.initial("b_init", [n])
+        co = self.initial("b_init", [2 * n])
+        i = tf.zeros([n], self.dtype) if i is None else i
+        co = tf.zeros([2 * n], self.dtype) if co is None else co
+        return tf.concat([i, tf.ones([n], self.dtype), co], axis=0)
 
     def transition(self, x, states, recurrent, weights, projected=False):  # type: ignore[no-untyped-def]
         c = states[1]
@@ -245,9 +306,10 @@ class GRUCell(_Fused):
         )
 
     def bias_value(self, n: int) -> tf.Tensor:
-        """Zeros: ``(2, 3n)`` with ``reset_after``, else ``(3n,)``."""
+        """``b_init`` (default zeros): ``(2, 3n)`` with ``reset_after``, else ``(3n,)``."""
         shape = [2, 3 * n] if self._reset_after else [3 * n]
-        return tf.zeros(shape, self.dtype)
+        value = self.initial("b_init", shape)
+        return tf.zeros(shape, self.dtype) if value is None else value
 
     def _input_bias(self) -> Any:
         bias = self._bias()

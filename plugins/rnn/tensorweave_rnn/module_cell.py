@@ -9,13 +9,13 @@ it); there are no fused weights to DropConnect.
 
 A minimal gated unit (Zhou et al., 2016) from ``tw`` ops, its weights in ``Lambda`` s:
 
->>> def dense(x, n, bias=True):
+>>> def dense(x, n, add_bias=True):
 ...     w = tf.Variable(tf.random.normal([x.n_units, n]) * 0.3)
 ...     b = tf.Variable(tf.zeros([n]))
-...     return tw.Lambda(lambda t: t @ w + (b if bias else 0.0), x, variables=[w, b])
+...     return tw.Lambda(lambda t: t @ w + (b if add_bias else 0.0), x, variables=[w, b])
 >>> def minimal_gated(x, h):
-...     f = tw.ops.sigmoid(dense(x, h.n_units) + dense(h, h.n_units, bias=False))
-...     candidate = tw.ops.tanh(dense(x, h.n_units) + dense(f * h, h.n_units, bias=False))
+...     f = tw.ops.sigmoid(dense(x, h.n_units) + dense(h, h.n_units, add_bias=False))
+...     candidate = tw.ops.tanh(dense(x, h.n_units) + dense(f * h, h.n_units, add_bias=False))
 ...     return (1.0 - f) * h + f * candidate
 >>> x = tw.Input(n_units=3)
 >>> cell = ModuleCell(x, n_units=4, build=minimal_gated)

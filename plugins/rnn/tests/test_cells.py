@@ -3,6 +3,8 @@ Module-based cells, the conformance kit and error messages."""
 
 from __future__ import annotations
 
+import inspect
+
 import keras
 import numpy as np
 import pytest
@@ -15,18 +17,20 @@ from tensorweave.testing import Case, test_conformance  # noqa: F401
 from tensorweave_rnn import CellContractError, GRUCell, LSTMCell, ModuleCell, RNNCell
 
 
-def dense(x: tw.Layer, n: int, bias: bool = True) -> tw.Layer:
+def dense(x: tw.Layer, n: int, add_bias: bool = True) -> tw.Layer:
     """A Lambda with its own weights: enough to write cells from tw ops."""
     w = tf.Variable(tf.random.normal([x.n_units, n]) * 0.3, name="w")
     b = tf.Variable(tf.random.normal([n]) * 0.1, name="b")
-    return tw.Lambda(lambda t: t @ w + (b if bias else 0.0), x, variables=[w, b] if bias else [w])
+    return tw.Lambda(
+        lambda t: t @ w + (b if add_bias else 0.0), x, variables=[w, b] if add_bias else [w]
+    )
 
 
 def minimal_gated(x: tw.Layer, h: tw.Layer) -> tw.Layer:
     """Minimal gated unit (Zhou et al. 2016) composed from tw ops inside a Module."""
     n = h.n_units
-    f = tw.ops.sigmoid(dense(x, n) + dense(h, n, bias=False))
-    candidate = tw.ops.tanh(dense(x, n) + dense(f * h, n, bias=False))
+    f = tw.ops.sigmoid(dense(x, n) + dense(h, n, add_bias=False))
+    candidate = tw.ops.tanh(dense(x, n) + dense(f * h, n, add_bias=False))
     return (1.0 - f) * h + f * candidate
 
 
@@ -141,6 +145,49 @@ def test_initial_values():
     np.testing.assert_allclose(r @ r.T, np.eye(5), atol=1e-5)
     limit = (6 / (6 + 20)) ** 0.5
     assert np.abs(a.kernel.numpy()).max() <= limit
+
+
+def _fill(value):
+    return lambda shape, dtype: tf.fill(shape, tf.constant(value, dtype))
+
+
+def test_initializer_options_w_init_u_init_b_init():
+    x = tw.Input(n_units=3)
+    lstm = LSTMCell(x, n_units=2, w_init=_fill(1.0), u_init=_fill(0.5), b_init=_fill(1.0))
+    np.testing.assert_array_equal(lstm.kernel.numpy(), np.ones((3, 8)))
+    np.testing.assert_array_equal(lstm.recurrent_kernel.numpy(), np.full((2, 8), 0.5))
+    np.testing.assert_array_equal(lstm.bias.numpy(), np.ones(8))
+    # unit_forget_bias keeps the forget gate at 1 whatever b_init fills the other gates with
+    half = LSTMCell(x, n_units=2, b_init=_fill(0.25))
+    np.testing.assert_array_equal(half.bias.numpy(), [0.25, 0.25, 1, 1, 0.25, 0.25, 0.25, 0.25])
+    gru = GRUCell(x, n_units=2, b_init=_fill(1.0))
+    np.testing.assert_array_equal(gru.bias.numpy(), np.ones((2, 6)))
+    if tw.initializers.get("ones", None) is not None:  # a registered name (tensorweave-layers)
+        by_name = GRUCell(x, n_units=2, reset_after=False, w_init="ones")
+        np.testing.assert_array_equal(by_name.kernel.numpy(), np.ones((3, 6)))
+    assert not hasattr(RNNCell(x, n_units=2, add_bias=False).state, "bias")
+    with pytest.raises(
+        tw.UnknownComponentError, match="RNNCell: unknown initializer u_init='nope'"
+    ):
+        RNNCell(x, n_units=2, u_init="nope")
+    with pytest.raises(tw.ShapeError, match="w_init made shape \\[1\\], needed \\[3, 2\\]"):
+        RNNCell(x, n_units=2, w_init=lambda shape, dtype: tf.zeros([1], dtype))
+
+
+@pytest.mark.parametrize("cell", [RNNCell, GRUCell, LSTMCell])
+def test_cells_use_the_layers_argument_names(cell):
+    """The options of the standard cells are named as in tensorweave-layers (``n_units``,
+    ``w_init``, ``b_init``, ``add_bias``, ``activation``, ``training``) plus ``u_init``."""
+    params = set()
+    for klass in cell.__mro__:
+        if "__init__" in vars(klass):
+            params |= set(inspect.signature(klass.__init__).parameters)
+    want = {"n_units", "w_init", "u_init", "b_init", "add_bias", "activation", "training"}
+    assert want <= params, sorted(want - params)
+    old = {"use_bias", "bias", "init", "bias_init", "kernel_init", "recurrent_init", "units"}
+    assert not old & params, sorted(old & params)
+    with pytest.raises(TypeError, match="use_bias"):
+        cell(tw.Input(n_units=2), n_units=2, use_bias=False)
 
 
 # -- dropout and DropConnect -----------------------------------------------------------------
