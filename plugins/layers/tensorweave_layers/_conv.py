@@ -5,9 +5,13 @@ and ``padding`` (``None`` dimensions stay dynamic); the kernel has shape
 ``[*kernel_size, in_channels, n_units]``. ``reuse_with`` shares the kernel and bias, and may
 change ``stride``/``dilation``/``padding`` for the new node (the kernel must still fit).
 
->>> x = tw.Input(shape=(None, 8, 3), name="x")
->>> Conv(x, 4, 3, spatial_rank=1, padding="valid").shape
-(None, 6, 4)
+Subclasses set only ``spatial_rank`` and ``layout``; the constructor is this one:
+
+>>> class Conv3D(Conv):
+...     spatial_rank = 3
+...     layout = "[batch, depth, height, width, channels]"
+>>> Conv3D(tw.Input(shape=(None, 4, 8, 8, 3)), 4, 3, padding="valid").shape
+(None, 2, 6, 6, 4)
 """
 
 from __future__ import annotations
@@ -49,7 +53,6 @@ class Conv(tw.Layer):
         n_units: int,
         kernel_size: int | Sequence[int] = 3,
         *,
-        spatial_rank: int | None = None,
         stride: int | Sequence[int] = 1,
         dilation: int | Sequence[int] = 1,
         padding: str = "same",
@@ -59,10 +62,10 @@ class Conv(tw.Layer):
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
-        rank = spatial_rank or self.spatial_rank
+        rank = self.spatial_rank
         owner = f"{type(self).__name__}{' ' + repr(name) if name else ''}"
         if rank not in (1, 2, 3):
-            raise ValueError(f"{owner}: spatial_rank must be 1, 2 or 3, got {rank!r}.")
+            raise TypeError(f"{owner}: a Conv subclass sets spatial_rank to 1, 2 or 3.")
         layout = self.layout or f"[batch, {', '.join(f'd{i}' for i in range(rank))}, channels]"
         check_rank(
             x,
