@@ -173,10 +173,23 @@ class Optimizer(tf.Module):
         if self.weight_decay is not None:
             var.assign_sub(var * tf.cast(self.weight_decay, var.dtype) * lr)
         if isinstance(grad, tf.IndexedSlices):
-            values, indices = _dedup(grad)
+            if self._sparse_sums_duplicates(slots):
+                values, indices = grad.values, grad.indices
+            else:
+                values, indices = _dedup(grad)
             self._sparse(var, tf.cast(values, var.dtype), indices, lr, *slots)
         else:
             self._dense(var, tf.cast(grad, var.dtype), lr, *slots)
+
+    def _sparse_sums_duplicates(self, slots: Sequence[tf.Variable]) -> bool:
+        """Whether ``_sparse`` is right for repeated indices without summing them first.
+
+        A rule that only scatter-adds ``lr * g`` rows (plain SGD) is: ``scatter_sub`` adds
+        the contributions of repeated indices, so ``tf.unique`` + ``unsorted_segment_sum``
+        (a sort-like op and a copy of the gradient rows, every step) can be skipped. Rules
+        that read slots or rows back (momentum, Adam…) need each index once.
+        """
+        return False
 
     def _dense(self, var: tf.Variable, g: tf.Tensor, lr: tf.Tensor, *slots: tf.Variable) -> None:
         raise NotImplementedError
@@ -233,6 +246,9 @@ class SGD(Optimizer):
         mu = tf.cast(self.momentum, var.dtype)
         m.assign(mu * m - lr * g)
         var.assign_add(mu * m - lr * g if self.nesterov else m)
+
+    def _sparse_sums_duplicates(self, slots: Sequence[tf.Variable]) -> bool:
+        return not slots  # without momentum the update is one scatter_sub
 
     def _sparse(self, var, g, idx, lr, *slots):  # type: ignore[no-untyped-def]
         if not slots:

@@ -27,12 +27,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_train.events import Callback, Event, TrainState
 
 __all__ = ["Trainer", "History", "resolve_callbacks"]
+
+_SUM_EVERY = 1024  # at most this many step losses wait to be summed
 
 
 class History(list):  # type: ignore[type-arg]
@@ -76,6 +79,7 @@ class Trainer:
             for ev in Event
         }
         self.state = TrainState(model=model, trainer=self)
+        self._losses: list[tf.Tensor] = []  # step losses not yet in state.loss_sum
 
     @property
     def stopped(self) -> bool:
@@ -86,7 +90,31 @@ class Trainer:
         """Run the callbacks whose triggers match ``event``, by priority."""
         for cb in self._by_event[event]:
             if cb.wants(event, self.state, changed):
+                if self._losses:
+                    self._sum_losses()
                 cb(event, self.state)
+
+    def _sum_losses(self) -> None:
+        """Add the step losses not yet summed to ``state.loss_sum``.
+
+        The loop keeps each step's loss tensor and sums them only when the sum is read (a
+        callback runs, a snapshot, the epoch's end, or every ``_SUM_EVERY`` steps), instead of
+        one eager add per step. The sum runs left to right in the loss dtype, so it is the
+        same number as adding after every step, wherever the summing points fall.
+        """
+        losses, self._losses = self._losses, []
+        total = self.state.loss_sum
+        dtype = losses[0].dtype
+        if dtype in (tf.float16, tf.float32, tf.float64):
+            acc = np.asarray(total, dtype.as_numpy_dtype)[()]
+            with np.errstate(all="ignore"):  # inf/NaN losses: as quiet as TensorFlow's adds
+                for loss in losses:
+                    acc = acc + loss.numpy()
+            self.state.loss_sum = tf.constant(acc, dtype)
+            return
+        for loss in losses:  # other dtypes (bfloat16): TensorFlow's own adds
+            total = total + loss
+        self.state.loss_sum = total
 
     def run(
         self,
@@ -135,12 +163,16 @@ class Trainer:
                 if has_step_start:
                     self.emit(Event.STEP_START)
                 state.loss = model.train_step(batch)
-                state.loss_sum = state.loss_sum + state.loss
+                self._losses.append(state.loss)
+                if len(self._losses) >= _SUM_EVERY:
+                    self._sum_losses()
                 state.step += 1
                 state.epoch_step += 1
                 self.emit(Event.STEP_END)
                 if self.stopped:
                     break
+            if self._losses:
+                self._sum_losses()
             if self.stopped and state.steps_per_epoch not in (None, state.epoch_step):
                 break  # stopped mid-epoch: no epoch-end values for a partial epoch
             if state.epoch_step == 0:
@@ -165,6 +197,8 @@ class Trainer:
     # -- checkpoints ----------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
         """The loop's resumable state (JSON-able), saved with each checkpoint."""
+        if self._losses:
+            self._sum_losses()
         s = self.state
         return {
             "epoch": s.epoch,
