@@ -156,5 +156,7 @@ class Conv(tw.Layer):
             dilations=self.dilations,
         )
         if self.add_bias and hasattr(self.state, "bias"):
-            y = tf.nn.bias_add(y, self.state.bias)
+            # A broadcast add, not tf.nn.bias_add: on CPU its gradient (a reduce_sum) trained
+            # the CIFAR CNN 2-9% faster than BiasAddGrad (benchmarks/bench_models.py).
+            y = y + self.state.bias
         return y

@@ -170,7 +170,7 @@ class Linear(tw.Layer):
             x = tf.cast(x, self.dtype)
         y = dense_matmul(x, self.state.weights, transpose=self._cfg["transpose"])
         if self._cfg["bias"]:
-            y = tf.nn.bias_add(y, self.state.bias)
+            y = y + self.state.bias  # broadcast add: see _conv.py on BiasAddGrad's cost
         return y
 
     def reuse_with(
