@@ -86,7 +86,10 @@ class Registry(Generic[T]):
     # -- listing (imports nothing) --------------------------------------------------------
     def names(self) -> list[str]:
         """Every available name, sorted (blocked distributions left out)."""
-        return sorted(n for n, entries in self._entries().items() if self._usable(entries))
+        blocked = catalog.blocked()  # read once, not once per name
+        return sorted(
+            n for n, entries in self._entries().items() if self._usable(entries, blocked)
+        )
 
     def infos(self) -> list[ComponentInfo]:
         """One row per (name, provider), with its status, for listings and tooling."""
@@ -103,7 +106,7 @@ class Registry(Generic[T]):
         entries = self._entries().get(bare, [])
         if provider is not None:
             entries = [e for e in entries if e.provider == provider]
-        return self._usable(entries)
+        return self._usable(entries, catalog.blocked())
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names())
@@ -301,8 +304,8 @@ class Registry(Generic[T]):
         return self._index
 
     @staticmethod
-    def _usable(entries: list[Entry]) -> bool:
-        return any(not catalog.is_blocked(e.provider) for e in entries)
+    def _usable(entries: list[Entry], blocked: frozenset[str]) -> bool:
+        return any(e.provider not in blocked for e in entries)
 
     def _info(self, e: Entry) -> ComponentInfo:
         if catalog.is_blocked(e.provider):
