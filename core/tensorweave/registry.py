@@ -87,9 +87,7 @@ class Registry(Generic[T]):
     def names(self) -> list[str]:
         """Every available name, sorted (blocked distributions left out)."""
         blocked = catalog.blocked()  # read once, not once per name
-        return sorted(
-            n for n, entries in self._entries().items() if self._usable(entries, blocked)
-        )
+        return sorted(n for n, entries in self._entries().items() if self._usable(entries, blocked))
 
     def infos(self) -> list[ComponentInfo]:
         """One row per (name, provider), with its status, for listings and tooling."""

@@ -57,7 +57,12 @@ def loads(text: str, fmt: str = "toml", *, source: str = "") -> dict[str, Any]:
                 import yaml
             except ImportError as err:
                 raise ConfigError(
-                    [("", "YAML configs need PyYAML: pip install 'tensorweave[yaml]' (or use TOML)")],
+                    [
+                        (
+                            "",
+                            "YAML configs need PyYAML: pip install 'tensorweave[yaml]' (or use TOML)",
+                        )
+                    ],
                     source=source,
                 ) from err
             data = yaml.safe_load(text)
