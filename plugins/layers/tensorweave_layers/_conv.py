@@ -24,6 +24,7 @@ import tensorflow as tf
 import tensorweave as tw
 
 from ._param_init import Initializer, initial_value
+from ._shapes import owner as name_owner
 from ._spatial import as_tuple, check_padding, check_rank, describe, output_length
 
 __all__ = ["Conv"]
@@ -63,7 +64,7 @@ class Conv(tw.Layer):
         share_state_with: tw.Layer | None = None,
     ) -> None:
         rank = self.spatial_rank
-        owner = f"{type(self).__name__}{' ' + repr(name) if name else ''}"
+        owner = name_owner(type(self).__name__, name)
         if rank not in (1, 2, 3):
             raise TypeError(f"{owner}: a Conv subclass sets spatial_rank to 1, 2 or 3.")
         layout = self.layout or f"[batch, {', '.join(f'd{i}' for i in range(rank))}, channels]"

@@ -12,12 +12,9 @@ from collections.abc import Sequence
 
 import tensorweave as tw
 
+from ._shapes import describe  # one way to name an input in errors, shared by every layer
+
 __all__ = ["output_length", "as_tuple", "check_rank", "check_padding", "describe"]
-
-
-def describe(layer: tw.Layer) -> str:
-    """``'x' (None, 3)``: how errors name an input layer."""
-    return f"{layer.name!r} {layer.shape}"
 
 
 def as_tuple(value: int | Sequence[int], n: int, what: str, owner: str) -> tuple[int, ...]:

@@ -28,6 +28,7 @@ import tensorflow as tf
 import tensorweave as tw
 
 from ._param_init import Initializer, initial_value
+from ._shapes import owner as name_owner
 from ._spatial import describe
 
 __all__ = ["MHAttention"]
@@ -73,7 +74,7 @@ class MHAttention(tw.Layer):
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
-        owner = f"MHAttention{' ' + repr(name) if name else ''}"
+        owner = name_owner("MHAttention", name)
         key = query if key is None else key
         value = key if value is None else value
         for role, layer in (("query", query), ("key", key), ("value", value)):

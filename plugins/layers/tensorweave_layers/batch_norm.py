@@ -25,6 +25,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 
+from ._shapes import owner as name_owner
 from ._spatial import describe
 
 __all__ = ["BatchNorm"]
@@ -55,11 +56,11 @@ class BatchNorm(tw.Layer):
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
-        owner = f"BatchNorm{' ' + repr(name) if name else ''}"
+        owner = name_owner("BatchNorm", name)
         if x.sparse or len(x.shape) < 2 or x.shape[-1] is None:
             raise tw.ShapeError(
                 f"{owner} expects a dense input [batch, ..., channels] with a known channel "
-                f"dimension, got {describe(x)}{' (sparse)' if x.sparse else ''}. Fix: densify "
+                f"dimension, got {describe(x)}. Fix: densify "
                 "or reshape the input so its last dimension is fixed."
             )
         if not 0.0 <= momentum <= 1.0:

@@ -24,6 +24,7 @@ import tensorflow as tf
 import tensorweave as tw
 
 from ._param_init import Initializer, initial_value
+from ._shapes import owner as name_owner
 from ._spatial import describe
 
 __all__ = ["DropConnect"]
@@ -54,7 +55,7 @@ class DropConnect(tw.Layer):
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
-        owner = f"DropConnect{' ' + repr(name) if name else ''}"
+        owner = name_owner("DropConnect", name)
         if len(x.shape) != 2 or x.shape[-1] is None:
             raise tw.ShapeError(
                 f"{owner} expects an input [batch, n_in] with a known n_in, got {describe(x)}. "

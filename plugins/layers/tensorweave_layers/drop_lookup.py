@@ -24,6 +24,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 
+from ._shapes import owner as name_owner
 from ._spatial import describe
 
 __all__ = ["DropLookup"]
@@ -51,11 +52,11 @@ class DropLookup(tw.Layer):
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
-        owner = f"DropLookup{' ' + repr(name) if name else ''}"
+        owner = name_owner("DropLookup", name)
         if x.sparse or len(x.shape) != 3:
             raise tw.ShapeError(
                 f"{owner} expects a dense lookup output [batch, seq, dim], got {describe(x)}"
-                f"{' (sparse)' if x.sparse else ''}. Fix: apply it to the output of a Lookup "
+                f". Fix: apply it to the output of a Lookup "
                 "layer; use Dropout.v1 for other inputs."
             )
         if ids is not None:

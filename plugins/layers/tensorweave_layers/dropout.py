@@ -30,6 +30,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 
+from ._shapes import owner as name_owner
 from ._spatial import describe
 
 __all__ = ["Dropout", "DropMask"]
@@ -58,7 +59,7 @@ class DropMask(tw.Layer):
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
-        owner = f"DropMask{' ' + repr(name) if name else ''}"
+        owner = name_owner("DropMask", name)
         self.probability = _check_probability(probability, owner)
         if not x.dtype.is_floating:
             raise TypeError(
@@ -125,7 +126,7 @@ class Dropout(tw.Layer):
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
-        owner = f"Dropout{' ' + repr(name) if name else ''}"
+        owner = name_owner("Dropout", name)
         self.probability = _check_probability(probability, owner)
         self.training = bool(training)
         self.noise_shape = None if noise_shape is None else tuple(noise_shape)

@@ -16,6 +16,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 
+from ._shapes import owner as name_owner
 from ._spatial import describe
 
 __all__ = ["LayerNorm"]
@@ -41,11 +42,11 @@ class LayerNorm(tw.Layer):
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
-        owner = f"LayerNorm{' ' + repr(name) if name else ''}"
+        owner = name_owner("LayerNorm", name)
         if x.sparse or len(x.shape) < 2 or x.shape[-1] is None:
             raise tw.ShapeError(
                 f"{owner} expects a dense input [batch, ..., features] with a known last "
-                f"dimension, got {describe(x)}{' (sparse)' if x.sparse else ''}. Fix: densify "
+                f"dimension, got {describe(x)}. Fix: densify "
                 "or reshape the input so its last dimension is fixed."
             )
         self.features = int(x.shape[-1])

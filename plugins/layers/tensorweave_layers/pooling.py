@@ -23,6 +23,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 
+from ._shapes import owner as name_owner
 from ._spatial import as_tuple, check_padding, check_rank, describe, output_length
 
 __all__ = [
@@ -62,7 +63,7 @@ class Pool(tw.Layer):
         share_state_with: tw.Layer | None = None,
     ) -> None:
         rank = self.spatial_rank
-        owner = f"{type(self).__name__}{' ' + repr(name) if name else ''}"
+        owner = name_owner(type(self).__name__, name)
         other = "MaxPool2D/AvgPool2D" if rank == 1 else "MaxPool1D/AvgPool1D"
         check_rank(
             x, rank + 2, _LAYOUTS[rank], owner, f"reshape to {_LAYOUTS[rank]}, or use {other}."
@@ -136,12 +137,12 @@ class _GlobalPool(tw.Layer):
     def __init__(
         self, x: tw.Layer, *, name: str | None = None, share_state_with: tw.Layer | None = None
     ) -> None:
-        owner = f"{type(self).__name__}{' ' + repr(name) if name else ''}"
+        owner = name_owner(type(self).__name__, name)
         if x.sparse or len(x.shape) < 3 or x.shape[-1] is None:
             raise tw.ShapeError(
                 f"{owner} expects a dense input [batch, *spatial, channels] of rank >= 3 with a "
                 f"known channel dimension, got {describe(x)}"
-                f"{' (sparse)' if x.sparse else ''}. Fix: it reduces the spatial axes of "
+                f". Fix: it reduces the spatial axes of "
                 "sequences or images; a [batch, features] input has none to reduce."
             )
         self._axes = tuple(range(1, len(x.shape) - 1))

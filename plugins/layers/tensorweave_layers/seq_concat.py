@@ -14,6 +14,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 
+from ._shapes import owner as name_owner
 from ._spatial import describe
 
 __all__ = ["SeqConcat"]
@@ -30,8 +31,8 @@ class SeqConcat(tw.Layer):
     ) -> None:
         if x.sparse or len(x.shape) != 3:
             raise tw.ShapeError(
-                f"SeqConcat{' ' + repr(name) if name else ''} expects a dense sequence "
-                f"[batch, seq, n], got {describe(x)}{' (sparse)' if x.sparse else ''}. "
+                f"{name_owner('SeqConcat', name)} expects a dense sequence "
+                f"[batch, seq, n], got {describe(x)}. "
                 "Fix: reshape the input to rank 3."
             )
         seq, n = x.shape[1], x.shape[2]

@@ -24,6 +24,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 
+from ._shapes import owner as name_owner
 from ._spatial import describe
 
 __all__ = ["SeqMap"]
@@ -51,7 +52,7 @@ def _build_inner(
         if len(out.shape) < 1 or out.sparse:
             raise tw.ShapeError(
                 f"{owner}: the step layer must output a dense [batch, ...] tensor, got "
-                f"{describe(out)}{' (sparse)' if out.sparse else ''}."
+                f"{describe(out)}."
             )
         return tw.Module(step, out)
 
@@ -78,11 +79,11 @@ class SeqMap(tw.Layer):
         share_state_with: tw.Layer | None = None,
         **layer_kwargs: Any,
     ) -> None:
-        owner = f"SeqMap{' ' + repr(name) if name else ''}"
+        owner = name_owner("SeqMap", name)
         if x.sparse or len(x.shape) < 3:
             raise tw.ShapeError(
                 f"{owner} expects a dense sequence [batch, time, features...] of rank >= 3, "
-                f"got {describe(x)}{' (sparse)' if x.sparse else ''}. Fix: apply the layer "
+                f"got {describe(x)}. Fix: apply the layer "
                 "directly to [batch, features] inputs."
             )
         if isinstance(layer, tw.Module):
