@@ -101,6 +101,39 @@ def _prepare(
     return labels, inputs, weights, n_classes
 
 
+def _sampled_loss(
+    name: str,
+    tf_loss: Any,
+    labels: Any,
+    inputs: Any,
+    weights: Any,
+    biases: Any,
+    num_sampled: int,
+    num_classes: int | None,
+    num_true: int,
+    sampled_values: Any,
+    remove_accidental_hits: bool,
+    sample_weight: Any,
+    reduction: str,
+) -> tf.Tensor:
+    """The shared body of ``nce`` and ``sampled_softmax``: check, call ``tf_loss``, reduce."""
+    labels, inputs, weights, n_classes = _prepare(
+        name, labels, inputs, weights, biases, num_classes, num_true, reduction
+    )
+    losses = tf_loss(
+        weights=weights,
+        biases=biases,
+        labels=labels,
+        inputs=inputs,
+        num_sampled=num_sampled,
+        num_classes=n_classes,
+        num_true=num_true,
+        sampled_values=sampled_values,
+        remove_accidental_hits=remove_accidental_hits,
+    )
+    return reduce_loss(name, losses, sample_weight, reduction)
+
+
 @graph_function
 def nce(
     labels: Any,
@@ -132,22 +165,21 @@ def nce(
         sample_weight: weights per example.
         reduction: ``"mean"``, ``"sum"`` or ``"none"``.
     """
-    name = "nce"
-    labels, inputs, weights, n_classes = _prepare(
-        name, labels, inputs, weights, biases, num_classes, num_true, reduction
+    return _sampled_loss(
+        "nce",
+        tf.nn.nce_loss,
+        labels,
+        inputs,
+        weights,
+        biases,
+        num_sampled,
+        num_classes,
+        num_true,
+        sampled_values,
+        remove_accidental_hits,
+        sample_weight,
+        reduction,
     )
-    losses = tf.nn.nce_loss(
-        weights=weights,
-        biases=biases,
-        labels=labels,
-        inputs=inputs,
-        num_sampled=num_sampled,
-        num_classes=n_classes,
-        num_true=num_true,
-        sampled_values=sampled_values,
-        remove_accidental_hits=remove_accidental_hits,
-    )
-    return reduce_loss(name, losses, sample_weight, reduction)
 
 
 @graph_function
@@ -170,19 +202,18 @@ def sampled_softmax(
     An estimate of the full softmax cross-entropy during training; evaluate with the full
     softmax.
     """
-    name = "sampled_softmax"
-    labels, inputs, weights, n_classes = _prepare(
-        name, labels, inputs, weights, biases, num_classes, num_true, reduction
+    return _sampled_loss(
+        "sampled_softmax",
+        tf.nn.sampled_softmax_loss,
+        labels,
+        inputs,
+        weights,
+        biases,
+        num_sampled,
+        num_classes,
+        num_true,
+        sampled_values,
+        remove_accidental_hits,
+        sample_weight,
+        reduction,
     )
-    losses = tf.nn.sampled_softmax_loss(
-        weights=weights,
-        biases=biases,
-        labels=labels,
-        inputs=inputs,
-        num_sampled=num_sampled,
-        num_classes=n_classes,
-        num_true=num_true,
-        sampled_values=sampled_values,
-        remove_accidental_hits=remove_accidental_hits,
-    )
-    return reduce_loss(name, losses, sample_weight, reduction)
