@@ -1,8 +1,13 @@
 """tensorweave: build, compile and train neural networks on TensorFlow 2, from plugins.
 
-The core is small: ``Layer``, ``Input``, ``Graph``, ``Module``, ``compile`` and one registry
-per component kind. Layers, cells, losses, optimizers and trainers come from installed
-plugin packages and are composed by name.
+The core is small: ``Layer``, ``Input``, ``Graph``, ``Module``, ``compile`` (the graph
+kernel, in ``tensorweave.graph``), and one registry per component kind (in
+``tensorweave.registries``, which imports no TensorFlow). Layers, cells, losses, optimizers,
+trainers and the kinds themselves come from installed plugin packs, composed by name:
+``tw.layers["Linear.v1"]``, ``tw.registry("datasets")``.
+
+``import tensorweave`` is cheap: TensorFlow is imported the first time a graph name
+(``tw.Layer``, ``tw.Input``…) or a component is used, so listing plugins stays fast.
 
 >>> import tensorweave as tw
 >>> x = tw.Input(n_units=2, name="x")
@@ -11,9 +16,11 @@ plugin packages and are composed by name.
 [[3.0]]
 """
 
-from tensorweave import config, ops
-from tensorweave.compile import CompiledGraph, compile
-from tensorweave.discovery import CORE_VERSION as __version__
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from tensorweave.errors import (
     BlockedPluginError,
     ComponentConflictError,
@@ -27,31 +34,89 @@ from tensorweave.errors import (
     TensorweaveError,
     UnknownComponentError,
 )
-from tensorweave.graph import Graph
-from tensorweave.hookspecs import hookimpl, hookspec
-from tensorweave.input import Input
-from tensorweave.lambda_layer import Lambda
-from tensorweave.layer import Layer, LayerState
-from tensorweave.module import Module
-from tensorweave.naming import name_scope, reset_names
-from tensorweave.ops import op
-from tensorweave.plugins import plugins
 from tensorweave.registries import (
-    activations,
-    callbacks,
-    cells,
-    initializers,
+    CORE_VERSION,
+    Alias,
+    ComponentInfo,
+    Kind,
+    Registry,
+    alias,
+    catalog,
+    declare_kind,
+    hookimpl,
+    hookspec,
     kinds,
-    layers,
-    losses,
-    metrics,
-    optimizers,
-    processors,
+    plugins,
     registry,
-    schedules,
-    trainers,
+    resolve,
 )
-from tensorweave.registry import Alias, ComponentInfo, Registry, alias
+
+if TYPE_CHECKING:  # the lazily imported names, for type checkers
+    from tensorweave import config, graph
+    from tensorweave.graph import (
+        CompiledGraph,
+        Graph,
+        Input,
+        Lambda,
+        Layer,
+        LayerState,
+        Module,
+        Stateful,
+        compile,
+        draw,
+        lift,
+        name_scope,
+        op,
+        ops,
+        reset_names,
+    )
+
+__version__ = CORE_VERSION
+
+# Names that need TensorFlow, imported from tensorweave.graph on first use.
+_GRAPH_NAMES = frozenset(
+    {
+        "CompiledGraph",
+        "Graph",
+        "Input",
+        "Lambda",
+        "Layer",
+        "LayerState",
+        "Module",
+        "Stateful",
+        "compile",
+        "draw",
+        "lift",
+        "name_scope",
+        "op",
+        "ops",
+        "reset_names",
+    }
+)
+_SUBPACKAGES = frozenset({"config", "graph", "testing", "cli"})
+
+
+def __getattr__(name: str) -> Any:
+    """Import graph names and subpackages on first use; ``tw.<kind>`` is that kind's registry."""
+    if name in _GRAPH_NAMES:
+        value = getattr(importlib.import_module("tensorweave.graph"), name)
+    elif name in _SUBPACKAGES:
+        value = importlib.import_module(f"tensorweave.{name}")
+    elif not name.startswith("_") and name in kinds():
+        return registry(name)  # not cached: kinds come and go with installs
+    else:
+        raise AttributeError(
+            f"module 'tensorweave' has no attribute {name!r}. If it is a component kind, no "
+            f"installed pack declares it: `tensorweave plugins` lists the kinds, and "
+            f"tw.registry({name!r}) makes a registry for a new one."
+        )
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _GRAPH_NAMES | _SUBPACKAGES | set(kinds()))
+
 
 __all__ = [
     "__version__",
@@ -59,12 +124,15 @@ __all__ = [
     # graph building
     "Layer",
     "LayerState",
+    "Stateful",
     "Input",
     "Lambda",
     "Graph",
     "Module",
     "compile",
     "CompiledGraph",
+    "draw",
+    "lift",
     "ops",
     "op",
     "name_scope",
@@ -72,21 +140,14 @@ __all__ = [
     # registry and plugins
     "Registry",
     "ComponentInfo",
+    "Kind",
     "Alias",
     "alias",
     "registry",
     "kinds",
-    "layers",
-    "cells",
-    "losses",
-    "metrics",
-    "optimizers",
-    "schedules",
-    "trainers",
-    "callbacks",
-    "initializers",
-    "activations",
-    "processors",
+    "declare_kind",
+    "resolve",
+    "catalog",
     "plugins",
     "hookimpl",
     "hookspec",

@@ -24,7 +24,7 @@ tables with a ``nodes`` table are layer graphs wired by node name. See the modul
 
 from tensorweave.config.errors import ConfigError
 from tensorweave.config.fill import fill, plain, save
-from tensorweave.config.graphs import ConfigGraph, is_graph_block, resolve_graph
+from tensorweave.config.graphs import ConfigGraph, is_graph_block
 from tensorweave.config.loading import (
     apply_overrides,
     get_path,
@@ -34,8 +34,8 @@ from tensorweave.config.loading import (
     parse_override,
     parse_value,
 )
-from tensorweave.config.providers import hint_for, library_versions, provider_of
-from tensorweave.config.resolve import is_promise, lookup, promise_kind, resolve, validate
+from tensorweave.config.promises import is_promise, lookup, promise_kind
+from tensorweave.config.resolve import resolve, resolve_graph, validate
 from tensorweave.config.schema import Param, check_type, params_of
 
 __all__ = [
@@ -46,11 +46,9 @@ __all__ = [
     "check_type",
     "fill",
     "get_path",
-    "hint_for",
     "interpolate",
     "is_graph_block",
     "is_promise",
-    "library_versions",
     "load",
     "loads",
     "lookup",
@@ -59,7 +57,6 @@ __all__ = [
     "parse_override",
     "parse_value",
     "promise_kind",
-    "provider_of",
     "resolve",
     "resolve_graph",
     "save",

@@ -29,8 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from tensorweave.config.errors import ConfigError
-from tensorweave.config.providers import library_versions
+from tensorweave.config.graphs import NODE_KEYS, is_graph_block
+from tensorweave.config.promises import META_KEYS, is_promise, promise_kind
+from tensorweave.config.resolve import validate
 from tensorweave.config.schema import params_of
+from tensorweave.registries import library_versions, registry
 
 __all__ = ["fill", "save", "plain"]
 
@@ -56,11 +59,8 @@ def plain(value: Any) -> Any:
 
 
 def _fill_promise(node: dict[str, Any], n_inputs: int, skip: tuple[str, ...]) -> dict[str, Any]:
-    import tensorweave as tw
-    from tensorweave.config.resolve import promise_kind
-
     kind, name = promise_kind(node)  # type: ignore[misc]
-    reg = tw.registry(kind)
+    reg = registry(kind)
     exact = name
     if ":" not in name and name not in reg:
         exact = reg.latest(name) or name
@@ -92,9 +92,6 @@ def _fill_promise(node: dict[str, Any], n_inputs: int, skip: tuple[str, ...]) ->
 
 
 def _walk(node: Any, n_inputs: int = 0, skip: tuple[str, ...] = ()) -> Any:
-    from tensorweave.config.graphs import _NODE_KEYS, is_graph_block
-    from tensorweave.config.resolve import META_KEYS, is_promise
-
     if is_promise(node):
         filled = _fill_promise(dict(node), n_inputs, skip)
         return {k: (v if k.startswith("@") else _walk(v)) for k, v in filled.items()}
@@ -105,7 +102,7 @@ def _walk(node: Any, n_inputs: int = 0, skip: tuple[str, ...] = ()) -> Any:
             if is_promise(spec):
                 ins = spec.get("inputs", [])
                 n = 1 if isinstance(ins, str) else len(ins) if isinstance(ins, list) else 0
-                nodes[name] = _walk(spec, n, _NODE_KEYS)
+                nodes[name] = _walk(spec, n, NODE_KEYS)
             elif isinstance(spec, Mapping) and "module" in spec:
                 nodes[name] = {**spec, "module": _walk(spec["module"])}
             else:
@@ -121,8 +118,6 @@ def _walk(node: Any, n_inputs: int = 0, skip: tuple[str, ...] = ()) -> Any:
 
 def fill(cfg: Mapping[str, Any]) -> dict[str, Any]:
     """A validated copy of ``cfg`` with defaults, exact names, providers and versions."""
-    from tensorweave.config.resolve import validate
-
     errors = validate(cfg)
     if errors:
         raise ConfigError(errors)

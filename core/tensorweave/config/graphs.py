@@ -27,25 +27,26 @@ order; they are built in dependency order and a cycle is reported.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+import tensorflow as tf
+
 from tensorweave.config.errors import ConfigError, join_path
+from tensorweave.config.promises import is_promise, lookup, promise_kind
+from tensorweave.graph import Graph, Input, Layer, Module, name_scope
 
 if TYPE_CHECKING:
     from tensorweave.config.resolve import Resolver
-    from tensorweave.graph import Graph
-    from tensorweave.layer import Layer
 
-__all__ = ["ConfigGraph", "is_graph_block", "resolve_graph", "check_graph", "build_graph"]
+__all__ = ["ConfigGraph", "is_graph_block", "check_graph", "build_graph"]
 
-_NODE_KEYS = ("inputs", "reuse", "module", "share_state_with")
+NODE_KEYS = ("inputs", "reuse", "module", "share_state_with")
 
 
 def is_graph_block(node: Any) -> bool:
     """A table with a ``nodes`` table (and no ``@kind`` key)."""
-    from tensorweave.config.resolve import is_promise
-
     return (
         isinstance(node, Mapping)
         and isinstance(node.get("nodes"), Mapping)
@@ -76,10 +77,8 @@ class ConfigGraph:
 
     def graph(self, outputs: str = "outputs") -> Graph:
         """The ``tw.Graph`` ending in the nodes named by ``outputs`` (every Input found)."""
-        import tensorweave as tw
-
         outs = self.layers(outputs) or [list(self.nodes.values())[-1]]
-        return tw.Graph.build(inputs=None, outputs=outs)
+        return Graph.build(inputs=None, outputs=outs)
 
     def __repr__(self) -> str:
         return f"ConfigGraph(nodes={list(self.nodes)})"
@@ -135,8 +134,6 @@ def check_graph(
     r: Resolver, block: Mapping[str, Any], path: str, outer: frozenset[str] = frozenset()
 ) -> None:
     """Collect the problems of a graph block into ``r.errors``."""
-    from tensorweave.config.resolve import is_promise
-
     nodes = block["nodes"]
     npath = join_path(path, "nodes")
     for name in nodes:
@@ -184,7 +181,7 @@ def check_graph(
                 continue
             check_graph(r, inner, mpath, frozenset(inner_inputs))
         elif is_promise(spec):
-            r.check_promise(spec, sub, n_inputs=n_in, extra=_NODE_KEYS)
+            r.check_promise(spec, sub, n_inputs=n_in, extra=NODE_KEYS)
         else:
             r.errors.append(
                 (sub, "a node needs `input`, a '@layers' component, `reuse` or `module`")
@@ -217,10 +214,6 @@ def build_graph(
     r: Resolver, block: Mapping[str, Any], path: str, bound: Mapping[str, Layer] | None = None
 ) -> ConfigGraph:
     """Build every node of a validated graph block, in dependency order."""
-    import tensorflow as tf
-
-    import tensorweave as tw
-
     nodes = block["nodes"]
     built: dict[str, Layer] = dict(bound or {})
     errors: list[tuple[str, str]] = []
@@ -231,7 +224,7 @@ def build_graph(
         try:
             if "input" in spec:
                 shape = [None, *(None if d == -1 else d for d in spec["input"])]
-                built[name] = tw.Input(
+                built[name] = Input(
                     shape=shape,
                     dtype=tf.as_dtype(spec.get("dtype", "float32")),
                     sparse=bool(spec.get("sparse", False)),
@@ -247,14 +240,14 @@ def build_graph(
             elif "module" in spec:
                 inner = spec["module"]
                 mapping = dict(zip(inner.get("inputs", []), ins, strict=True))
-                with tw.name_scope(name):
+                with name_scope(name):
                     inner_graph = build_graph(r, inner, join_path(sub, "module"), mapping)
-                built[name] = tw.Module(list(ins), inner_graph[inner["output"]], name=name)
+                built[name] = Module(list(ins), inner_graph[inner["output"]], name=name)
             else:
                 extra: dict[str, Any] = {"name": name} if _takes_name(spec) else {}
                 if isinstance(spec.get("share_state_with"), str):
                     extra["share_state_with"] = built[spec["share_state_with"]]
-                built[name] = r.build_promise(spec, sub, inputs=ins, extra=extra, skip=_NODE_KEYS)
+                built[name] = r.build_promise(spec, sub, inputs=ins, extra=extra, skip=NODE_KEYS)
         except ConfigError:
             raise
         except Exception as err:
@@ -266,10 +259,6 @@ def build_graph(
 
 def _takes_name(spec: Mapping[str, Any]) -> bool:
     """Whether the node's component has a ``name`` parameter (loss functions may not)."""
-    import inspect
-
-    from tensorweave.config.resolve import lookup, promise_kind
-
     kind, comp = promise_kind(spec)  # type: ignore[misc]
     obj = lookup(kind, comp, "", [])
     try:
@@ -283,14 +272,3 @@ def _takes_name(spec: Mapping[str, Any]) -> bool:
         return False
     except (TypeError, ValueError):
         return False
-
-
-def resolve_graph(block: Mapping[str, Any], path: str = "") -> ConfigGraph:
-    """Validate then build one graph block (as ``resolve`` does for each in a config)."""
-    from tensorweave.config.resolve import Resolver
-
-    r = Resolver()
-    check_graph(r, block, path)
-    if r.errors:
-        raise ConfigError(list(dict.fromkeys(r.errors)))
-    return build_graph(r, block, path)

@@ -30,85 +30,12 @@ import inspect
 from collections.abc import Mapping
 from typing import Any
 
+from tensorweave.config import graphs
 from tensorweave.config.errors import ConfigError, join_path
-from tensorweave.config.providers import hint_for
+from tensorweave.config.promises import META_KEYS, is_promise, lookup, promise_kind, promise_params
 from tensorweave.config.schema import Param, accepts_var_keyword, check_type, params_of
 
-__all__ = [
-    "META_KEYS",
-    "is_promise",
-    "promise_kind",
-    "promise_params",
-    "lookup",
-    "validate",
-    "resolve",
-    "Resolver",
-]
-
-META_KEYS = frozenset({"@provider", "@versions", "@note"})
-
-
-def promise_kind(node: Any) -> tuple[str, Any] | None:
-    """``("layers", "Linear.v1")`` for a promise table, else ``None``."""
-    if not isinstance(node, Mapping):
-        return None
-    keys = [k for k in node if isinstance(k, str) and k.startswith("@") and k not in META_KEYS]
-    if len(keys) != 1:
-        return None
-    return keys[0][1:], node[keys[0]]
-
-
-def is_promise(node: Any) -> bool:
-    """Whether ``node`` is a promise table (one ``"@kind"`` key)."""
-    return promise_kind(node) is not None
-
-
-def promise_params(node: Mapping[str, Any]) -> dict[str, Any]:
-    """The parameters of a promise: every key but ``@`` keys."""
-    return {k: v for k, v in node.items() if not (isinstance(k, str) and k.startswith("@"))}
-
-
-def _known_kinds() -> set[str]:
-    import tensorweave as tw
-    from tensorweave.discovery import GROUP_PREFIX, catalog
-
-    kinds = set(tw.kinds())
-    kinds |= {g.removeprefix(GROUP_PREFIX) for g in catalog.groups()} - {"plugins"}
-    return kinds
-
-
-def lookup(kind: str, name: Any, path: str, errors: list[tuple[str, str]]) -> Any:
-    """The component ``name`` of ``kind``, or ``None`` with the problem added to ``errors``."""
-    import tensorweave as tw
-
-    if not isinstance(name, str) or not name:
-        errors.append((path, f"'@{kind}' must name a registered component, got {name!r}"))
-        return None
-    known = _known_kinds()
-    if kind not in known:
-        close = difflib.get_close_matches(kind, sorted(known), n=1)
-        hint = f" Did you mean '@{close[0]}'?" if close else ""
-        errors.append((path, f"unknown component kind '@{kind}'.{hint} Kinds: {sorted(known)}"))
-        return None
-    reg = tw.registry(kind)
-    try:
-        return reg.get(name)
-    except tw.UnknownComponentError:
-        bare = name.split(":", 1)[-1]
-        close = difflib.get_close_matches(bare, reg.names(), n=3, cutoff=0.6)
-        msg = f"unknown {kind} component {name!r}"
-        provided = hint_for(kind, name)
-        if provided:
-            msg += f"; {provided}"
-        if close:
-            msg += f"; close matches: {', '.join(close)}"
-        if not provided and not close:
-            msg += "; `tensorweave plugins` lists what is installed"
-        errors.append((path, msg))
-    except tw.RegistryError as err:
-        errors.append((path, f"{kind} component {name!r} cannot be used: {err}"))
-    return None
-
+__all__ = ["validate", "resolve", "resolve_graph", "Resolver"]
 
 class Resolver:
     """Validates (``check``) and builds (``build``) config trees; one per resolution."""
@@ -119,8 +46,6 @@ class Resolver:
     # -- validation --------------------------------------------------------------------
     def check(self, node: Any, path: str) -> None:
         """Collect every problem under ``node``."""
-        from tensorweave.config import graphs
-
         found = promise_kind(node)
         if found is not None:
             self.check_promise(node, path)
@@ -139,7 +64,9 @@ class Resolver:
     ) -> Any:
         """Check one promise; ``n_inputs`` positional parameters are filled by graph inputs."""
         kind, name = promise_kind(node)  # type: ignore[misc]
-        obj = lookup(kind, name, join_path(path, f"@{kind}"), self.errors)
+        obj = lookup(
+            kind, name, join_path(path, f"@{kind}"), self.errors, recorded=node.get("@provider")
+        )
         params = {k: v for k, v in promise_params(node).items() if k not in extra}
         if obj is None:
             for k, v in params.items():
@@ -201,8 +128,6 @@ class Resolver:
                 )
 
     def check_value(self, value: Any, hint: Any, path: str) -> None:
-        from tensorweave.config import graphs
-
         if is_promise(value):
             obj = self.check_promise(value, path)
             if obj is not None and inspect.isclass(obj) and inspect.isclass(hint):
@@ -227,8 +152,6 @@ class Resolver:
     # -- building ----------------------------------------------------------------------
     def build(self, node: Any, path: str) -> Any:
         """Build ``node`` depth-first (call only on a tree that passed ``check``)."""
-        from tensorweave.config import graphs
-
         found = promise_kind(node)
         if found is not None:
             return self.build_promise(node, path)
@@ -303,3 +226,12 @@ def resolve(cfg: Mapping[str, Any]) -> Any:
     if errors:
         raise ConfigError(errors)
     return Resolver().build(cfg, "")
+
+
+def resolve_graph(block: Mapping[str, Any], path: str = "") -> graphs.ConfigGraph:
+    """Validate then build one graph block (as ``resolve`` does for each in a config)."""
+    r = Resolver()
+    graphs.check_graph(r, block, path)
+    if r.errors:
+        raise ConfigError(list(dict.fromkeys(r.errors)))
+    return graphs.build_graph(r, block, path)

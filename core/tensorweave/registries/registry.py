@@ -32,7 +32,17 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
-from tensorweave.components import (
+from tensorweave.errors import (
+    BlockedPluginError,
+    ComponentConflictError,
+    IncompatiblePluginError,
+    InvalidComponentError,
+    PluginLoadError,
+    RegistryError,
+    UnknownComponentError,
+)
+from tensorweave.registries.discovery import CORE_VERSION, GROUP_PREFIX, catalog
+from tensorweave.registries.entries import (
     LOCAL,
     UNSET,
     Alias,
@@ -43,16 +53,6 @@ from tensorweave.components import (
     split_version,
     unknown_component,
 )
-from tensorweave.discovery import GROUP_PREFIX, catalog
-from tensorweave.errors import (
-    BlockedPluginError,
-    ComponentConflictError,
-    IncompatiblePluginError,
-    InvalidComponentError,
-    PluginLoadError,
-    RegistryError,
-    UnknownComponentError,
-)
 
 __all__ = ["Registry", "ComponentInfo", "Alias", "alias", "LOCAL", "split_version"]
 
@@ -60,6 +60,8 @@ T = TypeVar("T")
 
 
 Validator = Callable[[Any], "str | None"]
+# The checks of a kind's declarations (loaded lazily), each ``(label, check)``.
+Checks = Callable[[], "list[tuple[str, Validator]]"]
 
 
 class Registry(Generic[T]):
@@ -70,13 +72,23 @@ class Registry(Generic[T]):
         validate: returns a problem (a string) when an object is not a valid component of
             this kind, ``None`` when it is; checked when a component loads or registers.
         doc: one line on what this kind is, for ``tensorweave plugins``.
+        checks: more checks, found when first needed (``tw.registry`` passes the checks of
+            the packs that declare this kind).
     """
 
-    def __init__(self, kind: str, *, validate: Validator | None = None, doc: str = "") -> None:
+    def __init__(
+        self,
+        kind: str,
+        *,
+        validate: Validator | None = None,
+        doc: str = "",
+        checks: Checks | None = None,
+    ) -> None:
         self.kind = kind
         self.group = GROUP_PREFIX + kind
         self.doc = doc
         self._validate = validate
+        self._checks = checks
         self._lock = threading.RLock()
         self._local: dict[str, Entry] = {}
         self._plugin_entries: dict[tuple[str, str], Entry] = {}  # kept across re-indexing
@@ -352,8 +364,6 @@ class Registry(Generic[T]):
             where = f"{self.kind} component {e.name!r} from {e.label()} (entry point {ref.value!r})"
             dist = catalog.distributions().get(e.provider)
             if dist is not None and not dist.compatible:
-                from tensorweave.discovery import CORE_VERSION
-
                 e.error = IncompatiblePluginError(
                     f"{where} was refused: {e.provider} supports tensorweave"
                     f"{dist.requires_core}, but this is tensorweave {CORE_VERSION}.\n  Fix: "
@@ -365,7 +375,9 @@ class Registry(Generic[T]):
                 raise e.error
             try:
                 obj = ref.load()
-            except Exception as err:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as err:  # SystemExit at import must not end the caller
                 e.error = PluginLoadError(
                     f"{where} failed to load: {type(err).__name__}: {err}\n  Fix: reinstall or "
                     f"upgrade {e.provider}, or block it with TENSORWEAVE_BLOCK={e.provider}; "
@@ -396,13 +408,29 @@ class Registry(Generic[T]):
             return obj
 
     def _problem(self, name: str, obj: Any) -> str | None:
+        checks: list[tuple[str, Validator]] = []
         if self._validate is not None:
-            problem = self._validate(obj)
+            checks.append(("", self._validate))
+        if self._checks is not None:
+            checks += self._checks()
+        problems = []
+        for label, check in checks:
+            try:
+                problem = check(obj)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as err:  # a broken check is its pack's bug, not the component's
+                warnings.warn(
+                    f"the {self.kind} check declared by {label or 'this registry'} raised "
+                    f"{type(err).__name__}: {err} while checking {name!r}; the check was "
+                    f"skipped. Fix: report it to {label or 'its author'}, or block it with "
+                    f"TENSORWEAVE_BLOCK.",
+                    RuntimeWarning,
+                    stacklevel=4,
+                )
+                continue
             if problem:
-                return problem
-        from tensorweave.plugins import plugins
-
-        problems = plugins.validate_component(self.kind, name, obj)
+                problems.append(f"{problem} (check of {label})" if label else problem)
         return "; ".join(problems) if problems else None
 
 

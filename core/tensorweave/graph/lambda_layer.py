@@ -18,7 +18,8 @@ from typing import Any
 import tensorflow as tf
 
 from tensorweave.errors import ShapeError
-from tensorweave.layer import Layer, ShapeLike
+from tensorweave.graph.layer import Layer, ShapeLike
+from tensorweave.graph.naming import unique_name
 
 __all__ = ["Lambda"]
 
@@ -36,10 +37,6 @@ class Lambda(Layer):
         **fn_kwargs: extra keyword arguments for ``fn``.
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"fn", "_fn_kwargs", "_given_variables"}
-    )
-
     def __init__(
         self,
         fn: Callable[..., Any],
@@ -54,18 +51,16 @@ class Lambda(Layer):
     ) -> None:
         if not callable(fn):
             raise TypeError(f"Lambda needs a callable, got {type(fn).__name__}.")
-        # Kept out of TF tracking: the function is code, not state (variables= is state).
-        object.__setattr__(self, "fn", fn)
-        object.__setattr__(self, "_fn_kwargs", dict(fn_kwargs))
-        object.__setattr__(self, "_given_variables", list(variables or []))
+        # The function is code, not state (variables= is state, kept in init_state).
+        self.fn = fn
+        self._fn_kwargs = dict(fn_kwargs)
+        self._given_variables = list(variables or [])
         label = name or _label(fn)
         if shape is None or dtype is None or sparse is None:
             spec = _trace_spec(fn, inputs, fn_kwargs, label, need_shape=shape is None)
             shape = spec.shape if shape is None else shape
             dtype = spec.dtype if dtype is None else dtype
             sparse = isinstance(spec, tf.SparseTensorSpec) if sparse is None else sparse
-        from tensorweave.naming import unique_name
-
         super().__init__(
             *inputs,
             shape=shape,

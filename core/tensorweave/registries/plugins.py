@@ -1,12 +1,20 @@
 """``tw.plugins``: the installed plugin distributions, their hooks, failures and blocking.
 
 Hook modules (entry-point group ``tensorweave.plugins``) are loaded the first time a
-hook is needed, one at a time: one that fails to import is recorded with its distribution
-and cause, and the others still load.
+hook is needed, one at a time: one that fails to import (even with ``SystemExit``) is
+recorded with its distribution and cause, and the others still load. ``call`` runs every
+implementation of a hook on its own, so one that raises is recorded against its
+distribution and the others still run. Component lookups never load hook modules.
 
 >>> import tensorweave as tw
->>> sorted(tw.plugins.hook.__dict__)[:1] != []
-True
+>>> class Greeter:
+...     @tw.hookimpl
+...     def tensorweave_add_commands(self, subparsers):
+...         return "hello"
+>>> tw.plugins.register(Greeter(), name="greeter")
+>>> tw.plugins.call("tensorweave_add_commands", subparsers=None)
+['hello']
+>>> tw.plugins.unregister_name("greeter")
 """
 
 from __future__ import annotations
@@ -18,13 +26,14 @@ from typing import Any
 
 import pluggy
 
-from tensorweave import hookspecs
-from tensorweave.discovery import DistributionInfo, catalog
 from tensorweave.errors import PluginLoadError
+from tensorweave.registries import hookspecs
+from tensorweave.registries.discovery import HOOKS_GROUP, DistributionInfo, catalog
+from tensorweave.registries.kinds import kind_failures
 
 __all__ = ["Plugins", "plugins", "PluginFailure"]
 
-HOOK_GROUP = "tensorweave.plugins"
+HOOK_GROUP = HOOKS_GROUP
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,7 @@ class Plugins:
         self._lock = threading.RLock()
         self._manager: pluggy.PluginManager | None = None
         self._hook_failures: list[PluginLoadError] = []
+        self._call_failures: dict[tuple[str, str], PluginLoadError] = {}
         self._generation = -1
         self._local: list[tuple[object, str | None]] = []
 
@@ -72,6 +82,53 @@ class Plugins:
             self.manager.unregister(plugin)
             self._local = [(p, n) for p, n in self._local if p is not plugin]
 
+    def unregister_name(self, name: str) -> None:
+        """Undo ``register(plugin, name=name)``."""
+        with self._lock:
+            for plugin, given in list(self._local):
+                if given == name:
+                    self.unregister(plugin)
+
+    def call(self, hook: str, **kwargs: Any) -> list[Any]:
+        """Call every implementation of ``hook`` on its own; return their results.
+
+        An implementation that raises is recorded against its distribution (see
+        ``failures()``) with a warning, and the others still run, so one broken plugin
+        cannot take another plugin's commands or callbacks down.
+        """
+        caller = getattr(self.hook, hook)
+        results = []
+        for impl in reversed(caller.get_hookimpls()):  # pluggy's order: last registered first
+            try:
+                args = [kwargs[name] for name in impl.argnames]
+                result = impl.function(*args)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as err:  # contained: recorded, the others still run
+                dist = impl.plugin_name.split(":", 1)[0]
+                failure = PluginLoadError(
+                    f"the {hook} hook of {impl.plugin_name} raised {type(err).__name__}: "
+                    f"{err}. It was skipped; other plugins are unaffected. Fix: report it to "
+                    f"{dist}, or block it with TENSORWEAVE_BLOCK={dist}.",
+                    entry_point=hook,
+                    distribution=dist,
+                    version=self._version_of(dist),
+                    cause=err,
+                )
+                failure.__cause__ = err
+                with self._lock:
+                    self._call_failures[(hook, impl.plugin_name)] = failure
+                warnings.warn(str(failure), RuntimeWarning, stacklevel=2)
+                continue
+            if result is not None:
+                results.append(result)
+        return results
+
+    @staticmethod
+    def _version_of(distribution: str) -> str:
+        dist = catalog.distributions().get(distribution)
+        return dist.version if dist is not None else ""
+
     def distributions(self) -> dict[str, DistributionInfo]:
         """Every installed distribution that offers tensorweave entry points."""
         return catalog.distributions()
@@ -93,16 +150,10 @@ class Plugins:
         catalog.refresh()
 
     def failures(self) -> list[PluginLoadError]:
-        """Hook modules that failed to load (component failures are on each registry)."""
+        """Hook modules that failed to load, hook implementations that raised, and kind
+        declarations that failed (component failures are on each registry)."""
         _ = self.manager
-        return list(self._hook_failures)
-
-    def validate_component(self, kind: str, name: str, component: Any) -> list[str]:
-        """Problems reported by every ``tensorweave_validate_component`` implementation."""
-        results = self.hook.tensorweave_validate_component(
-            kind=kind, name=name, component=component
-        )
-        return [p for problems in results for p in (problems or [])]
+        return [*self._hook_failures, *self._call_failures.values(), *kind_failures()]
 
     def _build_manager(self) -> pluggy.PluginManager:
         pm = pluggy.PluginManager(hookspecs.PROJECT)
@@ -121,7 +172,9 @@ class Plugins:
             try:
                 module = ref.load()
                 pm.register(module, name=f"{ref.distribution}:{ref.name}")
-            except Exception as err:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as err:  # SystemExit at import must not end the caller
                 failure = PluginLoadError(
                     f"hook plugin {ref.name!r} from {ref.distribution} {ref.version} failed to "
                     f"load: {type(err).__name__}: {err}. Its hooks are skipped; everything else "

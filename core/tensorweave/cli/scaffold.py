@@ -1,7 +1,7 @@
 """``tensorweave new-plugin NAME``: a new pack, made from the pack template, ready to install.
 
 The template is ``contrib/template`` (distribution ``tensorweave-template``), shipped with
-the core as package data under ``tensorweave/templates/plugin/``: every file carries a
+the core as package data under ``tensorweave/cli/templates/plugin/``: every file carries a
 ``.tmpl`` suffix (so no tool mistakes it for code) and says ``{{dist_name}}`` and
 ``{{package}}`` where the template says ``tensorweave-template`` and ``tensorweave_template``.
 A test keeps the shipped copy equal to ``contrib/template``; ``export_template`` re-makes it.
@@ -33,7 +33,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from tensorweave.discovery import normalize
+from tensorweave.registries.discovery import normalize
 
 __all__ = [
     "TEMPLATE_DIST",
@@ -87,7 +87,7 @@ def pack_names(name: str, package: str | None = None) -> tuple[str, str]:
 
 
 def _template_root() -> Any:
-    return resources.files("tensorweave") / "templates" / "plugin"
+    return resources.files("tensorweave.cli") / "templates" / "plugin"
 
 
 def template_files() -> dict[str, str]:
@@ -183,7 +183,7 @@ def export_template(source: Path, target: Path | None = None) -> list[Path]:
     """Re-make the shipped template from the pack at ``source`` (``contrib/template``).
 
     Every file of the pack (build and test leftovers excepted) is written to ``target``
-    (default: this installation's ``tensorweave/templates/plugin``) with a ``.tmpl``
+    (default: this installation's ``tensorweave/cli/templates/plugin``) with a ``.tmpl``
     suffix and the pack's names replaced by placeholders; stale files are removed.
     Returns the files written.
     """

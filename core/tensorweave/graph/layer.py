@@ -9,16 +9,18 @@ at construction. Its variables live in a separate :class:`LayerState`, so that
 - ``layer()`` runs the whole graph that ends in it, reading the ``Input`` values;
 - ``tw.compile(layer)`` turns that graph into one ``tf.function``.
 
-Writing a layer means: compute the output shape, call ``super().__init__``, create
-variables in ``init_state`` and do the maths in ``compute``::
+Writing a layer means: compute the output shape, keep options as ordinary attributes,
+call ``super().__init__``, create variables in ``init_state`` and do the maths in
+``compute``. Only ``self.state`` is saved state; every other attribute is plain Python::
 
     class Scale(tw.Layer):
-        def __init__(self, x, *, name=None, share_state_with=None):
+        def __init__(self, x, *, init=1.0, name=None, share_state_with=None):
+            self.init = init                  # an option: a plain attribute
             super().__init__(x, shape=x.shape, dtype=x.dtype, name=name,
                              share_state_with=share_state_with)
 
         def init_state(self):
-            self.state.scale = tf.Variable(tf.ones([self.n_units]), name="scale")
+            self.state.scale = tf.Variable(tf.fill([self.n_units], self.init), name="scale")
 
         def compute(self, x):
             return x * self.state.scale
@@ -38,20 +40,16 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import tensorflow as tf
 
 from tensorweave.errors import ShapeError
-from tensorweave.naming import unique_name
+from tensorweave.graph.naming import unique_name
+from tensorweave.graph.stateful import Stateful
 
 if TYPE_CHECKING:
-    from tensorweave.graph import Graph
+    from tensorweave.graph.graph import Graph
 
 __all__ = ["Layer", "LayerState", "Shape", "ShapeLike", "normalize_shape"]
 
 Shape: TypeAlias = tuple[int | None, ...]
 ShapeLike: TypeAlias = Sequence[int | None] | tf.TensorShape
-
-# Attributes a layer keeps outside TensorFlow's tracking: the upstream graph is not part
-# of this layer's state (``layer.variables`` lists this layer's variables only).
-_UNTRACKED = frozenset({"_tw_inputs", "_tw_init_args", "_tw_graph", "_tw_name"})
-
 
 def normalize_shape(shape: ShapeLike) -> Shape:
     """Turn a shape-like value into a tuple of ``int | None``.
@@ -88,8 +86,12 @@ class LayerState(tf.Module):
         super().__init__(name=_module_name(name))
 
 
-class Layer(tf.Module):
+class Layer(Stateful):
     """Base class of every tensorweave layer; see the module docstring for the contract.
+
+    ``self.state`` (a ``LayerState``) is the only attribute TensorFlow tracks: checkpoints,
+    SavedModels and ``variables`` see the variables on it. Every other attribute a subclass
+    sets is plain configuration, so a pack author never deals with TensorFlow's tracking.
 
     Args:
         *inputs: the layers this one reads, in the order ``compute`` receives them.
@@ -100,16 +102,16 @@ class Layer(tf.Module):
         share_state_with: a layer of the same class whose state (variables) to reuse.
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = tf.Module._TF_MODULE_IGNORED_PROPERTIES | _UNTRACKED
+    tracked = ("state",)
     # ``np_array * layer`` must reach ``__rmul__`` instead of numpy broadcasting over the
     # layer as an object; numpy defers to operands that set this to None.
     __array_ufunc__ = None
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Layer:
         # Record the constructor arguments so the default ``reuse_with`` can rebuild this
-        # layer on new inputs. ``object.__setattr__`` keeps them out of TF's tracking.
+        # layer on new inputs.
         obj = super().__new__(cls)
-        object.__setattr__(obj, "_tw_init_args", (args, kwargs))
+        obj._tw_init_args = (args, kwargs)
         return obj
 
     def __init__(
@@ -130,9 +132,9 @@ class Layer(tf.Module):
                 )
         full_name = name if name is not None else unique_name(_snake(type(self).__name__))
         super().__init__(name=_module_name(full_name.rsplit("/", 1)[-1]))
-        object.__setattr__(self, "_tw_name", full_name)
-        object.__setattr__(self, "_tw_inputs", tuple(inputs))
-        object.__setattr__(self, "_tw_graph", None)
+        self._tw_name = full_name
+        self._tw_inputs = tuple(inputs)
+        self._tw_graph: Graph | None = None
         self._shape = normalize_shape(shape)
         self._dtype = tf.as_dtype(dtype)
         self._sparse = bool(sparse)
@@ -257,9 +259,7 @@ class Layer(tf.Module):
     def graph(self) -> Graph:
         """The graph that ends in this layer, from every ``Input`` upstream (cached)."""
         if self._tw_graph is None:
-            from tensorweave.graph import Graph
-
-            object.__setattr__(self, "_tw_graph", Graph.build(inputs=None, outputs=self))
+            self._tw_graph = _hooks.graph_builder(inputs=None, outputs=self)
         graph: Graph = self._tw_graph
         return graph
 
@@ -286,53 +286,58 @@ class Layer(tf.Module):
         names = ", ".join(repr(i.name) for i in self.inputs)
         return f"{type(self).__name__}({self.name!r}, shape={self.shape}, inputs=[{names}])"
 
-    # Operator overloading lives in tensorweave.ops; these delegate to it.
+    # Operators build graph nodes (``Lambda`` layers) through tensorweave.graph.ops, which
+    # registers itself below: it needs Layer, so Layer cannot import it.
     def __add__(self, other: Any) -> Layer:
-        return _ops().add(self, other)
+        return _hooks.operators.add(self, other)
 
     def __radd__(self, other: Any) -> Layer:
-        return _ops().add(other, self)
+        return _hooks.operators.add(other, self)
 
     def __sub__(self, other: Any) -> Layer:
-        return _ops().subtract(self, other)
+        return _hooks.operators.subtract(self, other)
 
     def __rsub__(self, other: Any) -> Layer:
-        return _ops().subtract(other, self)
+        return _hooks.operators.subtract(other, self)
 
     def __mul__(self, other: Any) -> Layer:
-        return _ops().multiply(self, other)
+        return _hooks.operators.multiply(self, other)
 
     def __rmul__(self, other: Any) -> Layer:
-        return _ops().multiply(other, self)
+        return _hooks.operators.multiply(other, self)
 
     def __truediv__(self, other: Any) -> Layer:
-        return _ops().divide(self, other)
+        return _hooks.operators.divide(self, other)
 
     def __rtruediv__(self, other: Any) -> Layer:
-        return _ops().divide(other, self)
+        return _hooks.operators.divide(other, self)
 
     def __matmul__(self, other: Any) -> Layer:
-        return _ops().matmul(self, other)
+        return _hooks.operators.matmul(self, other)
 
     def __rmatmul__(self, other: Any) -> Layer:
-        return _ops().matmul(other, self)
+        return _hooks.operators.matmul(other, self)
 
     def __pow__(self, other: Any) -> Layer:
-        return _ops().power(self, other)
+        return _hooks.operators.power(self, other)
 
     def __neg__(self) -> Layer:
-        return _ops().negative(self)
+        return _hooks.operators.negative(self)
 
     def __getitem__(self, key: Any) -> Layer:
-        return _ops().getitem(self, key)
+        return _hooks.operators.getitem(self, key)
 
     __hash__ = object.__hash__  # layers are nodes: identity, not value, equality
 
 
-def _ops() -> Any:
-    from tensorweave import ops
+class _Hooks:
+    """What Layer needs from modules that need Layer: set once by those modules."""
 
-    return ops
+    graph_builder: Any = None  # Graph.build, set by tensorweave.graph.graph
+    operators: Any = None  # the operator functions, set by tensorweave.graph.ops
+
+
+_hooks = _Hooks()
 
 
 def _snake(name: str) -> str:

@@ -5,7 +5,7 @@ opens a nested scope whose names read ``encoder/linear``. The active scope lives
 ``contextvars.ContextVar``, so threads and async tasks do not share counters, and
 ``reset_names()`` gives tests a clean slate.
 
->>> from tensorweave.naming import name_scope, unique_name, reset_names
+>>> from tensorweave.graph.naming import name_scope, unique_name, reset_names
 >>> reset_names()
 >>> unique_name("linear"), unique_name("linear")
 ('linear', 'linear_1')

@@ -1,11 +1,11 @@
 """What a registry holds: entries per (name, provider), their public description, aliases.
 
-A name like ``"Linear.v2"`` carries its version; ``"tensorweave-layers:Linear.v2"`` also names
+A name like ``"Linear.v2"`` carries its version; ``"my-pack:Linear.v2"`` also names
 the distribution that provides it. ``ComponentInfo`` describes a component without importing
 it; ``Alias`` marks a deprecated name that points to its replacement.
 
->>> split_version("Linear.v2"), split_qualified("tensorweave-layers:Linear.v2")
-(('Linear', 2), ('tensorweave-layers', 'Linear.v2'))
+>>> split_version("Linear.v2"), split_qualified("My_Pack:Linear.v2")
+(('Linear', 2), ('my-pack', 'Linear.v2'))
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from tensorweave.discovery import EntryPointRef, normalize
+from tensorweave.registries.discovery import EntryPointRef, normalize
 from tensorweave.errors import PluginLoadError, UnknownComponentError
 
 __all__ = [

@@ -1,18 +1,20 @@
 """The pluggy hooks tensorweave calls, for what cuts across components.
 
-Components (layers, losses…) come through per-kind entry points. Hooks are for the rest:
-extra validation of components, command-line subcommands, and hookspecs that other
-plugins (e.g. a training pack) add for their own extension points. A plugin module named
-in the ``tensorweave.plugins`` entry-point group implements any of them with
-``@tw.hookimpl``; an implementation may take fewer arguments than the spec, so specs can
-grow without breaking plugins.
+Components (layers, losses…) come through per-kind entry points, and kinds (with their
+checks) through the ``tensorweave.kinds`` group. Hooks are for the rest: command-line
+subcommands, and hookspecs that other plugins (e.g. a training pack) add for their own
+extension points. A plugin module named in the ``tensorweave.plugins`` entry-point group
+implements any of them with ``@tw.hookimpl``; an implementation may take fewer arguments
+than the spec, so specs can grow without breaking plugins. Hook modules are loaded when a
+hook is first called (the command line, a training run), never by a component lookup, so
+keep them light: import heavy modules inside the implementations.
 
 >>> import tensorweave as tw
 >>> class MyPlugin:
 ...     @tw.hookimpl
-...     def tensorweave_validate_component(self, kind, name, component):
-...         return []
->>> hasattr(MyPlugin.tensorweave_validate_component, "tensorweave_impl")
+...     def tensorweave_add_commands(self, subparsers):
+...         pass
+>>> hasattr(MyPlugin.tensorweave_add_commands, "tensorweave_impl")
 True
 """
 
@@ -36,17 +38,6 @@ def tensorweave_add_hookspecs(plugin_manager: pluggy.PluginManager) -> None:
     Called once for every plugin as it registers, so a training pack can publish hooks
     (say, ``tensorweave_train_callbacks``) that third-party plugins then implement.
     """
-
-
-@hookspec
-def tensorweave_validate_component(kind: str, name: str, component: Any) -> list[str]:
-    """Return problems (strings) if ``component`` is not a valid ``kind`` component.
-
-    Called when a component is loaded or registered, after the kind's own check, so a pack
-    that defines a contract (e.g. the RNN cell contract) can enforce it on every provider.
-    Return an empty list when there is nothing to say.
-    """
-    raise NotImplementedError  # a spec: never called
 
 
 @hookspec

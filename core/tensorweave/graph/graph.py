@@ -23,16 +23,15 @@ correct, and the walk is linear in the number of edges.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import tensorflow as tf
 
 from tensorweave.errors import GraphError
-from tensorweave.input import Input
-from tensorweave.layer import Layer
+from tensorweave.graph.input import Input
+from tensorweave.graph.layer import Layer, _hooks
+from tensorweave.graph.stateful import Stateful
 
 __all__ = ["Graph"]
 
@@ -49,7 +48,7 @@ def _as_list(layers: Layer | Iterable[Layer] | None) -> list[Layer]:
     return out
 
 
-class Graph(tf.Module):
+class Graph(Stateful):
     """An immutable, validated, dependency-ordered view of a layer graph.
 
     Attributes:
@@ -58,21 +57,25 @@ class Graph(tf.Module):
         nodes: every layer from inputs to outputs, in dependency order.
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = tf.Module._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_inputs", "_outputs", "_position", "_entry_ids"}
-    )
+    tracked = ("layers",)  # so ``tf.train.Checkpoint(graph=g)`` saves every layer's state
 
     def __init__(
         self, inputs: Sequence[Layer], outputs: Sequence[Layer], nodes: Sequence[Layer]
     ) -> None:
         super().__init__(name="graph")
-        # Bookkeeping stays outside TF tracking; ``layers`` is tracked, so
-        # ``tf.train.Checkpoint(graph=g)`` saves every layer's state.
-        object.__setattr__(self, "_inputs", tuple(inputs))
-        object.__setattr__(self, "_outputs", tuple(outputs))
-        object.__setattr__(self, "_position", {id(n): i for i, n in enumerate(nodes)})
-        object.__setattr__(self, "_entry_ids", frozenset(id(i) for i in inputs))
+        self._inputs = tuple(inputs)
+        self._outputs = tuple(outputs)
+        self._position = {id(n): i for i, n in enumerate(nodes)}
+        self._entry_ids = frozenset(id(i) for i in inputs)
         self.layers = list(nodes)
+        # The plan ``run`` follows: per node, the argument it takes (an entry) or the slots
+        # of its inputs, resolved once so running does no lookups beyond list indexing.
+        entries = {id(e): i for i, e in enumerate(inputs)}
+        self._plan = tuple(
+            (n, entries.get(id(n), -1), tuple(self._position[id(i)] for i in n.inputs))
+            for n in nodes
+        )
+        self._out_slots = tuple(self._position[id(o)] for o in outputs)
 
     # -- construction ---------------------------------------------------------------------
     @classmethod
@@ -198,16 +201,6 @@ class Graph(tf.Module):
         """Every trainable variable of every layer, each once."""
         return _dedup(v for n in self.layers for v in n.trainable_variables)
 
-    def draw(self, path: str | os.PathLike[str], *, title: str = "") -> Path:
-        """Write a picture of this graph: SVG (pure Python), or PNG/PDF with Graphviz.
-
-        Nodes show name, type and shape; shared state (``reuse_with``) is marked; modules
-        are drawn as clusters. See ``tensorweave.drawing``.
-        """
-        from tensorweave.drawing import draw
-
-        return draw(self, path, title=title)
-
     def __len__(self) -> int:
         return len(self.layers)
 
@@ -229,19 +222,38 @@ class Graph(tf.Module):
         Returns the single output, or a tuple when the graph has several.
         """
         fed = self._feed(values, feed)
-        results: dict[int, Any] = {}
-        for node in self.layers:
-            key = id(node)
-            if key in fed:
-                results[key] = fed[key]
-            elif node.inputs and key not in self._entry_ids:
-                results[key] = node.compute(*[results[id(i)] for i in node.inputs])
-            elif isinstance(node, Input) or not node.inputs:
-                results[key] = node.compute()
+        if not feed and len(fed) == len(self._inputs):
+            return self.run(*[fed[id(e)] for e in self._inputs])
+        args = []
+        for entry in self._inputs:
+            if id(entry) in fed:
+                args.append(fed[id(entry)])
+            elif isinstance(entry, Input) or not entry.inputs:
+                args.append(entry.compute())
             else:  # a non-Input entry that was not fed: evaluate its own graph
-                results[key] = node()
-        outs = tuple(results[id(o)] for o in self._outputs)
-        return outs[0] if len(outs) == 1 else outs
+                args.append(entry())
+        return self.run(*args, fed={k: v for k, v in fed.items() if k not in self._entry_ids})
+
+    def run(self, *args: Any, fed: Mapping[int, Any] | None = None) -> Any:
+        """Run the nodes in order on one tensor per entry, with no checks: the one executor.
+
+        ``compute`` checks values and calls it; ``tw.compile`` wraps it in a
+        ``tf.function``, so the traced graph holds exactly the ops the layers emit.
+        ``fed`` overrides inner nodes by ``id`` (what ``compute(feed=...)`` passes).
+        """
+        values: list[Any] = [None] * len(self._plan)
+        for k, (node, arg, ins) in enumerate(self._plan):
+            if fed and id(node) in fed:
+                values[k] = fed[id(node)]
+            elif arg >= 0:
+                values[k] = args[arg]
+            elif ins:
+                values[k] = node.compute(*[values[i] for i in ins])
+            else:
+                values[k] = node.compute()
+        if len(self._out_slots) == 1:
+            return values[self._out_slots[0]]
+        return tuple(values[i] for i in self._out_slots)
 
     __call__ = compute
 
@@ -307,3 +319,6 @@ def _dedup(variables: Iterable[tf.Variable]) -> tuple[tf.Variable, ...]:
     for v in variables:
         seen.setdefault(id(v), v)
     return tuple(seen.values())
+
+
+_hooks.graph_builder = Graph.build

@@ -26,7 +26,7 @@ import numpy as np
 import tensorflow as tf
 
 from tensorweave.errors import InputValueError, ShapeError
-from tensorweave.layer import Layer, ShapeLike, normalize_shape
+from tensorweave.graph.layer import Layer, ShapeLike, normalize_shape
 
 __all__ = ["Input"]
 
@@ -68,18 +68,18 @@ class Input(Layer):
         if n_units is not None and full[-1] != n_units:
             raise ShapeError(f"Input: n_units={n_units} disagrees with shape={tuple(shape)}.")
         super().__init__(shape=full, dtype=dtype, sparse=sparse, name=name)
-        object.__setattr__(self, "_tw_value", None)
+        self._tw_value: tf.Tensor | tf.SparseTensor | None = None
         if value is not None:
             self.value = value
 
     @property
     def value(self) -> tf.Tensor | tf.SparseTensor | None:
         """The current value (``None`` until one is set)."""
-        return self.__dict__["_tw_value"]
+        return self._tw_value
 
     @value.setter
     def value(self, value: Any) -> None:
-        object.__setattr__(self, "_tw_value", self.check(value))
+        self._tw_value = self.check(value)
 
     def check(self, value: Any) -> tf.Tensor | tf.SparseTensor:
         """Validate ``value`` against this input and return it as a tensor.

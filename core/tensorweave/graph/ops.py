@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import difflib
 import functools
+import sys
 from collections.abc import Callable
 from typing import Any
 
 import tensorflow as tf
 
 from tensorweave.errors import UnknownComponentError
-from tensorweave.lambda_layer import Lambda
-from tensorweave.layer import Layer
+from tensorweave.graph.lambda_layer import Lambda
+from tensorweave.graph.layer import Layer, _hooks
 
 __all__ = [
     "op",
@@ -191,3 +192,6 @@ def __getattr__(name: str) -> Callable[..., Layer]:
         f"tensorweave.ops has no op {name!r} (searched tf.{', tf.'.join(n or '' for n in _SEARCH_PATH)}). "
         'Fix: use tw.op("tf.full.path") for ops elsewhere.'
     )
+
+
+_hooks.operators = sys.modules[__name__]  # ``a + b`` on layers calls add() above

@@ -6,7 +6,7 @@ whose group starts with ``tensorweave.``, and notes for each distribution its ve
 (``TENSORWEAVE_BLOCK=dist-a,dist-b`` or ``tw.plugins.block("dist-a")``). Nothing is loaded
 here: that waits until a component is asked for by name.
 
->>> from tensorweave.discovery import catalog
+>>> from tensorweave.registries.discovery import catalog
 >>> isinstance(catalog.groups(), dict)
 True
 """
@@ -25,6 +25,9 @@ from typing import Any
 
 __all__ = [
     "GROUP_PREFIX",
+    "KINDS_GROUP",
+    "HOOKS_GROUP",
+    "CORE_VERSION",
     "BLOCK_ENV",
     "EntryPointRef",
     "DistributionInfo",
@@ -34,12 +37,14 @@ __all__ = [
 ]
 
 GROUP_PREFIX = "tensorweave."
+KINDS_GROUP = "tensorweave.kinds"  # packs declare the component kinds they introduce here
+HOOKS_GROUP = "tensorweave.plugins"  # pluggy hook modules (commands, hookspecs, callbacks)
 BLOCK_ENV = "TENSORWEAVE_BLOCK"
 CORE_VERSION = "0.1.0"
 
 
 def normalize(dist_name: str) -> str:
-    """PEP 503 normalisation: ``Tensorweave_Layers`` -> ``tensorweave-layers``."""
+    """PEP 503 normalisation: ``My_Pack.Extras`` -> ``my-pack-extras``."""
     return re.sub(r"[-_.]+", "-", dist_name).lower()
 
 
@@ -158,6 +163,14 @@ class Catalog:
     def entry_points(self, group: str) -> list[EntryPointRef]:
         """The entry points of one group, in distribution order."""
         return self.groups().get(group, [])
+
+    def kind_names(self) -> set[str]:
+        """Every component kind installed metadata knows of: the ``tensorweave.<kind>``
+        groups that hold components, and the kinds declared in ``tensorweave.kinds``."""
+        groups = self.groups()
+        found = {g.removeprefix(GROUP_PREFIX) for g in groups}
+        found |= {ref.name for ref in groups.get(KINDS_GROUP, [])}
+        return found - {KINDS_GROUP.removeprefix(GROUP_PREFIX), HOOKS_GROUP.removeprefix(GROUP_PREFIX)}
 
     def refresh(self) -> None:
         """Scan again (after ``pip install`` in a running process)."""

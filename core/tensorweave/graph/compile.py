@@ -23,9 +23,9 @@ from typing import Any
 
 import tensorflow as tf
 
-from tensorweave.graph import Graph
-from tensorweave.input import Input
-from tensorweave.layer import Layer
+from tensorweave.graph.graph import Graph
+from tensorweave.graph.input import Input
+from tensorweave.graph.layer import Layer
 
 __all__ = ["compile", "CompiledGraph"]
 
@@ -47,33 +47,10 @@ class CompiledGraph:
         reduce_retracing: bool = False,
     ) -> None:
         self.graph = graph
-        nodes = graph.nodes
         entries = graph.inputs
-        entry_ids = {id(e): i for i, e in enumerate(entries)}
-        outputs = graph.outputs
-        # One plan per node, resolved now so tracing does no lookups beyond list indexing.
-        slot = {id(n): i for i, n in enumerate(nodes)}
-        plan: list[tuple[Layer, int, tuple[int, ...]]] = []
-        for node in nodes:
-            if id(node) in entry_ids:
-                plan.append((node, entry_ids[id(node)], ()))
-            else:
-                plan.append((node, -1, tuple(slot[id(i)] for i in node.inputs)))
-        out_slots = tuple(slot[id(o)] for o in outputs)
-        single = len(outputs) == 1
 
         def run_graph(*args: Any) -> Any:
-            values: list[Any] = [None] * len(plan)
-            for k, (node, arg, ins) in enumerate(plan):
-                if arg >= 0:
-                    values[k] = args[arg]
-                elif ins:
-                    values[k] = node.compute(*[values[i] for i in ins])
-                else:
-                    values[k] = node.compute()
-            if single:
-                return values[out_slots[0]]
-            return tuple(values[i] for i in out_slots)
+            return graph.run(*args)
 
         signature = [e.spec for e in entries]
         self.function = tf.function(

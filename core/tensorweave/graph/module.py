@@ -19,8 +19,8 @@ import inspect
 from collections.abc import Iterable
 from typing import Any
 
-from tensorweave.graph import Graph
-from tensorweave.layer import Layer
+from tensorweave.graph.graph import Graph
+from tensorweave.graph.layer import Layer
 
 __all__ = ["Module"]
 
@@ -45,7 +45,7 @@ class Module(Layer):
         share_state_with: Module | None = None,
     ) -> None:
         graph = Graph.build(inputs=inputs, outputs=output)
-        object.__setattr__(self, "_tw_inner", graph)  # set first: init_state reads it
+        self._tw_inner = graph  # set first: init_state reads it
         super().__init__(
             *graph.inputs,
             shape=output.shape,
@@ -55,8 +55,6 @@ class Module(Layer):
             share_state_with=share_state_with,
         )
 
-    _TF_MODULE_IGNORED_PROPERTIES = Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset({"_tw_inner"})
-
     def init_state(self) -> None:
         """The state holds the inner layers, so checkpoints and ``variables`` see them."""
         entry = {id(i) for i in self.inner_graph.inputs}
@@ -65,8 +63,7 @@ class Module(Layer):
     @property
     def inner_graph(self) -> Graph:
         """The graph this module runs."""
-        graph: Graph = self.__dict__["_tw_inner"]
-        return graph
+        return self._tw_inner
 
     @property
     def output(self) -> Layer:

@@ -33,10 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from tensorweave.errors import TensorweaveError
-from tensorweave.graph import Graph
-from tensorweave.input import Input
-from tensorweave.layer import Layer
-from tensorweave.module import Module
+from tensorweave.graph.graph import Graph
+from tensorweave.graph.input import Input
+from tensorweave.graph.layer import Layer
+from tensorweave.graph.module import Module
 
 __all__ = ["draw", "to_svg", "to_dot", "DrawingError"]
 

@@ -1,0 +1,95 @@
+"""The ``tensorweave`` entry point: one parser for the core's and every pack's commands.
+
+Core commands are ``plugins``, ``describe`` and ``new-plugin``; installed packs add theirs
+(``train``, ``evaluate``…) through the ``tensorweave_add_commands`` hook, each pack's hook
+called on its own so a broken one cannot hide another's commands. TensorFlow's C++ and
+Python logging is quieted before any command runs, so a command that trains does not open
+with CUDA noise on a CPU machine; ``TF_CPP_MIN_LOG_LEVEL`` set by the user wins.
+
+Exit codes: 0 success, 1 failure, 2 usage error, 3 unknown or unloadable component
+(packs add 4, invalid config, and 130, interrupted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+from tensorweave.cli import describe, listing, scaffold
+from tensorweave.errors import RegistryError, TensorweaveError
+from tensorweave.registries import CORE_VERSION, plugins
+
+__all__ = ["main", "build_parser", "quiet_tensorflow", "EXIT_CODES"]
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_COMPONENT = 0, 1, 2, 3
+EXIT_CODES = {
+    0: "success",
+    1: "failure while running",
+    2: "usage error",
+    3: "unknown or unloadable component",
+}
+
+
+def quiet_tensorflow() -> None:
+    """Quiet TensorFlow's logging before it is imported (C++ errors included: on a CPU
+    machine its CUDA probe logs ``failed call to cuInit`` as an error)."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+    logging.getLogger("tensorflow").setLevel(logging.ERROR)
+    logging.getLogger("absl").setLevel(logging.ERROR)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser, with every plugin's subcommands added."""
+    parser = argparse.ArgumentParser(
+        prog="tensorweave",
+        description="Build, compile and train neural networks from installed plugins.",
+    )
+    parser.add_argument("--version", action="version", version=f"tensorweave {CORE_VERSION}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    listing.add_command(sub)
+    describe.add_command(sub)
+    scaffold.add_command(sub)
+    # Each pack's hook runs on its own: one that raises is recorded (``tensorweave plugins``
+    # shows it) and warned about, and the other packs' commands are still added.
+    plugins.call("tensorweave_add_commands", subparsers=sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``tensorweave`` script; returns the exit code."""
+    quiet_tensorflow()
+    import warnings
+
+    with warnings.catch_warnings():
+        # Broken plugins are reported by `tensorweave plugins`; here one line each suffices.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        parser = build_parser()
+    failures = [f for f in plugins.failures() if f.entry_point == "tensorweave_add_commands"]
+    for failure in failures:
+        print(f"warning: {failure.distribution}: its commands could not be added "
+              f"({type(failure.cause).__name__}: {failure.cause}); `tensorweave plugins` "
+              "shows every broken plugin.", file=sys.stderr)
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        code: int = args.func(args)
+        return code
+    except RegistryError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_COMPONENT
+    except TensorweaveError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_FAIL
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

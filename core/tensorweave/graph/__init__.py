@@ -1,0 +1,48 @@
+"""The graph kernel: layers as stateful functions, wired into graphs, compiled to one function.
+
+- ``layer``: ``Layer`` (several inputs, one output, state shared by ``reuse_with``) and
+  ``LayerState``; ``stateful``: ``Stateful``, the tracking rule they follow;
+- ``input``: ``Input``; ``lambda_layer``: ``Lambda``; ``module``: ``Module``;
+- ``graph``: ``Graph`` (validated, dependency-ordered, with the one executor ``run``);
+- ``compile``: ``compile``, one ``tf.function`` over ``Graph.run``;
+- ``ops``: operators on layers, ``lift`` and any public TensorFlow op by name;
+- ``naming``: scoped automatic names; ``drawing``: pictures of graphs;
+- ``kinds``: the ``layers`` kind the core declares.
+
+>>> import tensorweave as tw
+>>> x = tw.Input(n_units=2, name="x")
+>>> tw.compile(x * 3.0)([[1.0, 2.0]]).numpy().tolist()
+[[3.0, 6.0]]
+"""
+
+from tensorweave.graph import ops
+from tensorweave.graph.compile import CompiledGraph, compile
+from tensorweave.graph.drawing import DrawingError, draw
+from tensorweave.graph.graph import Graph
+from tensorweave.graph.input import Input
+from tensorweave.graph.lambda_layer import Lambda
+from tensorweave.graph.layer import Layer, LayerState, normalize_shape
+from tensorweave.graph.module import Module
+from tensorweave.graph.naming import name_scope, reset_names
+from tensorweave.graph.ops import lift, op
+from tensorweave.graph.stateful import Stateful
+
+__all__ = [
+    "CompiledGraph",
+    "DrawingError",
+    "Graph",
+    "Input",
+    "Lambda",
+    "Layer",
+    "LayerState",
+    "Module",
+    "Stateful",
+    "compile",
+    "draw",
+    "lift",
+    "name_scope",
+    "normalize_shape",
+    "op",
+    "ops",
+    "reset_names",
+]

@@ -1,0 +1,46 @@
+"""The registry: components found by name in installed plugin packs, with no TensorFlow.
+
+- ``discovery``: one scan of installed metadata (entry points, versions, blocking);
+- ``registry``: ``Registry``, the components of one kind by versioned name, loaded lazily;
+- ``kinds``: kinds declared by the packs that introduce them (``tw.Kind``), one registry each;
+- ``resolve``: the one rule that turns an option (``"relu"``, a callable, ``None``) into a
+  component;
+- ``plugins``: the pluggy hooks (commands, pack-defined hooks), with every plugin contained;
+- ``provenance``: which distribution provides a name (metadata, qualified names, records).
+
+Nothing here imports TensorFlow or any plugin: listing, describing and checking installed
+packs work from metadata alone, and a lookup imports only its provider's module.
+
+>>> import tensorweave.registries as twr
+>>> isinstance(twr.kinds(), dict)
+True
+"""
+
+from tensorweave.registries.discovery import CORE_VERSION, catalog
+from tensorweave.registries.entries import Alias, ComponentInfo, alias
+from tensorweave.registries.hookspecs import hookimpl, hookspec
+from tensorweave.registries.kinds import Kind, declare_kind, kinds, registry
+from tensorweave.registries.plugins import plugins
+from tensorweave.registries.provenance import hint_for, library_versions, provider_of
+from tensorweave.registries.registry import Registry
+from tensorweave.registries.resolve import resolve
+
+__all__ = [
+    "CORE_VERSION",
+    "Alias",
+    "ComponentInfo",
+    "Kind",
+    "Registry",
+    "alias",
+    "catalog",
+    "declare_kind",
+    "hint_for",
+    "hookimpl",
+    "hookspec",
+    "kinds",
+    "library_versions",
+    "plugins",
+    "provider_of",
+    "registry",
+    "resolve",
+]
