@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from tensorweave.registries.discovery import EntryPointRef, normalize
 from tensorweave.errors import PluginLoadError, UnknownComponentError
+from tensorweave.registries.discovery import EntryPointRef, normalize
 
 __all__ = [
     "LOCAL",
