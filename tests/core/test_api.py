@@ -31,7 +31,7 @@ def _names_bound_by_init() -> set[str]:
 def _submodules() -> list[str]:
     names = []
     for info in pkgutil.walk_packages(tw.__path__, prefix="tensorweave."):
-        if info.name.split(".")[-1].startswith("_") or info.name == "tensorweave.__main__":
+        if info.name.split(".")[-1].startswith("_"):
             continue
         names.append(info.name)
     return sorted(names)
