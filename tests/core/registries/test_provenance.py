@@ -32,3 +32,12 @@ def test_library_versions_name_every_plugin():
     versions = library_versions()
     assert versions["tensorweave"] and versions["tensorflow"] != "not installed"
     assert "tensorweave" in versions["plugins"]
+
+
+def test_a_qualified_name_of_an_uninstalled_pack_says_what_to_install():
+    import pytest
+
+    import tensorweave as tw
+
+    with pytest.raises(tw.UnknownComponentError, match="pip install tensorweave-nowhere"):
+        tw.layers["tensorweave-nowhere:Thing.v1"]
