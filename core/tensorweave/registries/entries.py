@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from importlib import metadata
 from dataclasses import dataclass
+from importlib import metadata
 from typing import Any
 
 from tensorweave.errors import PluginLoadError, UnknownComponentError
