@@ -52,6 +52,7 @@ from tensorweave.registries import (
     trainers,
 )
 from tensorweave.registry import Alias, ComponentInfo, Registry, alias
+from tensorweave.transform import takes_option, with_options
 
 __all__ = [
     "__version__",
@@ -69,6 +70,8 @@ __all__ = [
     "op",
     "name_scope",
     "reset_names",
+    "with_options",
+    "takes_option",
     # registry and plugins
     "Registry",
     "ComponentInfo",
