@@ -125,16 +125,6 @@ class Model(tf.Module):
         self.distributed = strategy is not None or tf.distribute.has_strategy()
         self.strategy = strategy or tf.distribute.get_strategy()
         self.jit_compile = jit_compile
-        options = {"training": False} if inference_options is None else dict(inference_options)
-        self.inference_options = options
-        scored_given = ([loss] if loss is not None else []) + list(self.metrics.values())
-        for key, layer in self.metrics.items():
-            _check_scalar(layer, f"metric {key!r}")
-        # inference copies of the outputs, loss and metrics (one pass: shared nodes stay shared)
-        derived = tw.with_options([*self.outputs, *scored_given], **options)
-        self.inference_outputs = tuple(derived[: len(self.outputs)])
-        scored_eval = derived[len(self.outputs) :]
-        self.inference_graph = tw.Graph.build(inputs=self.inputs, outputs=self.inference_outputs)
         feeds: list[tw.Layer] = []
         for f in (*self.inputs, *self.targets):
             if all(f is not g for g in feeds):
@@ -142,17 +132,33 @@ class Model(tf.Module):
         self.feeds = tuple(feeds)
         self._loss_graph: tw.Graph | None = None
         self._eval_graph: tw.Graph | None = None
-        graphs = [self.inference_graph]
+        # The graphs as given first: ``layers`` then lists their nodes in the same order as
+        # before inference copies existed, so older checkpoints still restore.
+        graphs = [tw.Graph.build(inputs=self.inputs, outputs=self.outputs)]
         if loss is not None:
             _check_scalar(loss, "loss")
             self._loss_graph = self._graph([loss], "loss")
             graphs.append(self._loss_graph)
+        for key, layer in self.metrics.items():
+            _check_scalar(layer, f"metric {key!r}")
+        scored_given = ([loss] if loss is not None else []) + list(self.metrics.values())
+        if scored_given:
+            graphs.append(self._graph(scored_given, "metrics"))  # every input is fed
+        # Inference copies of the outputs, loss and metrics, made in one pass so that shared
+        # nodes stay shared: what predict, evaluate, validation and export run.
+        options = {"training": False} if inference_options is None else dict(inference_options)
+        self.inference_options = options
+        derived = tw.with_options([*self.outputs, *scored_given], **options)
+        self.inference_outputs = tuple(derived[: len(self.outputs)])
+        self.inference_graph = tw.Graph.build(inputs=self.inputs, outputs=self.inference_outputs)
+        graphs.append(self.inference_graph)
         names = (["loss"] if loss is not None else []) + list(self.metrics)
-        self._scored: list[tuple[str, tw.Layer]] = list(zip(names, scored_eval, strict=True))
+        self._scored: list[tuple[str, tw.Layer]] = list(
+            zip(names, derived[len(self.outputs) :], strict=True)
+        )
         with tf.init_scope():  # the states' variables are made eagerly
             self._states = {name: _state_of(node) for name, node in self._scored}
-        if scored_eval:
-            self._graph(scored_eval, "metrics")  # checks every input is fed
+        if self._scored:
             self._eval_graph = self._graph(self._needed(), "metrics")
             graphs.append(self._eval_graph)
         seen: dict[int, tw.Layer] = {}
