@@ -33,8 +33,10 @@ def _crash_at(step):
     return twt.LambdaCallback(fn, twt.on_step(), priority=1000)  # after the checkpoint
 
 
-def _train(run_dir=None, crash=None, resume=None, init_seed=11, every=5, dataset=False):
-    model = regression_model(seed=init_seed, optimizer=twt.Adam(0.01))
+def _train(
+    run_dir=None, crash=None, resume=None, init_seed=11, every=5, dataset=False, dropout=0.0
+):
+    model = regression_model(seed=init_seed, optimizer=twt.Adam(0.01), dropout=dropout)
     cbs = []
     if run_dir is not None:
         cbs.append(twt.CheckpointCallback(run_dir, every_steps=every, every_epochs=None, keep=3))
@@ -73,6 +75,21 @@ def test_resume_at_epoch_boundary_and_from_a_dataset(tmp_path, every, crash, dat
     for a, b in zip(weights(ref_model), weights(model)):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
     assert [e["loss"] for e in hist] == pytest.approx([e["loss"] for e in ref_hist], rel=1e-5)
+
+
+def test_resume_with_dropout_reaches_identical_weights(tmp_path):
+    """The dropout masks after a resume are those the uninterrupted run drew: the layer's
+    generator position is restored (a fresh process would otherwise redraw step 0's)."""
+    ref_model, _ = _train(dropout=0.4)
+    with pytest.raises(_Crash):
+        _train(tmp_path, crash=13, dropout=0.4)
+    model, _ = _train(tmp_path, resume=tmp_path, init_seed=99, dropout=0.4)
+    for a, b in zip(weights(ref_model), weights(model), strict=True):
+        np.testing.assert_array_equal(a, b)
+    drop = next(n for n in model.layers if hasattr(n.state, "rng"))
+    saved = tf.train.load_checkpoint(str(tmp_path / "checkpoints/ckpt-0000000024/vars"))
+    assert any("rng" in k for k in saved.get_variable_to_shape_map()), "no generator saved"
+    assert drop.state.rng.state.numpy().tolist() != [0, 0, 0]
 
 
 def test_layout_manifest_and_pruning(tmp_path):
