@@ -67,6 +67,8 @@ if _typing.TYPE_CHECKING:  # the lazily imported names, for type checkers
         op,
         ops,
         reset_names,
+        takes_option,
+        with_options,
     )
 
 # Names that need TensorFlow, imported from tensorweave.graph on first use.
@@ -87,6 +89,8 @@ _GRAPH_NAMES = frozenset(
         "op",
         "ops",
         "reset_names",
+        "takes_option",
+        "with_options",
     }
 )
 _SUBPACKAGES = frozenset({"config", "graph", "testing", "cli"})
@@ -133,6 +137,8 @@ __all__ = [
     "op",
     "name_scope",
     "reset_names",
+    "takes_option",
+    "with_options",
     # registry and plugins
     "Registry",
     "ComponentInfo",

@@ -125,6 +125,15 @@ class LossLayer(tw.Lambda):
             bound, *inputs, variables=variables, name=name, share_state_with=share_state_with
         )
 
+    def streaming(self) -> Any:
+        """A fresh streaming state of this metric node (``update(*input tensors)``,
+        ``result()``, ``reset()``), so a figure over many batches equals the metric on all
+        of them at once; ``None`` when the function has none (a loss: a mean over examples).
+        """
+        from tensorweave_losses.streaming import node_metric
+
+        return node_metric(self.function, self._bound.args, self._bound.kwargs)
+
     def reuse_with(self, *inputs: tw.Layer, **options: Any) -> LossLayer:
         """The same loss on other input layers (same options, shared variables); ``options``
         override the loss's keyword arguments (``reduction="none"``)."""

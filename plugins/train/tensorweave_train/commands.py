@@ -166,7 +166,7 @@ def _cmd_evaluate(argv: list[str]) -> int:
         parser.print_help()
         return EXIT_OK
     metrics = jobs.evaluate(_need_run_dir(args, parser), split=args.split, overrides=overrides)
-    print(json.dumps({k: round(v, 6) for k, v in metrics.items()}))
+    print(json.dumps(metrics))  # the figures exactly as summary.json and log.csv hold them
     return EXIT_OK
 
 

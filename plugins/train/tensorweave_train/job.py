@@ -296,7 +296,9 @@ def _fit(
         "steps": int(history.state.step) if hasattr(history, "state") else None,
         "train_seconds": round(seconds, 2),
         "train_examples": len(next(iter(train_data.values()))),
-        "valid": {k: round(float(v), 6) for k, v in final.items()},
+        # the figures as evaluate gives them (float32, shortest decimal): the same numbers
+        # as the last epoch's val_* in log.csv, the history and TensorBoard
+        "valid": {k: float(v) for k, v in final.items()},
         "history": [dict(h) for h in history],
         "stopped": getattr(history.state, "stop_reason", None)
         if hasattr(history, "state")
