@@ -12,6 +12,7 @@ plugin packages and are composed by name.
 """
 
 from tensorweave import config, ops
+from tensorweave.checks import ArgumentError, dimension, positive_int
 from tensorweave.compile import CompiledGraph, compile
 from tensorweave.discovery import CORE_VERSION as __version__
 from tensorweave.errors import (
@@ -102,4 +103,8 @@ __all__ = [
     "GraphError",
     "ShapeError",
     "InputValueError",
+    "ArgumentError",
+    # argument checks for components
+    "positive_int",
+    "dimension",
 ]

@@ -77,8 +77,14 @@ def _known_kinds() -> set[str]:
     return kinds
 
 
-def lookup(kind: str, name: Any, path: str, errors: list[tuple[str, str]]) -> Any:
-    """The component ``name`` of ``kind``, or ``None`` with the problem added to ``errors``."""
+def lookup(
+    kind: str, name: Any, path: str, errors: list[tuple[str, str]], recorded: Any = None
+) -> Any:
+    """The component ``name`` of ``kind``, or ``None`` with the problem added to ``errors``.
+
+    ``recorded`` is the ``"@provider"`` a filled config (a run's ``config.json``) wrote for
+    it, e.g. ``"tensorweave-keras 0.1.0"``: the message then names that distribution.
+    """
     import tensorweave as tw
 
     if not isinstance(name, str) or not name:
@@ -98,6 +104,14 @@ def lookup(kind: str, name: Any, path: str, errors: list[tuple[str, str]]) -> An
         close = difflib.get_close_matches(bare, reg.names(), n=3, cutoff=0.6)
         msg = f"unknown {kind} component {name!r}"
         provided = hint_for(kind, name)
+        if isinstance(recorded, str) and recorded.strip() and recorded != "local":
+            dist, _, version = recorded.strip().partition(" ")
+            pin = f"{dist}=={version}" if version else dist
+            provided = (
+                f"the config records it from the distribution {dist}"
+                f"{f' version {version}' if version else ''}, which is not installed or does "
+                f"not offer it: pip install '{pin}'"
+            )
         if provided:
             msg += f"; {provided}"
         if close:
@@ -139,7 +153,7 @@ class Resolver:
     ) -> Any:
         """Check one promise; ``n_inputs`` positional parameters are filled by graph inputs."""
         kind, name = promise_kind(node)  # type: ignore[misc]
-        obj = lookup(kind, name, join_path(path, f"@{kind}"), self.errors)
+        obj = lookup(kind, name, join_path(path, f"@{kind}"), self.errors, node.get("@provider"))
         params = {k: v for k, v in promise_params(node).items() if k not in extra}
         if obj is None:
             for k, v in params.items():

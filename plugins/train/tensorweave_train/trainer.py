@@ -24,6 +24,7 @@ stopped; ``epochs`` is the total, not "more".
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,7 +34,12 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_train.events import Callback, Event, TrainState
 
-__all__ = ["Trainer", "History", "resolve_callbacks"]
+__all__ = ["Trainer", "History", "resolve_callbacks", "NonFiniteLossWarning"]
+
+
+class NonFiniteLossWarning(RuntimeWarning):
+    """An epoch's mean training loss was NaN or infinite."""
+
 
 _SUM_EVERY = 1024  # at most this many step losses wait to be summed
 
@@ -181,6 +187,14 @@ class Trainer:
                     "generator serves only one epoch)."
                 )
             state.set("loss", float(state.loss_sum) / state.epoch_step)
+            if not np.isfinite(state.values["loss"]):
+                warnings.warn(
+                    f"the training loss is {state.values['loss']} in epoch {state.epoch} "
+                    f"(by step {state.step}): NaN/inf in the data, or a learning rate too "
+                    "high? The StopOnNaN.v1 callback stops at the first such step.",
+                    NonFiniteLossWarning,
+                    stacklevel=3,
+                )
             if validation is not None:
                 for name, value in model.evaluate(validation, batch_size=batch_size).items():
                     state.set(f"val_{name}", value)
