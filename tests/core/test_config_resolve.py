@@ -321,3 +321,15 @@ def test_uninstalled_first_party_component_says_what_to_install(
     monkeypatch.setitem(providers.FIRST_PARTY, ("cfgtest_cells", "Gone"), "tensorweave")
     msg = dict(config.validate({"e": {"@cfgtest_cells": "Gone.v1"}}))["e.@cfgtest_cells"]
     assert "provided by tensorweave, which is installed" in msg
+
+
+def test_unknown_component_names_the_distribution_the_config_recorded():
+    cfg = {
+        "h": {"@layers": "FancyDense.v3", "n_units": 4, "@provider": "tensorweave-fancy 1.2.3"},
+        "g": {"@layers": "FancyDense.v3", "@provider": "local"},
+    }
+    errors = dict(config.validate(cfg))
+    assert errors["h.@layers"].startswith("unknown layers component 'FancyDense.v3'; the config")
+    assert "distribution tensorweave-fancy version 1.2.3" in errors["h.@layers"]
+    assert "pip install 'tensorweave-fancy==1.2.3'" in errors["h.@layers"]
+    assert "tensorweave-fancy" not in errors["g.@layers"]

@@ -335,6 +335,19 @@ def _run_dir(job: Job, run_dir: str | Path | None) -> Path | None:
     return None
 
 
+def _check_data(job: Job) -> None:
+    """Missing fields (``ConfigError``) and NaN/inf values (the job stops on NaN by
+    default) in the training and validation data."""
+    from tensorweave_train.trainer import non_finite
+
+    for split in ("train", "valid"):
+        bad = non_finite(job.split(split))
+        if bad is not None:
+            raise tw.TensorweaveError(
+                f"the {split} data's {bad}. Fix: clean the data (the job stops on NaN)."
+            )
+
+
 class Interrupted(tw.TensorweaveError):
     """Training was interrupted (Ctrl-C); a checkpoint was saved in ``run_dir``."""
 
@@ -378,8 +391,8 @@ class _InterruptToStop(Callback):
 
 
 class _StopOnNaNLoss(Callback):
-    """Stop when an epoch's mean training loss is NaN or infinite (the job's default;
-    read at each epoch's end, so no per-step cost)."""
+    """Stop when an epoch's mean training loss or a weight is NaN or infinite (the job's
+    default; checked at each epoch's end, so no per-step cost)."""
 
     priority = -100
 
@@ -389,9 +402,17 @@ class _StopOnNaNLoss(Callback):
 
     def __call__(self, event: Event, state: TrainState) -> None:
         loss = state.values.get("loss")
-        if loss is not None and not np.isfinite(loss):
+        what = f"the training loss is {loss}" if loss is not None and not np.isfinite(loss) else ""
+        if not what and state.model is not None:
+            bad = [
+                v.name
+                for v in state.model.trainable_variables
+                if v.dtype.is_floating and not np.isfinite(v.numpy()).all()
+            ]
+            what = f"the weights {bad[:3]} hold NaN/inf" if bad else ""
+        if what:
             self.reason = (
-                f"the training loss is {loss} at epoch {state.epoch + 1} (step {state.step}). "
+                f"{what} at epoch {state.epoch + 1} (step {state.step}). "
                 "Fix: look for NaN/inf in the data, or lower the learning rate."
             )
             state.request_stop(self.reason)
@@ -487,7 +508,7 @@ def train(
     validate_job(cfg)  # every problem at once, before anything is built
     filled = twc.fill(cfg)
     job = build_job(cfg)
-    job.split("train"), job.split("valid")  # missing data fields: before anything is written
+    _check_data(job)  # missing fields, NaN: before anything is written
     explicit = _run_dir(job, run_dir)
     if explicit is None:
         where = rundir.new_run_dir("runs", job.run.name)
@@ -631,6 +652,7 @@ def resume(
         )
     cfg = twc.load(path, overrides=overrides)
     job = build_job(cfg)
+    _check_data(job)
     with rundir.RunLock(where):
         job.model.build()
         if _restore_checked(job, where, overrides) is None:
