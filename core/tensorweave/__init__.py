@@ -19,7 +19,9 @@ trainers and the kinds themselves come from installed plugin packs, composed by 
 import importlib as _importlib
 import typing as _typing
 
+from tensorweave.checks import dimension, positive_int
 from tensorweave.errors import (
+    ArgumentError,
     BlockedPluginError,
     ComponentConflictError,
     GraphError,
@@ -165,4 +167,8 @@ __all__ = [
     "GraphError",
     "ShapeError",
     "InputValueError",
+    "ArgumentError",
+    # argument checks for components
+    "positive_int",
+    "dimension",
 ]

@@ -167,6 +167,13 @@ class Model(tf.Module):
                 seen.setdefault(id(node), node)
         # Tracked: checkpoints and SavedModels see every layer's state through this list.
         self.layers = list(seen.values())
+        if not (
+            optimizer is None or isinstance(optimizer, str) or hasattr(optimizer, "apply_gradients")
+        ):
+            raise tw.ArgumentError(
+                f"Model {name!r}: optimizer must be an Optimizer, a registered optimizer name "
+                f"(e.g. 'Adam.v1') or None, got {optimizer!r} ({type(optimizer).__name__})."
+            )
         with self.strategy.scope():
             if isinstance(optimizer, str):
                 chosen: Optimizer = tw.optimizers.get(optimizer)()
