@@ -264,9 +264,7 @@ def _cmd_draw(argv: list[str]) -> int:
     if hasattr(whole, "draw"):
         path = whole.draw(args.output)
     else:  # until Graph.draw is in the core
-        from tensorweave.drawing import draw
-
-        path = draw(whole, args.output)
+        path = tw.draw(whole, args.output)
     print(f"wrote {path} ({len(whole.nodes)} nodes)")
     return EXIT_OK
 
