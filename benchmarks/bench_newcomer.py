@@ -26,7 +26,7 @@ NAME = "newcomer-bench"
 DIST = "tensorweave-newcomer-bench"
 ENV = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": "-1"}
 SCAFFOLD = (
-    "import sys; from pathlib import Path; from tensorweave.scaffold import scaffold_plugin; "
+    "import sys; from pathlib import Path; from tensorweave.cli.scaffold import scaffold_plugin; "
     "scaffold_plugin(sys.argv[1], Path(sys.argv[2]))"
 )
 

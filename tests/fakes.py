@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import tensorweave as tw
-from tensorweave.discovery import normalize
+from tensorweave.registries.discovery import normalize
 
 _counter = itertools.count()
 
@@ -166,15 +166,42 @@ BROKEN_SOURCE = """
 raise ImportError("this plugin is broken on purpose")
 """
 
-POLICY_HOOK_SOURCE = """
+POLICY_KIND_SOURCE = """
+import tensorweave as tw
+
+
+def _house_rules(component):
+    if getattr(component, "__name__", "") == "double":
+        return "double breaks the house rules"
+    return None
+
+
+activations = tw.Kind("activations", doc="activation functions", check=_house_rules)
+"""
+
+EXITING_SOURCE = """
+import sys
+
+sys.exit("this plugin calls sys.exit() at import")
+"""
+
+COMMANDS_SOURCE = """
 import tensorweave as tw
 
 
 @tw.hookimpl
-def tensorweave_validate_component(kind, name, component):
-    if name.startswith("Rejected"):
-        return [f"{name} breaks the house rules"]
-    return []
+def tensorweave_add_commands(subparsers):
+    cmd = subparsers.add_parser("hello-fake", help="says hello")
+    cmd.set_defaults(func=lambda args: print("hello from a plugin") or 0)
+"""
+
+RAISING_COMMANDS_SOURCE = """
+import tensorweave as tw
+
+
+@tw.hookimpl
+def tensorweave_add_commands(subparsers):
+    raise RuntimeError("this plugin's commands are broken on purpose")
 """
 
 HOOKSPEC_SOURCE = """

@@ -16,10 +16,8 @@ trainers and the kinds themselves come from installed plugin packs, composed by 
 [[3.0]]
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
+import importlib as _importlib
+import typing as _typing
 
 from tensorweave.errors import (
     BlockedPluginError,
@@ -34,8 +32,8 @@ from tensorweave.errors import (
     TensorweaveError,
     UnknownComponentError,
 )
+from tensorweave.registries import CORE_VERSION as __version__
 from tensorweave.registries import (
-    CORE_VERSION,
     Alias,
     ComponentInfo,
     Kind,
@@ -51,8 +49,8 @@ from tensorweave.registries import (
     resolve,
 )
 
-if TYPE_CHECKING:  # the lazily imported names, for type checkers
-    from tensorweave import config, graph
+if _typing.TYPE_CHECKING:  # the lazily imported names, for type checkers
+    from tensorweave import config
     from tensorweave.graph import (
         CompiledGraph,
         Graph,
@@ -70,8 +68,6 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         ops,
         reset_names,
     )
-
-__version__ = CORE_VERSION
 
 # Names that need TensorFlow, imported from tensorweave.graph on first use.
 _GRAPH_NAMES = frozenset(
@@ -96,12 +92,12 @@ _GRAPH_NAMES = frozenset(
 _SUBPACKAGES = frozenset({"config", "graph", "testing", "cli"})
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _typing.Any:
     """Import graph names and subpackages on first use; ``tw.<kind>`` is that kind's registry."""
     if name in _GRAPH_NAMES:
-        value = getattr(importlib.import_module("tensorweave.graph"), name)
+        value = getattr(_importlib.import_module("tensorweave.graph"), name)
     elif name in _SUBPACKAGES:
-        value = importlib.import_module(f"tensorweave.{name}")
+        value = _importlib.import_module(f"tensorweave.{name}")
     elif not name.startswith("_") and name in kinds():
         return registry(name)  # not cached: kinds come and go with installs
     else:

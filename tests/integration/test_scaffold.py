@@ -33,7 +33,7 @@ def test_shipped_template_equals_contrib_template():
     source = _files(CONTRIB_TEMPLATE)
     fix = (
         "the template shipped in core/tensorweave/templates/plugin drifted from contrib/template."
-        '\n  Fix: python -c "from pathlib import Path; from tensorweave.scaffold import '
+        '\n  Fix: python -c "from pathlib import Path; from tensorweave.cli.scaffold import '
         "export_template; export_template(Path('contrib/template'))\""
     )
     assert sorted(shipped) == sorted(source), fix

@@ -119,7 +119,9 @@ def _imported_from(source: str, name: str, module: str, path: Path) -> tuple[str
                 if (alias.asname or alias.name) == name:
                     base = node.module or ""
                     if node.level:
-                        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+                        package = (
+                            module if path.name == "__init__.py" else module.rpartition(".")[0]
+                        )
                         for _ in range(node.level - 1):
                             package = package.rpartition(".")[0]
                         base = f"{package}.{base}" if base else package
@@ -143,7 +145,7 @@ def signature_from_source(source: str, qualname: str) -> tuple[str, str] | None:
         )
         if node is None:
             return _assignment(scope, part)
-        scope = node.body  # type: ignore[attr-defined]
+        scope = node.body
     if isinstance(node, ast.ClassDef):
         init = next(
             (n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"),
@@ -166,11 +168,30 @@ def _assignment(scope: list[ast.stmt], name: str) -> tuple[str, str] | None:
 
 
 def _params(args: ast.arguments, *, drop_self: bool = False) -> str:
-    text = ast.unparse(args)
-    if drop_self and args.args and args.args[0].arg in ("self", "cls"):
-        head = args.args[0].arg
-        text = text[len(head) :].lstrip(", ")
-    return text
+    """The parameter list as ``inspect.Signature`` would print it."""
+
+    def one(arg: ast.arg, default: ast.expr | None) -> str:
+        text = arg.arg + (f": {ast.unparse(arg.annotation)}" if arg.annotation else "")
+        if default is not None:
+            text += (" = " if arg.annotation else "=") + ast.unparse(default)
+        return text
+
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
+    defaults += args.defaults
+    parts = [one(a, d) for a, d in zip(positional, defaults, strict=True)]
+    if args.posonlyargs:
+        parts.insert(len(args.posonlyargs), "/")
+    if args.vararg:
+        parts.append("*" + one(args.vararg, None))
+    elif args.kwonlyargs:
+        parts.append("*")
+    parts += [one(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)]
+    if args.kwarg:
+        parts.append("**" + one(args.kwarg, None))
+    if drop_self and positional and positional[0].arg in ("self", "cls"):
+        parts = parts[1:]
+    return ", ".join(parts)
 
 
 def describe_signature(obj: Any) -> str:
@@ -181,4 +202,5 @@ def describe_signature(obj: Any) -> str:
     except (TypeError, ValueError):
         return "(not introspectable)"
     params = [p for p in sig.parameters.values() if p.name != "self"]
-    return f"{getattr(obj, '__name__', type(obj).__name__)}({', '.join(str(p) for p in params)})"
+    shown = sig.replace(parameters=params, return_annotation=inspect.Signature.empty)
+    return f"{getattr(obj, '__name__', type(obj).__name__)}{shown}"

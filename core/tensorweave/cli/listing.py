@@ -92,11 +92,15 @@ def run(args: argparse.Namespace) -> int:
     if failures or hook_failures:
         print("\nFailed:")
         for info in failures:
-            print(f"  {info.kind} {info.name} from {info.distribution} {info.version}: {info.error}")
+            print(
+                f"  {info.kind} {info.name} from {info.distribution} {info.version}: {info.error}"
+            )
         for err in hook_failures:
             cause = f"{type(err.cause).__name__}: {err.cause}" if err.cause else str(err)
             print(f"  {err.entry_point} of {err.distribution} {err.version}: {cause}")
     if not args.check:
-        print("\n(metadata only; `tensorweave plugins --check` imports every component and "
-              "reports the ones that fail)")
+        print(
+            "\n(metadata only; `tensorweave plugins --check` imports every component and "
+            "reports the ones that fail)"
+        )
     return 0

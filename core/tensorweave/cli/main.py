@@ -19,6 +19,7 @@ import sys
 from collections.abc import Sequence
 
 from tensorweave.cli import describe, listing, scaffold
+from tensorweave.cli.quiet import quiet_tensorflow_import
 from tensorweave.errors import RegistryError, TensorweaveError
 from tensorweave.registries import CORE_VERSION, plugins
 
@@ -34,12 +35,14 @@ EXIT_CODES = {
 
 
 def quiet_tensorflow() -> None:
-    """Quiet TensorFlow's logging before it is imported (C++ errors included: on a CPU
-    machine its CUDA probe logs ``failed call to cuInit`` as an error)."""
+    """Quiet TensorFlow's logging before it is imported: its C++ log level (on a CPU
+    machine its CUDA probe logs ``failed call to cuInit`` as an error), its Python loggers,
+    and the notices its native libraries print while loading (see ``quiet``)."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
     logging.getLogger("tensorflow").setLevel(logging.ERROR)
     logging.getLogger("absl").setLevel(logging.ERROR)
+    quiet_tensorflow_import()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -70,9 +73,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser()
     failures = [f for f in plugins.failures() if f.entry_point == "tensorweave_add_commands"]
     for failure in failures:
-        print(f"warning: {failure.distribution}: its commands could not be added "
-              f"({type(failure.cause).__name__}: {failure.cause}); `tensorweave plugins` "
-              "shows every broken plugin.", file=sys.stderr)
+        print(
+            f"warning: {failure.distribution}: its commands could not be added "
+            f"({type(failure.cause).__name__}: {failure.cause}); `tensorweave plugins` "
+            "shows every broken plugin.",
+            file=sys.stderr,
+        )
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
@@ -89,6 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `tensorweave plugins | head`: the reader left, not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover

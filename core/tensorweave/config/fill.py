@@ -2,7 +2,7 @@
 the library versions, so that the file alone reproduces a run.
 
 Each promise gets its missing parameters with their defaults, its exact versioned name
-(``"Linear"`` becomes ``"Linear.v1"``) and an ``"@provider"`` (``"tensorweave-layers
+(``"Linear"`` becomes ``"Linear.v1"``) and an ``"@provider"`` (``"my-pack
 0.1.0"``); the root gets ``"@versions"`` (tensorweave, tensorflow, python and every plugin
 distribution). Defaults that are not plain data (a function, say) are left out and listed
 under ``"@note"``. ``save`` writes JSON, which ``load`` reads back (TOML has no ``null``).

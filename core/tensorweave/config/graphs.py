@@ -20,7 +20,7 @@ nodes back by those names. Node names must not contain dots. Nodes may be listed
 order; they are built in dependency order and a cycle is reported.
 
 >>> import tensorweave as tw
->>> g = resolve_graph({"nodes": {"x": {"input": [2]}}, "outputs": "x"})
+>>> g = tw.config.resolve_graph({"nodes": {"x": {"input": [2]}}, "outputs": "x"})
 >>> g["x"].shape, g.section["outputs"]
 ((None, 2), 'x')
 """

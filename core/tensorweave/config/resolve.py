@@ -37,6 +37,7 @@ from tensorweave.config.schema import Param, accepts_var_keyword, check_type, pa
 
 __all__ = ["validate", "resolve", "resolve_graph", "Resolver"]
 
+
 class Resolver:
     """Validates (``check``) and builds (``build``) config trees; one per resolution."""
 

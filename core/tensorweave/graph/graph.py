@@ -72,7 +72,9 @@ class Graph(Stateful):
         # of its inputs, resolved once so running does no lookups beyond list indexing.
         entries = {id(e): i for i, e in enumerate(inputs)}
         self._plan = tuple(
-            (n, entries.get(id(n), -1), tuple(self._position[id(i)] for i in n.inputs))
+            (n, entries[id(n)], ())
+            if id(n) in entries
+            else (n, -1, tuple(self._position[id(i)] for i in n.inputs))
             for n in nodes
         )
         self._out_slots = tuple(self._position[id(o)] for o in outputs)

@@ -51,6 +51,7 @@ __all__ = ["Layer", "LayerState", "Shape", "ShapeLike", "normalize_shape"]
 Shape: TypeAlias = tuple[int | None, ...]
 ShapeLike: TypeAlias = Sequence[int | None] | tf.TensorShape
 
+
 def normalize_shape(shape: ShapeLike) -> Shape:
     """Turn a shape-like value into a tuple of ``int | None``.
 

@@ -170,7 +170,10 @@ class Catalog:
         groups = self.groups()
         found = {g.removeprefix(GROUP_PREFIX) for g in groups}
         found |= {ref.name for ref in groups.get(KINDS_GROUP, [])}
-        return found - {KINDS_GROUP.removeprefix(GROUP_PREFIX), HOOKS_GROUP.removeprefix(GROUP_PREFIX)}
+        return found - {
+            KINDS_GROUP.removeprefix(GROUP_PREFIX),
+            HOOKS_GROUP.removeprefix(GROUP_PREFIX),
+        }
 
     def refresh(self) -> None:
         """Scan again (after ``pip install`` in a running process)."""

@@ -13,10 +13,11 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from importlib import metadata
 from typing import Any
 
-from tensorweave.registries.discovery import EntryPointRef, normalize
 from tensorweave.errors import PluginLoadError, UnknownComponentError
+from tensorweave.registries.discovery import EntryPointRef, normalize
 
 __all__ = [
     "LOCAL",
@@ -155,6 +156,8 @@ def unknown_component(
     lines = [f"no {kind} component {asked!r} (entry-point group {group!r})."]
     if provider is not None and bare in index:
         lines.append(f"  {bare!r} exists, but not from {provider!r}: offered by {labels[bare]}")
+    if provider is not None and provider != LOCAL and not _installed(provider):
+        lines.append(f"  {provider} is not installed: pip install {provider}")
     if close:
         lines.append("  Close matches: " + ", ".join(f"{n} ({labels[n]})" for n in close))
     providers = ", ".join(f"{d} ({n})" for d, n in sorted(dists.items())) or "none"
@@ -164,6 +167,14 @@ def unknown_component(
         "`tensorweave plugins` lists what is installed."
     )
     return UnknownComponentError("\n".join(lines))
+
+
+def _installed(distribution: str) -> bool:
+    try:
+        metadata.distribution(distribution)
+    except metadata.PackageNotFoundError:
+        return False
+    return True
 
 
 def split_qualified(name: str) -> tuple[str | None, str]:

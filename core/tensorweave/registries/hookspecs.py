@@ -36,7 +36,7 @@ def tensorweave_add_hookspecs(plugin_manager: pluggy.PluginManager) -> None:
     """Add hookspecs of your own (``plugin_manager.add_hookspecs(module)``).
 
     Called once for every plugin as it registers, so a training pack can publish hooks
-    (say, ``tensorweave_train_callbacks``) that third-party plugins then implement.
+    (say, ``tensorweave_fit_callbacks``) that third-party plugins then implement.
     """
 
 

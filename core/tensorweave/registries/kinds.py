@@ -80,6 +80,9 @@ def _declarations(kind: str) -> list[tuple[str, Kind]]:
     if cached is None or cached[0] != generation:
         found: list[tuple[str, Kind]] = []
         dists = catalog.distributions()
+        with _lock:  # failures of an earlier scan are judged again
+            for key in [k for k in _failures if k[0] == kind]:
+                del _failures[key]
         for ref in catalog.entry_points(KINDS_GROUP):
             if ref.name != kind or catalog.is_blocked(ref.distribution):
                 continue

@@ -6,14 +6,16 @@ recorded with its distribution and cause, and the others still load. ``call`` ru
 implementation of a hook on its own, so one that raises is recorded against its
 distribution and the others still run. Component lookups never load hook modules.
 
->>> import tensorweave as tw
+>>> import argparse, tensorweave as tw
 >>> class Greeter:
 ...     @tw.hookimpl
 ...     def tensorweave_add_commands(self, subparsers):
-...         return "hello"
+...         subparsers.add_parser("greet")
+...         return "greeter added greet"
 >>> tw.plugins.register(Greeter(), name="greeter")
->>> tw.plugins.call("tensorweave_add_commands", subparsers=None)
-['hello']
+>>> sub = argparse.ArgumentParser().add_subparsers()
+>>> "greeter added greet" in tw.plugins.call("tensorweave_add_commands", subparsers=sub)
+True
 >>> tw.plugins.unregister_name("greeter")
 """
 
@@ -161,6 +163,7 @@ class Plugins:
         # Replayed for every plugin as it registers, so plugins can publish hookspecs.
         pm.hook.tensorweave_add_hookspecs.call_historic(kwargs={"plugin_manager": pm})
         self._hook_failures = []
+        self._call_failures = {}
         catalog.distributions()  # scan first: a scan bumps the generation we record
         self._generation = catalog.generation
         for ref in catalog.entry_points(HOOK_GROUP):

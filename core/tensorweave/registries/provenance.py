@@ -27,7 +27,9 @@ __all__ = ["provider_of", "providers_of", "hint_for", "library_versions", "parse
 def providers_of(kind: str, name: str) -> list[str]:
     """Installed distributions whose metadata offers ``name`` of ``kind`` (no import)."""
     bare = split_qualified(name)[1]
-    return [ref.distribution for ref in catalog.entry_points(GROUP_PREFIX + kind) if ref.name == bare]
+    return [
+        ref.distribution for ref in catalog.entry_points(GROUP_PREFIX + kind) if ref.name == bare
+    ]
 
 
 def provider_of(kind: str, name: str, *, recorded: str | None = None) -> str | None:
@@ -75,7 +77,9 @@ def hint_for(kind: str, name: str, *, recorded: str | None = None) -> str | None
     if provider is not None and provider != LOCAL:
         installed = _installed_version(provider)
         if installed is None:
-            return f"{bare} is asked from {provider}, which is not installed: pip install {provider}"
+            return (
+                f"{bare} is asked from {provider}, which is not installed: pip install {provider}"
+            )
         return f"{provider} {installed} is installed but does not offer {kind} {bare!r}"
     return None
 

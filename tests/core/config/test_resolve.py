@@ -307,17 +307,17 @@ def test_check_type(value: object, hint: object, ok: bool) -> None:
     assert (config.check_type(value, hint) is None) is ok
 
 
-def test_uninstalled_first_party_component_says_what_to_install(
-    regs: list, monkeypatch: pytest.MonkeyPatch
+def test_an_uninstalled_component_names_the_distribution_the_config_recorded(
+    regs: list,
 ) -> None:
-    from tensorweave.config import providers
-
-    monkeypatch.setitem(providers.FIRST_PARTY, ("cfgtest_cells", "Fancy"), "tensorweave-fancy")
-    errors = dict(config.validate({"enc": {"@cfgtest_cells": "Fancy.v2", "n_units": 3}}))
+    node = {"@cfgtest_cells": "Fancy.v2", "n_units": 3, "@provider": "tensorweave-fancy 1.4.0"}
+    errors = dict(config.validate({"enc": node}))
     assert errors["enc.@cfgtest_cells"] == (
-        "unknown cfgtest_cells component 'Fancy.v2'; Fancy.v2 is provided by "
-        "tensorweave-fancy: pip install tensorweave-fancy"
+        "unknown cfgtest_cells component 'Fancy.v2'; Fancy.v2 was provided by "
+        "tensorweave-fancy 1.4.0 when the config was saved: pip install 'tensorweave-fancy==1.4.0'"
     )
-    monkeypatch.setitem(providers.FIRST_PARTY, ("cfgtest_cells", "Gone"), "tensorweave")
-    msg = dict(config.validate({"e": {"@cfgtest_cells": "Gone.v1"}}))["e.@cfgtest_cells"]
-    assert "provided by tensorweave, which is installed" in msg
+    msg = dict(config.validate({"e": {"@cfgtest_cells": "tensorweave:Gone.v1"}}))
+    assert (
+        "tensorweave 0.1.0 is installed but does not offer cfgtest_cells 'Gone.v1'"
+        in (msg["e.@cfgtest_cells"])
+    )

@@ -210,7 +210,7 @@ def test_layers_hash_by_identity():
 
 
 def test_tensor_shape_and_unknown_rank():
-    from tensorweave.layer import normalize_shape
+    from tensorweave.graph.layer import normalize_shape
 
     assert normalize_shape(tf.TensorShape([None, 2])) == (None, 2)
     assert normalize_shape([None, np.int64(3)]) == (None, 3)

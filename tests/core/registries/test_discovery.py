@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 import tensorweave as tw
-from tensorweave.discovery import BLOCK_ENV, CORE_VERSION, DistributionInfo, catalog, normalize
+from tensorweave.registries.discovery import (
+    BLOCK_ENV,
+    CORE_VERSION,
+    DistributionInfo,
+    catalog,
+    normalize,
+)
 from tests.fakes import FUNCTION_SOURCE, LAYER_SOURCE
 
 

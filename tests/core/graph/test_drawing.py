@@ -10,7 +10,7 @@ import pytest
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave.drawing import DrawingError, draw, to_dot, to_svg
+from tensorweave.graph.drawing import DrawingError, draw, to_dot, to_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -7,7 +7,7 @@ import threading
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave.naming import NameScope, current_scope, unique_name
+from tensorweave.graph.naming import NameScope, current_scope, unique_name
 from tests.strategies import Add
 
 
