@@ -19,7 +19,9 @@ trainers and the kinds themselves come from installed plugin packs, composed by 
 import importlib as _importlib
 import typing as _typing
 
+from tensorweave.checks import dimension, positive_int
 from tensorweave.errors import (
+    ArgumentError,
     BlockedPluginError,
     ComponentConflictError,
     GraphError,
@@ -67,6 +69,8 @@ if _typing.TYPE_CHECKING:  # the lazily imported names, for type checkers
         op,
         ops,
         reset_names,
+        takes_option,
+        with_options,
     )
 
 # Names that need TensorFlow, imported from tensorweave.graph on first use.
@@ -87,6 +91,8 @@ _GRAPH_NAMES = frozenset(
         "op",
         "ops",
         "reset_names",
+        "takes_option",
+        "with_options",
     }
 )
 _SUBPACKAGES = frozenset({"config", "graph", "testing", "cli"})
@@ -133,6 +139,8 @@ __all__ = [
     "op",
     "name_scope",
     "reset_names",
+    "takes_option",
+    "with_options",
     # registry and plugins
     "Registry",
     "ComponentInfo",
@@ -159,4 +167,8 @@ __all__ = [
     "GraphError",
     "ShapeError",
     "InputValueError",
+    "ArgumentError",
+    # argument checks for components
+    "positive_int",
+    "dimension",
 ]

@@ -23,6 +23,7 @@ __all__ = [
     "GraphError",
     "ShapeError",
     "InputValueError",
+    "ArgumentError",
 ]
 
 
@@ -90,3 +91,8 @@ class ShapeError(TensorweaveError, ValueError):
 
 class InputValueError(TensorweaveError, TypeError):
     """A value of the wrong kind or dtype was fed to an ``Input``."""
+
+
+class ArgumentError(TensorweaveError, ValueError, TypeError):
+    """A component was given an argument it cannot mean (named in the message); both a
+    ``ValueError`` and a ``TypeError``, so either ``except`` catches it."""

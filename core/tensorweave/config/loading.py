@@ -37,11 +37,20 @@ __all__ = [
     "apply_overrides",
     "interpolate",
     "get_path",
+    "check_size",
     "FORMATS",
 ]
 
 FORMATS = (".toml", ".json", ".yaml", ".yml")
 _REF = re.compile(r"\$\{([^}]+)\}")
+
+#: Limits that keep hostile or mistaken files from hanging or exhausting memory: the
+#: file's size, the nesting depth, and the size of the config once YAML aliases and
+#: ``${...}`` references are expanded (values counted one each, strings by length / 64).
+MAX_FILE_BYTES = 10_000_000
+MAX_DEPTH = 100
+MAX_NODES = 200_000
+MAX_CHARS = 10_000_000
 
 
 def loads(text: str, fmt: str = "toml", *, source: str = "") -> dict[str, Any]:
@@ -78,7 +87,73 @@ def loads(text: str, fmt: str = "toml", *, source: str = "") -> dict[str, Any]:
         data = {}
     if not isinstance(data, dict):
         raise ConfigError([("", f"a config must be a table/mapping, got {type(data).__name__}")])
+    check_size(data, source=source)
     return data
+
+
+def _measure(value: Any) -> tuple[int, int]:
+    """``(values, characters)`` in ``value`` (already bounded by ``check_size``)."""
+    nodes = chars = 0
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        nodes += 1
+        if isinstance(node, str):
+            chars += len(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return nodes, chars
+
+
+def check_size(data: Any, *, source: str = "") -> None:
+    """Raise ``ConfigError`` (with the path where a limit was crossed) when ``data`` nests
+    deeper than ``MAX_DEPTH`` or expands (YAML aliases share nodes: each use counts) past
+    ``MAX_NODES`` values or ``MAX_CHARS`` characters. Iterative, and stops at the limit, so
+    a billion-laughs file is refused quickly.
+
+    >>> a = ["x"] * 10
+    >>> for _ in range(8):
+    ...     a = [a] * 10
+    >>> check_size({"lol": a})
+    Traceback (most recent call last):
+    ...
+    tensorweave.config.errors.ConfigError: the config has 1 problem:
+      lol[0][0][0][0][0]: the config expands to more than 200000 values (YAML aliases or ${...} references nested to multiply it?); refusing it
+    """
+    nodes = chars = 0
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        node, path, depth = stack.pop()
+        nodes += 1
+        if depth > MAX_DEPTH:
+            raise ConfigError(
+                [(path, f"the config nests deeper than {MAX_DEPTH} levels; refusing it")],
+                source=source,
+            )
+        if nodes > MAX_NODES:
+            raise ConfigError(
+                [
+                    (
+                        path,
+                        f"the config expands to more than {MAX_NODES} values (YAML aliases or "
+                        "${...} references nested to multiply it?); refusing it",
+                    )
+                ],
+                source=source,
+            )
+        if isinstance(node, str):
+            chars += len(node)
+            if chars > MAX_CHARS:
+                raise ConfigError(
+                    [(path, f"the config's strings exceed {MAX_CHARS} characters; refusing it")],
+                    source=source,
+                )
+        elif isinstance(node, dict):
+            stack.extend((v, join_path(path, str(k)), depth + 1) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, join_path(path, i), depth + 1) for i, v in enumerate(node))
 
 
 def load(
@@ -97,7 +172,23 @@ def load(
         raise ConfigError([("", f"no config file at {str(p)!r}")], source=str(p))
     if p.suffix.lower() not in FORMATS:
         raise ConfigError([("", f"unknown config suffix {p.suffix!r}; use one of {FORMATS}")])
-    cfg = loads(p.read_text(encoding="utf-8"), p.suffix, source=str(p))
+    if p.stat().st_size > MAX_FILE_BYTES:
+        raise ConfigError(
+            [("", f"{str(p)!r} is larger than {MAX_FILE_BYTES} bytes; not a config file?")],
+            source=str(p),
+        )
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise ConfigError(
+            [("", f"{str(p)!r} is not UTF-8 text (byte {err.start}): is it a binary file?")],
+            source=str(p),
+        ) from err
+    if "\x00" in text:
+        raise ConfigError(
+            [("", f"{str(p)!r} holds NUL bytes: is it a binary file?")], source=str(p)
+        )
+    cfg = loads(text, p.suffix, source=str(p))
     cfg = apply_overrides(cfg, overrides or [])
     return interpolate(cfg) if interpolate_refs else cfg
 
@@ -187,20 +278,49 @@ def get_path(cfg: Any, dotted: str) -> Any:
 
 
 def interpolate(cfg: Mapping[str, Any]) -> dict[str, Any]:
-    """Replace every ``${a.b}`` by the value it names; all problems reported at once."""
+    """Replace every ``${a.b}`` by the value it names; all problems reported at once.
+
+    Each reference is expanded once (memoised), chains longer than ``MAX_DEPTH`` are
+    refused, and the result is checked with ``check_size`` as it grows, so references that
+    multiply each other end quickly with a ``ConfigError``.
+    """
     root = copy.deepcopy(dict(cfg))
     errors: list[tuple[str, str]] = []
+    memo: dict[str, Any] = {}
+    budget = {"nodes": 0, "chars": 0}
 
     def value_of(ref: str, path: str, stack: tuple[str, ...]) -> Any:
         if ref in stack:
             errors.append((path, "interpolation cycle: " + " -> ".join([*stack, ref])))
             return None
-        try:
-            target = get_path(root, ref)
-        except KeyError as err:
-            errors.append((path, f"${{{ref}}} refers to nothing: {err.args[0]}"))
-            return None
-        return walk(target, ref, (*stack, ref))
+        if len(stack) >= MAX_DEPTH:
+            raise ConfigError([(path, f"references chain deeper than {MAX_DEPTH} levels")])
+        if ref not in memo:
+            try:
+                target = get_path(root, ref)
+            except KeyError as err:
+                errors.append((path, f"${{{ref}}} refers to nothing: {err.args[0]}"))
+                return None
+            value = walk(target, ref, (*stack, ref))
+            check_size(value)
+            memo[ref] = (value, *_measure(value))
+        value, nodes, chars = memo[ref]
+        budget["nodes"] += nodes
+        budget["chars"] += chars
+        if budget["nodes"] > MAX_NODES or budget["chars"] > MAX_CHARS:
+            raise ConfigError(
+                [
+                    (
+                        path,
+                        f"${{...}} references expand past {MAX_NODES} values or {MAX_CHARS} "
+                        "characters (references nested to multiply each other?); refusing it",
+                    )
+                ]
+            )
+        return copy.deepcopy(value) if nodes > 1 else value
+
+    def fmt(path: str, stack: tuple[str, ...], m: re.Match[str]) -> str:
+        return str(value_of(m[1].strip(), path, stack))
 
     def walk(node: Any, path: str, stack: tuple[str, ...]) -> Any:
         if isinstance(node, dict):
@@ -211,10 +331,11 @@ def interpolate(cfg: Mapping[str, Any]) -> dict[str, Any]:
             whole = _REF.fullmatch(node.strip())
             if whole:
                 return value_of(whole[1].strip(), path, stack)
-            return _REF.sub(lambda m: str(value_of(m[1].strip(), path, stack)), node)
+            return _REF.sub(lambda m: fmt(path, stack, m), node)
         return node
 
     out = walk(root, "", ())
     if errors:
         raise ConfigError(list(dict.fromkeys(errors)))
+    check_size(out)
     return out

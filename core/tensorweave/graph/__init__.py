@@ -6,6 +6,8 @@
 - ``graph``: ``Graph`` (validated, dependency-ordered, with the one executor ``run``);
 - ``compile``: ``compile``, one ``tf.function`` over ``Graph.run``;
 - ``ops``: operators on layers, ``lift`` and any public TensorFlow op by name;
+- ``transform``: ``with_options``, a graph with a per-use option (``training=False``) set
+  on every layer that takes it (how a training graph gives its inference graph);
 - ``naming``: scoped automatic names; ``drawing``: pictures of graphs;
 - ``kinds``: the ``layers`` kind the core declares.
 
@@ -26,6 +28,7 @@ from tensorweave.graph.module import Module
 from tensorweave.graph.naming import name_scope, reset_names
 from tensorweave.graph.ops import lift, op
 from tensorweave.graph.stateful import Stateful
+from tensorweave.graph.transform import takes_option, with_options
 
 __all__ = [
     "CompiledGraph",
@@ -45,4 +48,6 @@ __all__ = [
     "op",
     "ops",
     "reset_names",
+    "takes_option",
+    "with_options",
 ]

@@ -23,11 +23,14 @@ from typing import Any
 
 import tensorflow as tf
 
+from tensorweave.errors import ArgumentError
 from tensorweave.graph.graph import Graph
 from tensorweave.graph.input import Input
 from tensorweave.graph.layer import Layer
 
 __all__ = ["compile", "CompiledGraph"]
+
+_TENSORS = (tf.Tensor, tf.SparseTensor, tf.Variable)
 
 
 class CompiledGraph:
@@ -69,6 +72,14 @@ class CompiledGraph:
             raise TypeError(
                 f"compiled graph takes {len(self.graph.inputs)} value(s) "
                 f"{[i.name for i in self.graph.inputs]}, got {len(values)}."
+            )
+        if not all(isinstance(v, _TENSORS) for v in values):
+            # numpy arrays, lists, scalars: checked by their Input once per call (object
+            # arrays holding None, numeric strings, complex values are refused with the
+            # input's name) instead of being converted silently by TensorFlow.
+            values = tuple(
+                e.check(v) if isinstance(e, Input) and not isinstance(v, _TENSORS) else v
+                for e, v in zip(self.graph.inputs, values, strict=True)
             )
         try:
             # Fast path: tensors that fit the signature go straight to the tf.function, so a
@@ -118,8 +129,14 @@ def compile(
         graph = target
     elif isinstance(target, Layer):
         graph = target.graph
-    else:
+    elif isinstance(target, (list, tuple)) and target and all(isinstance(t, Layer) for t in target):
         graph = Graph.build(inputs=None, outputs=list(target))
+    else:
+        raise ArgumentError(
+            f"tw.compile: expected a Graph, a Layer or a non-empty list of Layers, got "
+            f"{target!r} ({type(target).__name__}). Fix: pass the output layer, e.g. "
+            "tw.compile(y)."
+        )
     return CompiledGraph(
         graph, jit_compile=jit_compile, autograph=autograph, reduce_retracing=reduce_retracing
     )

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from tensorweave.checks import dimension, positive_int
 from tensorweave.errors import InputValueError, ShapeError
 from tensorweave.graph.layer import Layer, ShapeLike, normalize_shape
 
@@ -57,6 +58,11 @@ class Input(Layer):
     ) -> None:
         if share_state_with is not None:
             raise TypeError("Input has no state to share; build a new tw.Input instead.")
+        who = f"Input {name!r}" if name else "Input"
+        n_units = positive_int(n_units, "n_units", who, optional=True)
+        if shape is not None and not isinstance(shape, tf.TensorShape):
+            for axis, d in enumerate(tuple(shape)[1:], 1):
+                dimension(d, f"shape[{axis}]", who)
         if shape is None:
             if n_units is None:
                 raise ShapeError("Input needs n_units= or shape=, e.g. tw.Input(n_units=8).")

@@ -3,8 +3,9 @@
 - ``digits.v1``: the 1797 8x8 handwritten digits that ship inside scikit-learn
   (``sklearn.datasets.load_digits``), pixels scaled to [0, 1], for image classifiers;
 - ``stdlib_chars.v1``: a character corpus made from the source of a few modules of
-  Python's own standard library (read with ``inspect.getsource``), cut into windows for a
-  character-level language model. The validation text is a separate tail of the corpus,
+  Python's own standard library (read from its files), cut into windows for a
+  character-level language model (the files are read as text: a module name in a config
+  never imports anything). The validation text is a separate tail of the corpus,
   so overlapping windows never leak into it.
 
 Each returns ``DataSplits``: ``train`` and ``valid`` as ``{field: array}``, ``info`` (class
@@ -20,10 +21,11 @@ model, saved as plain data.
 
 from __future__ import annotations
 
-import importlib
-import inspect
+import re
 import string
+import sysconfig
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,7 +33,15 @@ import numpy as np
 import tensorweave as tw
 from tensorweave_data.pipeline import Pipeline, stack
 
-__all__ = ["DataSplits", "digits", "stdlib_chars", "corpus", "DEFAULT_MODULES", "VOCAB"]
+__all__ = [
+    "DataSplits",
+    "digits",
+    "stdlib_chars",
+    "corpus",
+    "DEFAULT_MODULES",
+    "VOCAB",
+    "stdlib_source",
+]
 
 #: The characters of ``stdlib_chars``: id 0 for anything else, then ``string.printable``
 #: (101 ids, the same on every Python version).
@@ -146,23 +156,44 @@ def digits(
     )
 
 
+_MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def stdlib_source(name: str) -> Path:
+    """The ``.py`` file of the standard-library module ``name``, found without importing
+    anything (a config value must never run code): ``<stdlib>/a/b.py`` or
+    ``<stdlib>/a/b/__init__.py``, and never outside the standard library's directory.
+
+    >>> stdlib_source("json.decoder").name
+    'decoder.py'
+    """
+    root = Path(sysconfig.get_paths()["stdlib"]).resolve()
+    if not isinstance(name, str) or not _MODULE_NAME.fullmatch(name):
+        raise tw.TensorweaveError(
+            f"stdlib_chars: cannot read the source of {name!r}: not a module name (dotted "
+            "identifiers, e.g. 'json.decoder')."
+        )
+    base = root.joinpath(*name.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        path = candidate.resolve()
+        if path.is_file() and path.is_relative_to(root) and "site-packages" not in path.parts:
+            return path
+    raise tw.TensorweaveError(
+        f"stdlib_chars: cannot read the source of module {name!r}: not a pure-Python module "
+        f"of the standard library in "
+        f"{root} (modules are read as text, never imported). Fix: name standard-library "
+        "modules such as textwrap, json.decoder, csv."
+    )
+
+
 def corpus(modules: list[str] | tuple[str, ...] = DEFAULT_MODULES) -> str:
-    """The source text of ``modules`` of the standard library, joined.
+    """The source text of ``modules`` of the standard library, joined (read from their
+    files: nothing is imported).
 
     >>> "def " in corpus(["textwrap"])
     True
     """
-    parts = []
-    for name in modules:
-        try:
-            module = importlib.import_module(name)
-            parts.append(inspect.getsource(module))
-        except (ImportError, OSError, TypeError) as err:
-            raise tw.TensorweaveError(
-                f"stdlib_chars: cannot read the source of module {name!r}: {err}. Fix: name "
-                "pure-Python standard-library modules (e.g. textwrap, json.decoder, csv)."
-            ) from err
-    return "\n".join(parts)
+    return "\n".join(stdlib_source(name).read_text(encoding="utf-8") for name in modules)
 
 
 def stdlib_chars(

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import tensorweave as tw
+from tensorweave_data.datasets import corpus
 
 datasets = tw.registry("datasets")
 
@@ -65,3 +69,24 @@ def test_chars_too_little_text_is_a_clear_error() -> None:
         datasets["stdlib_chars.v1"](limit=100, workers=0)
     with pytest.raises(tw.TensorweaveError, match="cannot read the source"):
         datasets["stdlib_chars.v1"](modules=["sys"], workers=0)
+
+
+def test_chars_module_names_never_import_or_leave_the_stdlib(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A module name in a config is read as a file of the standard library, never imported:
+    no import-time code runs (``this`` prints the Zen of Python when imported), a module
+    on ``sys.path`` outside the stdlib is refused, and so are paths."""
+    marker = tmp_path / "ran"
+    (tmp_path / "tw_evil_mod.py").write_text(f"open({str(marker)!r}, 'w').write('x')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(tw.TensorweaveError, match="cannot read the source of module 'tw_evil_mod'"):
+        datasets["stdlib_chars.v1"](modules=["tw_evil_mod"], workers=0)
+    assert not marker.exists() and "tw_evil_mod" not in sys.modules
+    for bad in ("../../etc/passwd", "/etc/passwd", "os/../../x", ""):
+        with pytest.raises(tw.TensorweaveError, match="not a module name"):
+            datasets["stdlib_chars.v1"](modules=[bad], workers=0)
+    sys.modules.pop("this", None)
+    text = corpus(["this"])
+    assert "Beautiful is better" not in capsys.readouterr().out
+    assert "this" not in sys.modules and "s = " in text

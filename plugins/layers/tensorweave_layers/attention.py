@@ -28,6 +28,7 @@ import tensorflow as tf
 import tensorweave as tw
 
 from ._param_init import Initializer, initial_value
+from ._rng import generator, keep_mask
 from ._shapes import owner as name_owner
 from ._spatial import describe
 
@@ -146,6 +147,8 @@ class MHAttention(tw.Layer):
             name=name,
             share_state_with=share_state_with,
         )
+        if self.training and self.probability > 0.0:
+            generator(self.state)  # the weights' dropout random state, checkpointed
 
     def init_state(self) -> None:
         """Kernels and biases of the query, key, value and output projections."""
@@ -189,7 +192,8 @@ class MHAttention(tw.Layer):
         """Attend and project: ``[batch, t_q, n_units]``."""
         weights = self.attention_weights(query, key, key_mask)
         if self.training and self.probability > 0.0:
-            weights = tf.nn.dropout(weights, rate=self.probability)
+            keep = keep_mask(generator(self.state), tf.shape(weights), self.probability)
+            weights = weights * tf.cast(keep, weights.dtype) / (1.0 - self.probability)
         context = tf.einsum("bhqk,bkhd->bqhd", weights, self._project(value, "value"))
         out = tf.einsum("bqhd,hdo->bqo", context, self.state.output_kernel)
         if self.add_bias:

@@ -24,6 +24,7 @@ import tensorflow as tf
 import tensorweave as tw
 
 from ._param_init import Initializer, initial_value
+from ._rng import generator, keep_mask
 from ._shapes import owner as name_owner
 from ._spatial import describe
 
@@ -86,6 +87,8 @@ class DropConnect(tw.Layer):
             name=name,
             share_state_with=share_state_with,
         )
+        if self.training and p > 0.0:
+            generator(self.state)  # the weight masks' random state, checkpointed
 
     def init_state(self) -> None:
         """``weights`` ``[n_in, n_units]`` and optional ``bias``."""
@@ -102,7 +105,7 @@ class DropConnect(tw.Layer):
         w = self.state.weights
         if self.probability == 0.0:
             return tf.convert_to_tensor(w)
-        keep = tf.random.uniform(tf.shape(w)) >= self.probability
+        keep = keep_mask(generator(self.state), tf.shape(w), self.probability)
         return w * tf.cast(keep, w.dtype) / tf.constant(1.0 - self.probability, w.dtype)
 
     def compute(self, x: Any) -> tf.Tensor:

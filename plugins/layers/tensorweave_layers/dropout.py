@@ -30,6 +30,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 
+from ._rng import generator, keep_mask
 from ._shapes import owner as name_owner
 from ._spatial import describe
 
@@ -89,6 +90,10 @@ class DropMask(tw.Layer):
             x, shape=shape, dtype=x.dtype, name=name, share_state_with=share_state_with
         )
 
+    def init_state(self) -> None:
+        """The mask's random generator (checkpointed, so a resumed run draws on)."""
+        generator(self.state)
+
     def compute(self, x: Any) -> tf.Tensor:
         """A fresh random mask for ``x``."""
         if isinstance(x, tf.SparseTensor):
@@ -99,7 +104,7 @@ class DropMask(tw.Layer):
                 shape = tf.stack(
                     [shape[i] if n is None else n for i, n in enumerate(self.noise_shape)]
                 )
-        keep = tf.random.uniform(shape, dtype=tf.float32) >= self.probability
+        keep = keep_mask(self.state.rng, shape, self.probability)
         return tf.cast(keep, self.dtype) / tf.constant(1.0 - self.probability, self.dtype)
 
 

@@ -77,6 +77,7 @@ class Linear(tw.Layer):
         share_state_with: Linear | None = None,
     ) -> None:
         who = owner("Linear", name)
+        n_units = tw.positive_int(n_units, "n_units", who, optional=True)
         if not isinstance(x, tw.Layer):
             raise TypeError(f"{who}: x must be a tw.Layer, got {type(x).__name__}.")
         if len(x.shape) < 2:

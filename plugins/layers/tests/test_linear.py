@@ -143,3 +143,10 @@ def test_variable_dtype_and_module_reuse_with_foreign_options():
     assert {id(v) for v in again.variables} == {id(v) for v in block.variables}
     v = rng.standard_normal((2, 3)).astype("float32")
     np.testing.assert_allclose(again.compute(v).numpy(), block.compute(v).numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("bad", [2.5, 0, -3, "8", True])
+def test_n_units_that_is_not_a_positive_integer_is_refused(bad):
+    x = tw.Input(n_units=3, name="x")
+    with pytest.raises(tw.ArgumentError, match="Linear 'h': n_units must be a positive integer"):
+        Linear(x, bad, name="h")

@@ -3,7 +3,7 @@
 Use them by registered name: ``tw.losses["categorical_cross_entropy.v1"]``,
 ``tw.metrics["accuracy.v1"]``, ``tw.metrics["streaming_auc.v1"]()``. Called on tensors a
 loss computes (a scalar by default); called with any ``tw.Layer`` argument it returns a
-graph node (made by ``tw.lift``), so a training graph ends in its loss. This pack declares
+``LossLayer`` node, so a training graph ends in its loss. This pack declares
 the ``losses`` and ``metrics`` kinds (``tensorweave_losses.kinds``). Importing the package
 is cheap: each name's module is imported when the name is first used.
 
@@ -22,7 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_losses import auc, kinds, sinkhorn
-    from tensorweave_losses.base import LossValueError, ProbabilitiesAsLogitsWarning, graph_function
+    from tensorweave_losses.base import (
+        LossLayer,
+        LossValueError,
+        ProbabilitiesAsLogitsWarning,
+        graph_function,
+    )
     from tensorweave_losses.classification import (
         accuracy,
         binary_accuracy,
@@ -70,6 +75,7 @@ __version__ = "0.1.0"
 # Public name -> the submodule that defines it, imported on first use (PEP 562): importing
 # one submodule (an entry point's target, a hook module) never imports the whole pack.
 _EXPORTS = {
+    "LossLayer": "base",
     "LossValueError": "base",
     "ProbabilitiesAsLogitsWarning": "base",
     "graph_function": "base",
@@ -116,6 +122,7 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "LossLayer",
     "LossValueError",
     "ProbabilitiesAsLogitsWarning",
     "graph_function",

@@ -23,7 +23,23 @@ from tensorweave_losses.base import (
     weights_like,
 )
 
-__all__ = ["auc", "thresholds", "histogram_parts", "histogram_result"]
+__all__ = [
+    "auc",
+    "thresholds",
+    "histogram_parts",
+    "histogram_result",
+    "exact_parts",
+    "exact_result",
+]
+
+
+def exact_parts(
+    labels: Any, predictions: Any, *, sample_weight: Any = None
+) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
+    """Per entry: (positive weight, negative weight, score), flat; what the exact AUC of
+    several batches needs (their concatenation)."""
+    pos_w, neg_w, scores = _flat(labels, predictions, sample_weight)
+    return pos_w, neg_w, scores
 
 
 def _flat(labels: Any, predictions: Any, sample_weight: Any) -> tuple[tf.Tensor, ...]:
@@ -70,7 +86,11 @@ def histogram_result(positives: tf.Tensor, negatives: tf.Tensor) -> tf.Tensor:
 
 
 def _exact(labels: Any, predictions: Any, sample_weight: Any) -> tf.Tensor:
-    pos_w, neg_w, scores = _flat(labels, predictions, sample_weight)
+    return exact_result(*_flat(labels, predictions, sample_weight))
+
+
+def exact_result(pos_w: tf.Tensor, neg_w: tf.Tensor, scores: tf.Tensor) -> tf.Tensor:
+    """The rank-based (exact) ROC AUC from ``exact_parts`` (of one batch or several)."""
     order = tf.argsort(scores)
     sorted_scores = tf.gather(scores, order)
     _, group = tf.unique(sorted_scores)

@@ -1,9 +1,9 @@
 """What every loss, metric and distance here shares: graph-or-tensor calls, reductions, checks.
 
 A function decorated with :func:`graph_function` computes on tensors, but called with any
-``tw.Layer`` argument it returns a graph node instead (a ``tw.Lambda`` made by ``tw.lift``),
-whose inputs are those layers (other arguments are bound as constants). So a training graph
-can end in its loss node.
+``tw.Layer`` argument it returns a :class:`LossLayer` instead, a graph node whose inputs are
+those layers (other arguments are bound as constants). So a training graph can end in its
+loss node, and ``node.function`` is the plain function it applies.
 
 >>> import tensorweave as tw
 >>> from tensorweave_losses.regression import mse
@@ -11,8 +11,7 @@ can end in its loss node.
 2.0
 >>> y, p = tw.Input(n_units=2, name="y"), tw.Input(n_units=2, name="p")
 >>> node = mse(y, p)
->>> import inspect
->>> node.shape, inspect.unwrap(node.fn) is mse.function
+>>> node.shape, node.function is mse.function
 ((), True)
 >>> float(node([[1.0, 2.0]], [[1.0, 4.0]]))
 2.0
@@ -21,8 +20,9 @@ can end in its loss node.
 from __future__ import annotations
 
 import functools
+import inspect
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,6 +34,7 @@ __all__ = [
     "REDUCTIONS",
     "LossValueError",
     "ProbabilitiesAsLogitsWarning",
+    "LossLayer",
     "graph_function",
     "reduce_loss",
     "check_reduction",
@@ -60,20 +61,101 @@ class ProbabilitiesAsLogitsWarning(UserWarning):
     """Predictions passed as logits look like probabilities (rows in [0, 1] summing to 1)."""
 
 
-# Keywords that ``tw.Lambda`` itself takes: bound with the call, never node options.
-_LAMBDA_KEYWORDS = frozenset({"shape", "dtype", "sparse", "variables", "name", "share_state_with"})
+class _Slot:
+    """Marks where the tensor of input ``index`` goes among a call's arguments."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"<input {self.index}>"
+
+
+class _Bound:
+    """``function`` with its layer arguments replaced by the tensors of the node's inputs."""
+
+    def __init__(self, function: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any]):
+        self.function = function
+        self.args = tuple(args)
+        self.kwargs = dict(kwargs)
+        self.__name__ = getattr(function, "__name__", "loss")
+
+    def __call__(self, *tensors: Any) -> Any:
+        args = [tensors[a.index] if isinstance(a, _Slot) else a for a in self.args]
+        kwargs = {
+            k: tensors[v.index] if isinstance(v, _Slot) else v for k, v in self.kwargs.items()
+        }
+        return self.function(*args, **kwargs)
+
+
+class LossLayer(tw.Lambda):
+    """A loss, metric or distance applied in a graph.
+
+    Built by calling a registered loss with layers (``tw.losses["mse.v1"](labels, preds)``),
+    rarely directly. ``tf.Variable`` arguments (NCE and sampled-softmax output weights) are
+    kept in this node's state, so they train and checkpoint with the graph.
+
+    Attributes:
+        function: the plain tensor function this node applies.
+        options: the non-layer arguments it was called with.
+    """
+
+    def __init__(
+        self,
+        function: Callable[..., Any],
+        *inputs: tw.Layer,
+        call_args: Sequence[Any] = (),
+        call_kwargs: dict[str, Any] | None = None,
+        name: str | None = None,
+        share_state_with: tw.Layer | None = None,
+    ) -> None:
+        bound = _Bound(function, call_args, call_kwargs or {})
+        self.function = function
+        self._bound = bound
+        options = {k: v for k, v in bound.kwargs.items() if not isinstance(v, _Slot)}
+        self.options = options
+        variables = [v for v in (*bound.args, *bound.kwargs.values()) if isinstance(v, tf.Variable)]
+        super().__init__(
+            bound, *inputs, variables=variables, name=name, share_state_with=share_state_with
+        )
+
+    def streaming(self) -> Any:
+        """A fresh streaming state of this metric node (``update(*input tensors)``,
+        ``result()``, ``reset()``), so a figure over many batches equals the metric on all
+        of them at once; ``None`` when the function has none (a loss: a mean over examples).
+        """
+        from tensorweave_losses.streaming import node_metric
+
+        return node_metric(self.function, self._bound.args, self._bound.kwargs)
+
+    def reuse_with(self, *inputs: tw.Layer, **options: Any) -> LossLayer:
+        """The same loss on other input layers (same options, shared variables); ``options``
+        override the loss's keyword arguments (``reduction="none"``)."""
+        if len(inputs) != len(self.inputs):
+            raise TypeError(
+                f"{self.name!r}.reuse_with expected {len(self.inputs)} input(s), got {len(inputs)}."
+            )
+        kwargs = dict(self._bound.kwargs)
+        # Options this loss does not take (``training=`` sent by ``Module.reuse_with`` to
+        # every inner node) are not its business: keep only the ones its function accepts.
+        accepted = inspect.signature(self.function).parameters
+        kwargs.update({k: v for k, v in options.items() if k in accepted})
+        return LossLayer(
+            self.function,
+            *inputs,
+            call_args=self._bound.args,
+            call_kwargs=kwargs,
+            share_state_with=self,
+        )
 
 
 def graph_function(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Make ``fn`` dual-use: on tensors it computes, with any layer argument it builds a node.
 
-    The node is made by ``tw.lift`` (the core's one way to lift a function into a graph):
-    layers among the arguments, positional or keyword, become its inputs in that order;
-    other keyword arguments stay the node's options, which ``reuse_with(reduction="none")``
-    overrides; ``tf.Variable`` arguments (NCE output weights) join the node's state, so
-    they train and checkpoint with the graph. In layer mode ``name=`` names the node. The
-    wrapper exposes the plain function as ``.function`` (``inspect.unwrap(node.fn)`` on a
-    node).
+    In layer mode ``name=`` names the node. The wrapper exposes the plain function as
+    ``.function``.
     """
 
     @tf.autograph.experimental.do_not_convert
@@ -81,27 +163,17 @@ def graph_function(fn: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, name: str | None = None, **kwargs: Any) -> Any:
         if not any(isinstance(a, tw.Layer) for a in (*args, *kwargs.values())):
             return fn(*args, **kwargs)
-        # tw.lift finds layers one level into lists: keyword layers travel in a list of
-        # their own and go back to their keywords when the node runs.
-        by_keyword = [
-            k for k, v in kwargs.items() if isinstance(v, tw.Layer) or k in _LAMBDA_KEYWORDS
-        ]
-        options = {k: v for k, v in kwargs.items() if k not in by_keyword}
+        inputs = []
 
-        def call(positional: list[Any], keyword_values: list[Any], **opts: Any) -> Any:
-            return fn(*positional, **dict(zip(by_keyword, keyword_values, strict=True)), **opts)
+        def slot(value: Any) -> Any:
+            if isinstance(value, tw.Layer):
+                inputs.append(value)
+                return _Slot(len(inputs) - 1)
+            return value
 
-        functools.update_wrapper(call, fn)  # the node's function has fn's name and signature
-        variables = [v for v in (*args, *kwargs.values()) if isinstance(v, tf.Variable)]
-        node: tw.Layer = tw.lift(
-            call,
-            list(args),
-            [kwargs[k] for k in by_keyword],
-            name=name,
-            variables=variables,
-            **options,
-        )
-        return node
+        call_args = [slot(a) for a in args]
+        call_kwargs = {k: slot(v) for k, v in kwargs.items()}
+        return LossLayer(fn, *inputs, call_args=call_args, call_kwargs=call_kwargs, name=name)
 
     wrapper.function = fn  # type: ignore[attr-defined]
     return wrapper

@@ -40,7 +40,10 @@ __all__ = [
     "StreamingRecall",
     "StreamingF1",
     "StreamingAUC",
+    "StreamingExactAUC",
     "StreamingPerplexity",
+    "NodeMetric",
+    "node_metric",
 ]
 
 
@@ -90,10 +93,14 @@ class StreamingMetric(tf.Module):
         """The metric from the accumulated sums (default: a ratio of two sums)."""
         return _cls.ratio(*totals)
 
-    def update(self, *args: Any, **kwargs: Any) -> tf.Tensor:
-        """Accumulate one batch; returns the running result."""
+    def accumulate(self, *args: Any, **kwargs: Any) -> None:
+        """Accumulate one batch (``update`` without computing the result)."""
         for variable, part in zip(self.totals, self.parts(*args, **kwargs), strict=True):
             variable.assign_add(tf.cast(part, variable.dtype))
+
+    def update(self, *args: Any, **kwargs: Any) -> tf.Tensor:
+        """Accumulate one batch; returns the running result."""
+        self.accumulate(*args, **kwargs)
         return self.result()
 
     def result(self) -> tf.Tensor:
@@ -223,6 +230,47 @@ class StreamingAUC(StreamingMetric):
         return _auc.histogram_result(*totals)
 
 
+class StreamingExactAUC(StreamingMetric):
+    """Running exact (rank-based) ROC AUC: keeps every score with its weights (memory grows
+    with the data), so the result equals ``auc(...)`` on all batches at once.
+
+    >>> metric = StreamingExactAUC()
+    >>> _ = metric.update([0, 1], [0.1, 0.35]); _ = metric.update([0, 1], [0.4, 0.8])
+    >>> float(metric.result())
+    0.75
+    """
+
+    def __init__(self, *, name: str | None = None) -> None:
+        tf.Module.__init__(self, name=name or "streaming_exact_auc")
+        self.totals = [
+            tf.Variable(
+                tf.zeros([0], tf.float32),
+                shape=tf.TensorShape([None]),
+                trainable=False,
+                name=f"entries_{i}",
+            )
+            for i in range(3)
+        ]
+
+    def parts(
+        self, labels: Any, predictions: Any, *, sample_weight: Any = None
+    ) -> Sequence[tf.Tensor]:
+        return _auc.exact_parts(labels, predictions, sample_weight=sample_weight)
+
+    def accumulate(self, *args: Any, **kwargs: Any) -> None:
+        for variable, part in zip(self.totals, self.parts(*args, **kwargs), strict=True):
+            variable.assign(tf.concat([variable, tf.cast(part, variable.dtype)], 0))
+
+    def finish(self, *totals: tf.Tensor) -> tf.Tensor:
+        return _auc.exact_result(*totals)
+
+    def reset(self) -> None:
+        for variable in self.totals:
+            variable.assign(tf.zeros([0], variable.dtype))
+
+    reset_state = reset
+
+
 class StreamingPerplexity(StreamingMetric):
     """Running perplexity: ``update(ids, logits, mask=None, lengths=None, sample_weight=None)``."""
 
@@ -236,3 +284,74 @@ class StreamingPerplexity(StreamingMetric):
 def _snake(name: str) -> str:
     out = [("_" + c.lower()) if c.isupper() and i else c.lower() for i, c in enumerate(name)]
     return "".join(out).replace("a_u_c", "auc").replace("f1", "f1")
+
+
+# -- a metric node's streaming state ------------------------------------------------------
+def _options(*keys: str) -> Any:
+    return lambda cls: (lambda opts: cls(**{k: opts[k] for k in keys if k in opts}), keys)
+
+
+def _auc_state(opts: dict[str, Any]) -> StreamingMetric:
+    n = opts.get("num_thresholds")
+    return StreamingExactAUC() if n is None else StreamingAUC(int(n))
+
+
+# plain metric function -> (make the state from the node's options, the options it takes)
+_STATES: dict[Any, tuple[Any, tuple[str, ...]]] = {
+    _cls.accuracy.function: _options()(StreamingAccuracy),
+    _cls.sparse_accuracy.function: _options()(StreamingSparseAccuracy),
+    _cls.binary_accuracy.function: _options("threshold")(StreamingBinaryAccuracy),
+    _cls.top_k_accuracy.function: _options("k")(StreamingTopKAccuracy),
+    _cls.precision.function: _options("threshold")(StreamingPrecision),
+    _cls.recall.function: _options("threshold")(StreamingRecall),
+    _cls.f1.function: _options("threshold")(StreamingF1),
+    _auc.auc.function: (_auc_state, ("num_thresholds",)),
+    _seq.perplexity.function: _options()(StreamingPerplexity),
+    mean.function: _options()(StreamingMean),
+}
+
+
+class NodeMetric:
+    """The streaming state of one metric node: ``update(*tensors of the node's inputs)``
+    accumulates a batch (the node's other arguments bound), ``result()`` and ``reset()``.
+
+    >>> import tensorweave as tw
+    >>> y, p = tw.Input(shape=(None,), name="y"), tw.Input(shape=(None,), name="p")
+    >>> state = tw.metrics["f1.v1"](y, p, threshold=0.5).streaming()
+    >>> state.update([1.0, 0.0], [0.9, 0.8]); state.update([1.0, 1.0], [0.1, 0.7])
+    >>> round(float(state.result()), 4)  # tp=2 fp=1 fn=1 over both batches
+    0.6667
+    """
+
+    def __init__(self, metric: StreamingMetric, call: Any) -> None:
+        self.metric = metric
+        self._call = call
+
+    def update(self, *tensors: Any) -> None:
+        """Accumulate one batch, given one tensor per input of the node."""
+        self._call(*tensors)
+
+    def result(self) -> tf.Tensor:
+        """The metric over every batch since the last reset."""
+        return self.metric.result()
+
+    def reset(self) -> None:
+        """Forget every batch seen."""
+        self.metric.reset()
+
+
+def node_metric(function: Any, args: Sequence[Any], kwargs: dict[str, Any]) -> NodeMetric | None:
+    """The streaming state for a node applying ``function`` to ``args``/``kwargs`` (input
+    slots and constants), or ``None`` when ``function`` has no streaming counterpart."""
+    from tensorweave_losses.base import _Bound, _Slot
+
+    entry = _STATES.get(function)
+    if entry is None:
+        return None
+    make, keys = entry
+    constants = {k: v for k, v in kwargs.items() if k in keys and not isinstance(v, _Slot)}
+    if len(constants) != len([k for k in kwargs if k in keys]):
+        return None  # an option fed by a layer: no fixed streaming state
+    metric = make(constants)
+    rest = {k: v for k, v in kwargs.items() if k not in keys}
+    return NodeMetric(metric, _Bound(metric.accumulate, args, rest))

@@ -35,6 +35,7 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
+from tensorweave_rnn.rng import generator, keep_mask
 
 __all__ = ["Cell", "StepContext"]
 
@@ -139,6 +140,8 @@ class Cell(tw.Layer):
             name=name,
             share_state_with=share_state_with,
         )
+        if self._active and any(rates.values()):
+            generator(self.state)  # the masks' random state, checkpointed with the cell
 
     # -- the contract ---------------------------------------------------------------------
     def state_size_for(self, n_units: int) -> list[int]:
@@ -170,17 +173,20 @@ class Cell(tw.Layer):
         ctx = StepContext()
         rates = self._rates
         active = self._active
+        rng = generator(self.state) if active and any(rates.values()) else None
         if active and rates["input_dropout"]:
-            ctx.input_mask = _mask(batch_size, self._in_units, rates["input_dropout"], dtype)
+            ctx.input_mask = _mask(rng, [batch_size, self._in_units], rates["input_dropout"], dtype)
         if active and rates["state_dropout"]:
             width = self._state_size[0]
-            ctx.state_mask = _mask(batch_size, width, rates["state_dropout"], dtype)
+            ctx.state_mask = _mask(rng, [batch_size, width], rates["state_dropout"], dtype)
         if active and rates["output_dropout"]:
-            ctx.output_mask = _mask(batch_size, self.n_units, rates["output_dropout"], dtype)
+            ctx.output_mask = _mask(rng, [batch_size, self.n_units], rates["output_dropout"], dtype)
         for attr, option in self.dropconnect_weights:
             weight = getattr(self.state, attr)
             rate = rates[option]
-            ctx.weights[attr] = tf.nn.dropout(weight, rate) if active and rate else weight
+            if active and rate:
+                weight = weight * _mask(rng, tf.shape(weight), rate, weight.dtype)
+            ctx.weights[attr] = weight
         return ctx
 
     def step(
@@ -219,8 +225,9 @@ class Cell(tw.Layer):
         return out
 
 
-def _mask(batch_size: Any, width: int, rate: float, dtype: tf.DType) -> tf.Tensor:
-    return tf.nn.dropout(tf.ones([batch_size, width], dtype), rate)
+def _mask(rng: Any, shape: Any, rate: float, dtype: tf.DType) -> tf.Tensor:
+    """Inverted-dropout mask: 0, or ``1 / (1 - rate)`` with chance ``1 - rate``."""
+    return tf.cast(keep_mask(rng, shape, rate), dtype) / tf.constant(1.0 - rate, dtype)
 
 
 def _check_states(label: str, states: tuple[Any, ...], sizes: list[int]) -> None:

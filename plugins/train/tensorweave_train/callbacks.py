@@ -139,7 +139,8 @@ class CSVLogger(Callback):
     """Append one row per epoch (epoch, step and every value) to a CSV file.
 
     Resuming appends to the same file; the header is written once, and a new value
-    appearing later adds no column (it is left out).
+    appearing later adds no column (it is left out). Rows of the epochs a resumed run
+    redoes (those after its checkpoint) are dropped first, so no epoch appears twice.
     """
 
     priority = 50
@@ -154,8 +155,7 @@ class CSVLogger(Callback):
         exists = os.path.exists(self.path) and os.path.getsize(self.path) > 0
         if self._fields is None:
             if exists:
-                with open(self.path, newline="") as f:
-                    self._fields = next(csv.reader(f), list(row))
+                self._fields = self._drop_rows_from(state.epoch) or list(row)
             else:
                 self._fields = list(row)
         with open(self.path, "a", newline="") as f:
@@ -165,6 +165,37 @@ class CSVLogger(Callback):
             writer.writerow(row)
             f.flush()
             os.fsync(f.fileno())
+
+    def _drop_rows_from(self, epoch: int) -> list[str]:
+        """A resumed run (first epoch-end at ``epoch`` > 0) redoes the epochs after its
+        checkpoint: drop the trailing rows of epochs ``>= epoch`` so none appears twice.
+        Returns the header."""
+        with open(self.path, newline="") as f:
+            rows = list(csv.reader(f))
+        if not rows:
+            return []
+        header, body = rows[0], rows[1:]
+        if epoch <= 0 or "epoch" not in header:
+            return header
+        col = header.index("epoch")
+
+        def redone(r: list[str]) -> bool:
+            try:
+                return float(r[col]) >= epoch
+            except (ValueError, IndexError):
+                return False
+
+        keep = len(body)
+        while keep and redone(body[keep - 1]):
+            keep -= 1
+        if keep != len(body):
+            tmp = f"{self.path}.tmp-{os.getpid()}"
+            with open(tmp, "w", newline="") as f:
+                csv.writer(f).writerows([header, *body[:keep]])
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        return header
 
 
 class ProgressBar(Callback):

@@ -141,15 +141,21 @@ class Checkpointer:
         if not manifest.is_file():
             return "no MANIFEST.json (partial write)"
         try:
-            files = json.loads(manifest.read_text())["files"]
-        except (ValueError, KeyError) as err:
-            return f"unreadable MANIFEST.json ({err})"
-        for name, meta in files.items():
-            f = path / name
-            if not f.is_file():
-                return f"missing file {name}"
-            if f.stat().st_size != meta["size"] or _sha256(f) != meta["sha256"]:
-                return f"checksum mismatch in {name}"
+            files = json.loads(manifest.read_text(encoding="utf-8"))["files"]
+            if not isinstance(files, dict) or not files:
+                return "damaged MANIFEST.json (no file list)"
+            for name, meta in files.items():
+                f = path / name
+                if not isinstance(name, str) or "/" in name or name.startswith("."):
+                    return f"damaged MANIFEST.json (bad file name {name!r})"
+                if not f.is_file():
+                    return f"missing file {name}"
+                if f.stat().st_size != meta["size"] or _sha256(f) != meta["sha256"]:
+                    return f"checksum mismatch in {name}"
+            if "state.json" not in files or not any(n.startswith("vars") for n in files):
+                return "damaged MANIFEST.json (it lists neither state.json nor vars)"
+        except (ValueError, KeyError, TypeError, AttributeError, OSError) as err:
+            return f"damaged MANIFEST.json ({type(err).__name__}: {err})"
         return None
 
     def latest(self) -> Path | None:

@@ -79,6 +79,7 @@ def _train_parser() -> _Parser:
     )
     p.add_argument("config", nargs="?", help="config file or built-in name")
     p.add_argument("--run-dir", help="where to write the run (default runs/NAME-TIME)")
+    p.add_argument("--overwrite", action="store_true", help="replace the run already in --run-dir")
     p.add_argument("--quiet", action="store_true", help="print only the final summary")
     p.add_argument("--progress", action="store_true", default=None, help="force progress bars")
     return p
@@ -127,6 +128,7 @@ def _cmd_train(argv: list[str]) -> int:
         source=jobs.config_path(args.config),
         progress=args.progress,
         out=_out(args),
+        overwrite=args.overwrite,
     )
     _print_summary(summary)
     return EXIT_OK
@@ -153,7 +155,14 @@ def _run_parser(name: str, description: str) -> _Parser:
 def _need_run_dir(args: argparse.Namespace, parser: _Parser) -> Path:
     if args.run_dir is None:
         raise UsageError(f"{parser.prog}: give the RUN_DIR that `tensorweave train` printed")
-    return Path(args.run_dir)
+    where = Path(args.run_dir)
+    if not (where / "config.json").is_file():
+        what = "does not exist" if not where.exists() else "is not a run directory (no config.json)"
+        raise UsageError(
+            f"{parser.prog}: {where} {what}. Fix: pass the RUN_DIR that `tensorweave train` "
+            "printed."
+        )
+    return where
 
 
 def _cmd_evaluate(argv: list[str]) -> int:
@@ -166,7 +175,7 @@ def _cmd_evaluate(argv: list[str]) -> int:
         parser.print_help()
         return EXIT_OK
     metrics = jobs.evaluate(_need_run_dir(args, parser), split=args.split, overrides=overrides)
-    print(json.dumps({k: round(v, 6) for k, v in metrics.items()}))
+    print(json.dumps(metrics))  # the figures exactly as summary.json and log.csv hold them
     return EXIT_OK
 
 
@@ -286,13 +295,18 @@ def _handler(fn: Callable[[list[str]], int]) -> Callable[[argparse.Namespace], i
 def run_guarded(fn: Callable[[list[str]], int], argv: list[str]) -> int:
     """Run a command, turning errors into messages and documented exit codes."""
     import tensorweave.config as twc
+    from tensorweave_train.job import Interrupted, PredictInputError
+    from tensorweave_train.rundir import RunDirError
 
     show_tb = "--traceback" in argv
     try:
         return fn(argv)
-    except UsageError as err:
+    except (UsageError, RunDirError, PredictInputError) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_USAGE
+    except Interrupted as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_INTERRUPTED
     except twc.ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         unknown = all(p.rsplit(".", 1)[-1].startswith("@") for p, _ in err.errors)
@@ -302,7 +316,7 @@ def run_guarded(fn: Callable[[list[str]], int], argv: list[str]) -> int:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_COMPONENT
     except KeyboardInterrupt:
-        print("interrupted (resume with: tensorweave resume RUN_DIR)", file=sys.stderr)
+        print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Exception as err:
         if show_tb:

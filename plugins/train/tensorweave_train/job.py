@@ -31,7 +31,12 @@ model: a job config needs a [model] section
 
 from __future__ import annotations
 
+import difflib
 import json
+import math
+import shutil
+import signal
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -44,8 +49,9 @@ import tensorflow as tf
 
 import tensorweave as tw
 import tensorweave.config as twc
+from tensorweave_train import rundir
 from tensorweave_train.checkpoint import CheckpointCallback, Checkpointer
-from tensorweave_train.events import Callback, Event, TrainState, on_epoch, on_train
+from tensorweave_train.events import Callback, Event, TrainState, on_epoch, on_step, on_train
 from tensorweave_train.model import Model
 
 __all__ = [
@@ -62,6 +68,8 @@ __all__ = [
     "evaluate",
     "predict",
     "resume",
+    "Interrupted",
+    "PredictInputError",
 ]
 
 DEFAULTS = {"digits": "digits.toml", "chars": "chars.toml"}
@@ -104,9 +112,34 @@ def load_config(name: str | None, overrides: Sequence[str] | Mapping[str, Any] =
     return twc.load(config_path(name), overrides=overrides)
 
 
+SECTIONS_ALL = ("data", "model", "optimizer", "train", "run", "callbacks")
+_POSITIVE = {"train.epochs", "train.batch_size", "train.checkpoint_every", "train.limit"}
+
+
+def _close(word: str, choices: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" Did you mean {close[0]!r}?" if close else ""
+
+
 def check_settings(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Problems in the plain sections (``[train]``, ``[run]``), by dotted path."""
+    """Problems in the plain sections (``[train]``, ``[run]``) and the job's layout, by
+    dotted path. Top-level tables other than the job's sections hold ``${...}`` variables
+    (e.g. ``[dims]``); one that looks like a misspelled section, or holds a component, is
+    refused."""
     errors: list[tuple[str, str]] = []
+    for key, value in cfg.items():
+        if key in SECTIONS_ALL:
+            continue
+        close = difflib.get_close_matches(str(key), SECTIONS_ALL, n=1, cutoff=0.7)
+        if close or not isinstance(value, Mapping) or _holds_promise(value):
+            hint = f" Did you mean [{close[0]}]?" if close else ""
+            errors.append(
+                (
+                    str(key),
+                    f"unknown section.{hint} A job config has {', '.join(SECTIONS_ALL)}; other "
+                    "top-level tables may only hold plain values for ${...} variables",
+                )
+            )
     for section, cls in SECTIONS.items():
         values = cfg.get(section, {})
         if not isinstance(values, Mapping):
@@ -116,20 +149,73 @@ def check_settings(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
         for key, value in values.items():
             path = f"{section}.{key}"
             if key not in params:
-                errors.append((path, f"unknown setting; settings: {', '.join(params)}"))
+                errors.append(
+                    (
+                        path,
+                        f"unknown setting;{_close(key, list(params))} settings: {', '.join(params)}",
+                    )
+                )
                 continue
             problem = twc.check_type(value, params[key].hint)
             if problem:
                 errors.append((path, problem))
+            elif path in _POSITIVE and value is not None and value <= 0:
+                errors.append((path, f"must be a positive integer, got {value!r}"))
+            elif path == "run.name":
+                why = rundir.check_run_name(value)
+                if why:
+                    errors.append((path, why))
     for key in ("data", "model"):
         if key not in cfg:
             errors.append((key, f"a job config needs a [{key}] section"))
+    data = cfg.get("data")
+    if "data" in cfg and not (isinstance(data, Mapping) and twc.is_promise(data)):
+        errors.append(
+            (
+                "data",
+                f'expected a dataset table such as {{"@datasets" = "digits.v1"}}, got {data!r}',
+            )
+        )
+    optimizer = cfg.get("optimizer")
+    if "optimizer" in cfg:
+        if not (isinstance(optimizer, Mapping) and twc.is_promise(optimizer)):
+            errors.append(
+                (
+                    "optimizer",
+                    "expected an optimizer table such as "
+                    f'{{"@optimizers" = "Adam.v1"}}, got {optimizer!r}',
+                )
+            )
+        else:
+            lr = optimizer.get("learning_rate")
+            number = isinstance(lr, (int, float)) and not isinstance(lr, bool)
+            if number and (not math.isfinite(lr) or lr <= 0):
+                errors.append(
+                    (
+                        "optimizer.learning_rate",
+                        f"must be a positive finite number, got {lr!r}",
+                    )
+                )
+    if "callbacks" in cfg and not isinstance(cfg["callbacks"], list):
+        errors.append(
+            ("callbacks", f"expected a list of callback tables, got {cfg['callbacks']!r}")
+        )
     model = cfg.get("model")
     if isinstance(model, Mapping):
         for key in ("inputs", "outputs", "loss"):
             if key not in model:
                 errors.append((f"model.{key}", "missing: name the node(s) in [model]"))
+    elif "model" in cfg:
+        errors.append(("model", f"expected a table with a [model.nodes] graph, got {model!r}"))
     return errors
+
+
+def _holds_promise(value: Any) -> bool:
+    if isinstance(value, Mapping):
+        return twc.is_promise(value) or any(_holds_promise(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds_promise(v) for v in value)
+    return False
 
 
 def _settings(cfg: Mapping[str, Any], section: str) -> Any:
@@ -239,13 +325,97 @@ class EpochPrinter(Callback):
             )
 
 
-def _run_dir(job: Job, run_dir: str | Path | None) -> Path:
+def _run_dir(job: Job, run_dir: str | Path | None) -> Path | None:
+    """The explicit run directory (``--run-dir`` or ``[run] dir``), or ``None`` for a new
+    ``runs/<name>-<time>`` one."""
     if run_dir is not None:
         return Path(run_dir)
     if job.run.dir:
         return Path(job.run.dir)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    return Path("runs") / f"{job.run.name}-{stamp}"
+    return None
+
+
+def _check_data(job: Job) -> None:
+    """Missing fields (``ConfigError``) and NaN/inf values (the job stops on NaN by
+    default) in the training and validation data."""
+    from tensorweave_train.trainer import non_finite
+
+    for split in ("train", "valid"):
+        bad = non_finite(job.split(split))
+        if bad is not None:
+            raise tw.TensorweaveError(
+                f"the {split} data's {bad}. Fix: clean the data (the job stops on NaN)."
+            )
+
+
+class Interrupted(tw.TensorweaveError):
+    """Training was interrupted (Ctrl-C); a checkpoint was saved in ``run_dir``."""
+
+    def __init__(self, run_dir: Path, step: int | None) -> None:
+        self.run_dir = run_dir
+        self.step = step
+        at = f" at step {step}" if step is not None else ""
+        super().__init__(
+            f"interrupted: saved a checkpoint{at} in {run_dir}\n"
+            f"  resume with: tensorweave resume {run_dir}"
+        )
+
+
+class _InterruptToStop(Callback):
+    """Ctrl-C (SIGINT) asks the loop to stop after the current step; a second one raises
+    ``KeyboardInterrupt`` at once. Installed only in the main thread."""
+
+    priority = -200
+
+    def __init__(self) -> None:
+        self.triggers = (on_step(),)
+        self.hit = False
+        self._previous: Any = None
+
+    def install(self) -> None:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+
+    def uninstall(self) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.hit = True
+        self.uninstall()  # a second Ctrl-C interrupts at once
+
+    def __call__(self, event: Event, state: TrainState) -> None:
+        if self.hit:
+            state.request_stop("interrupted (Ctrl-C)")
+
+
+class _StopOnNaNLoss(Callback):
+    """Stop when an epoch's mean training loss or a weight is NaN or infinite (the job's
+    default; checked at each epoch's end, so no per-step cost)."""
+
+    priority = -100
+
+    def __init__(self) -> None:
+        self.triggers = (on_epoch(),)
+        self.reason: str | None = None
+
+    def __call__(self, event: Event, state: TrainState) -> None:
+        loss = state.values.get("loss")
+        what = f"the training loss is {loss}" if loss is not None and not np.isfinite(loss) else ""
+        if not what and state.model is not None:
+            bad = [
+                v.name
+                for v in state.model.trainable_variables
+                if v.dtype.is_floating and not np.isfinite(v.numpy()).all()
+            ]
+            what = f"the weights {bad[:3]} hold NaN/inf" if bad else ""
+        if what:
+            self.reason = (
+                f"{what} at epoch {state.epoch + 1} (step {state.step}). "
+                "Fix: look for NaN/inf in the data, or lower the learning rate."
+            )
+            state.request_stop(self.reason)
 
 
 def _processors(job: Job) -> dict[str, Any]:
@@ -268,8 +438,12 @@ def _fit(
 ) -> dict[str, Any]:
     settings = job.settings
     printer = EpochPrinter(out if progress is not True else None)
+    interrupt, nan = _InterruptToStop(), _StopOnNaNLoss()
+    checkpoints = CheckpointCallback(run_dir, every_epochs=settings.checkpoint_every)
     callbacks: list[Any] = [
-        CheckpointCallback(run_dir / "checkpoints", every_epochs=settings.checkpoint_every),
+        interrupt,
+        nan,
+        checkpoints,
         ("CSVLogger.v1", {"path": str(run_dir / "log.csv")}),
         ("ProgressBar.v1", {"enabled": progress}),
         printer,
@@ -278,16 +452,25 @@ def _fit(
     train_data = job.split("train")
     valid = job.split("valid")
     started = time.perf_counter()
-    history = job.model.train(
-        train_data,
-        settings.epochs,
-        batch_size=settings.batch_size,
-        validation=valid if len(next(iter(valid.values()))) else None,
-        callbacks=callbacks,
-        shuffle=settings.shuffle,
-        seed=settings.seed,
-        resume=resume_from,
-    )
+    interrupt.install()
+    try:
+        history = job.model.train(
+            train_data,
+            settings.epochs,
+            batch_size=settings.batch_size,
+            validation=valid if len(next(iter(valid.values()))) else None,
+            callbacks=callbacks,
+            shuffle=settings.shuffle,
+            seed=settings.seed,
+            resume=resume_from,
+        )
+    finally:
+        interrupt.uninstall()
+    if interrupt.hit:
+        saved = checkpoints.last_saved
+        raise Interrupted(run_dir, int(saved.name.split("-")[-1]) if saved else None)
+    if nan.reason is not None:
+        raise tw.TensorweaveError(f"training stopped: {nan.reason} Run directory: {run_dir}")
     seconds = time.perf_counter() - started
     final = job.model.evaluate(valid, batch_size=settings.batch_size)
     summary = {
@@ -296,7 +479,9 @@ def _fit(
         "steps": int(history.state.step) if hasattr(history, "state") else None,
         "train_seconds": round(seconds, 2),
         "train_examples": len(next(iter(train_data.values()))),
-        "valid": {k: round(float(v), 6) for k, v in final.items()},
+        # the figures as evaluate gives them (float32, shortest decimal): the same numbers
+        # as the last epoch's val_* in log.csv, the history and TensorBoard
+        "valid": {k: float(v) for k, v in final.items()},
         "history": [dict(h) for h in history],
         "stopped": getattr(history.state, "stop_reason", None)
         if hasattr(history, "state")
@@ -313,39 +498,55 @@ def train(
     source: str | Path | None = None,
     progress: bool | None = None,
     out: Callable[[str], None] | None = print,
+    overwrite: bool = False,
 ) -> dict[str, Any]:
-    """Train the job ``cfg`` describes into a new run directory; returns the summary."""
+    """Train the job ``cfg`` describes into a new run directory; returns the summary.
+
+    Everything is validated and built before the directory is made; an explicit
+    ``run_dir`` that already holds a run is refused unless ``overwrite``; the directory is
+    locked while training (``rundir.RunLock``) and removed again when the run fails before
+    its first checkpoint.
+    """
     validate_job(cfg)  # every problem at once, before anything is built
     filled = twc.fill(cfg)
     job = build_job(cfg)
-    where = _run_dir(job, run_dir)
-    where.mkdir(parents=True, exist_ok=True)
-    twc.save(filled, where / FILLED)
-    if source is not None and Path(source).is_file():
-        (where / f"source{Path(source).suffix}").write_text(Path(source).read_text())
-    (where / "processors.json").write_text(json.dumps(_processors(job), indent=2) + "\n")
-    if out is not None:
-        out(f"training {job.run.name}: {job.model}\n  run directory: {where}")
-    return _fit(job, where, progress=progress, out=out)
+    _check_data(job)  # missing fields, NaN: before anything is written
+    explicit = _run_dir(job, run_dir)
+    if explicit is None:
+        where = rundir.new_run_dir("runs", job.run.name)
+        created, lock = True, rundir.RunLock(where).acquire()
+    else:
+        created = not explicit.exists()
+        where, lock = rundir.claim(explicit, overwrite=overwrite)
+    try:
+        twc.save(filled, where / FILLED)
+        if source is not None and Path(source).is_file():
+            (where / f"source{Path(source).suffix}").write_text(Path(source).read_text())
+        (where / "processors.json").write_text(json.dumps(_processors(job), indent=2) + "\n")
+        if out is not None:
+            out(f"training {job.run.name}: {job.model}\n  run directory: {where}")
+        return _fit(job, where, progress=progress, out=out)
+    except BaseException:
+        lock.release()
+        if created and not Checkpointer(where).checkpoints():
+            shutil.rmtree(where, ignore_errors=True)  # nothing to resume: leave nothing
+        raise
+    finally:
+        lock.release()
 
 
 def _restored(run_dir: str | Path, overrides: Sequence[str] | Mapping[str, Any] = ()) -> Job:
     where = Path(run_dir)
     path = where / FILLED
     if not path.is_file():
-        raise twc.ConfigError(
-            [
-                (
-                    "",
-                    f"{where} is not a run directory (no {FILLED}). Fix: pass the directory "
-                    "`tensorweave train` printed.",
-                )
-            ]
+        raise rundir.RunDirError(
+            f"{where} is not a run directory (no {FILLED}). Fix: pass the directory "
+            "`tensorweave train` printed."
         )
     cfg = twc.load(path, overrides=overrides)
     job = build_job(cfg)
     job.model.build()
-    snap = Checkpointer(where / "checkpoints").restore(job.model)
+    snap = _restore_checked(job, where, overrides)
     if snap is None:
         raise tw.TensorweaveError(f"{where} has no valid checkpoint to restore.")
     return job
@@ -372,12 +573,24 @@ def predict(run_dir: str | Path, raw: Any, *, generate: int = 0) -> Any:
     ``generate=N`` (sequence models) appends N predicted items one at a time.
     """
     where = Path(run_dir)
-    job = _restored(where)
+    if not (where / "processors.json").is_file():
+        raise rundir.RunDirError(f"{where} is not a run directory (no processors.json).")
     steps = json.loads((where / "processors.json").read_text())
+    _check_raw(raw, steps.get("info", {}))
+    job = _restored(where)
     pre, post = _pipeline(steps["preprocess"]), _pipeline(steps["postprocess"])
-    x = np.asarray(pre(raw))
+    try:
+        x = np.asarray(pre(raw))
+    except (ValueError, TypeError) as err:
+        raise PredictInputError(f"cannot pre-process this input: {err}") from err
+    if x.size == 0:
+        raise PredictInputError("the input is empty. Fix: give at least one example.")
     if x.ndim == len(job.model.inputs[0].shape) - 1:
         x = x[None]  # one example: add the batch dimension
+    try:
+        job.model.inputs[0].check(x)
+    except (tw.ShapeError, tw.InputValueError) as err:
+        raise PredictInputError(f"this input does not fit the model: {err}") from err
     feed = {job.model.inputs[0].name: x}
     if generate:
         ids = x
@@ -392,6 +605,33 @@ def predict(run_dir: str | Path, raw: Any, *, generate: int = 0) -> Any:
     return post(job.model.predict(feed))
 
 
+class PredictInputError(tw.InputValueError):
+    """Raw input a trained model cannot take (empty, unknown characters, wrong shape)."""
+
+
+def _check_raw(raw: Any, info: Mapping[str, Any]) -> None:
+    """Refuse empty text and characters outside a character model's vocabulary."""
+    vocab = info.get("vocab")
+    if isinstance(raw, str):
+        if not raw:
+            raise PredictInputError(
+                "the input text is empty. Fix: give at least one character, e.g. --text 'def '."
+            )
+        if not vocab:
+            raise PredictInputError(
+                f"this model does not take text (it takes {info.get('raw_input', 'arrays')}). "
+                "Fix: pass --input FILE (.npy or .json)."
+            )
+        bad = sorted({c for c in raw if c not in vocab or c == vocab[0]})
+        if bad:
+            shown = ", ".join(repr(c) for c in bad[:10]) + (" ..." if len(bad) > 10 else "")
+            raise PredictInputError(
+                f"the input text has {len(bad)} character(s) outside the model's vocabulary: "
+                f"{shown}. Fix: remove or replace them (the model knows "
+                f"{len(vocab) - 1} characters: letters, digits, punctuation and whitespace)."
+            )
+
+
 def resume(
     run_dir: str | Path,
     overrides: Sequence[str] | Mapping[str, Any] = (),
@@ -400,18 +640,63 @@ def resume(
     out: Callable[[str], None] | None = print,
 ) -> dict[str, Any]:
     """Continue an interrupted run from its newest valid checkpoint (``train.epochs`` is
-    the total; raise it with an override to train longer)."""
+    the total; raise it with an override to train longer).
+
+    The overrides are checked against the checkpoint first (one that changes the model's
+    variables is refused); nothing is written before the restore succeeded.
+    """
     where = Path(run_dir)
     path = where / FILLED
     if not path.is_file():
-        raise twc.ConfigError([("", f"{where} is not a run directory (no {FILLED})")])
+        raise rundir.RunDirError(
+            f"{where} is not a run directory (no {FILLED}). Fix: pass the directory "
+            "`tensorweave train` printed."
+        )
     cfg = twc.load(path, overrides=overrides)
     job = build_job(cfg)
-    if overrides:
-        twc.save(twc.fill(cfg), path)
-    if out is not None:
-        out(f"resuming {job.run.name} in {where}")
-    return _fit(job, where, progress=progress, out=out, resume_from=where / "checkpoints")
+    _check_data(job)
+    with rundir.RunLock(where):
+        job.model.build()
+        if _restore_checked(job, where, overrides) is None:
+            raise tw.TensorweaveError(f"{where} has no valid checkpoint to resume from.")
+        if overrides:
+            twc.save(twc.fill(cfg), path)
+        if out is not None:
+            out(f"resuming {job.run.name} in {where}")
+        return _fit(job, where, progress=progress, out=out, resume_from=where)
+
+
+def _restore_checked(
+    job: Job, where: Path, overrides: Sequence[str] | Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """Restore the newest valid checkpoint of ``where`` into the built ``job.model``; a
+    model the overrides changed so that the checkpoint does not fit is a ``ConfigError``."""
+    try:
+        return Checkpointer(where).restore(job.model)
+    except (ValueError, AssertionError, tf.errors.OpError) as err:
+        given = (
+            [f"{k}={v}" for k, v in overrides.items()]
+            if isinstance(overrides, Mapping)
+            else list(overrides)
+        )
+        first = str(err).strip().splitlines()[0][:300] if str(err).strip() else type(err).__name__
+        if not given:
+            raise tw.TensorweaveError(f"cannot restore the checkpoint in {where}: {first}") from err
+        paths = [twc.parse_override(g)[0] if isinstance(g, str) else str(g) for g in given]
+        plain = ("train.", "run.", "data.", "optimizer.", "callbacks")
+        paths = [p for p in paths if not p.startswith(plain)] or paths
+        raise twc.ConfigError(
+            [
+                (
+                    p,
+                    "this override changes the model's variables, so the checkpoint in "
+                    f"{where} cannot be restored into it ({first}). Fix: resume with the "
+                    "same model (change only [train], [data] or the optimizer's settings), or "
+                    "train a new run.",
+                )
+                for p in paths
+            ]
+        ) from err
 
 
 def settings_dict(job: Job) -> dict[str, Any]:

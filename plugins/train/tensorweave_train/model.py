@@ -3,11 +3,17 @@
 As TensorX's ``Model``: you build layers, then say which ``Input`` layers are data
 (``inputs``), what the model answers (``outputs``), which ``Input`` layers hold the
 expected answers (``targets``), the scalar layer to minimise (``loss``) and optional
-scalar layers to report (``metrics``). The training graph may differ from the inference
-graph (dropout on, a ``reuse_with(training=True)`` copy): only the layers are shared.
+scalar layers to report (``metrics``). Build them in training mode: the model derives its
+inference and evaluation graphs with ``tw.with_options(..., training=False)`` (Dropout off,
+BatchNorm on its moving statistics, sharing every variable), so ``predict``, ``evaluate``,
+validation and export are deterministic. Layers already built with ``training=False`` (an
+explicit inference branch) are kept as they are.
 
 - ``train(data, epochs, validation=..., callbacks=...)`` runs the loop of ``Trainer``;
-- ``evaluate(data)`` returns the loss and metrics averaged over examples;
+- ``evaluate(data)`` returns the loss and metrics over the whole data: a metric node with a
+  streaming state (``node.streaming()``: F1, precision, recall, AUC, accuracy…) accumulates
+  its sums over the batches, so the figure equals the metric on all examples at once for
+  any batch size; other scalars (a loss) are averaged over examples;
 - ``predict(data)`` returns the outputs for every example, as numpy arrays.
 
 The train step is one ``tf.function`` whose input signature comes from the feed layers'
@@ -39,7 +45,7 @@ import tensorweave as tw
 from tensorweave_train.data import Batches, as_batches
 from tensorweave_train.optimizers import Adam, Optimizer
 
-__all__ = ["Model"]
+__all__ = ["Model", "ExampleMean", "figure"]
 
 
 def _layers(value: tw.Layer | Iterable[tw.Layer] | None) -> tuple[tw.Layer, ...]:
@@ -74,6 +80,9 @@ class Model(tw.Stateful):
         strategy: a ``tf.distribute.Strategy``; default the one in scope at construction.
             Build the layers (and this model) inside ``strategy.scope()``.
         jit_compile: compile the steps with XLA.
+        inference_options: the per-use options that turn the graphs ``predict`` and
+            ``evaluate`` run into inference graphs (default ``{"training": False}``); ``{}``
+            runs the graphs as given.
     """
 
     # Saved state: every layer's state and the optimizer's (the rest is plain Python).
@@ -90,6 +99,7 @@ class Model(tw.Stateful):
         optimizer: Optimizer | str | None = None,
         strategy: tf.distribute.Strategy | None = None,
         jit_compile: bool | None = None,
+        inference_options: Mapping[str, Any] | None = None,
         name: str = "model",
     ) -> None:
         super().__init__(name=name)
@@ -101,7 +111,6 @@ class Model(tw.Stateful):
         self.distributed = strategy is not None or tf.distribute.has_strategy()
         self.strategy = strategy or tf.distribute.get_strategy()
         self.jit_compile = jit_compile
-        self.inference_graph = tw.Graph.build(inputs=self.inputs, outputs=self.outputs)
         feeds: list[tw.Layer] = []
         for f in (*self.inputs, *self.targets):
             if all(f is not g for g in feeds):
@@ -109,16 +118,34 @@ class Model(tw.Stateful):
         self.feeds = tuple(feeds)
         self._loss_graph: tw.Graph | None = None
         self._eval_graph: tw.Graph | None = None
-        graphs = [self.inference_graph]
+        # The graphs as given first: ``layers`` then lists their nodes in the same order as
+        # before inference copies existed, so older checkpoints still restore.
+        graphs = [tw.Graph.build(inputs=self.inputs, outputs=self.outputs)]
         if loss is not None:
             _check_scalar(loss, "loss")
             self._loss_graph = self._graph([loss], "loss")
             graphs.append(self._loss_graph)
         for key, layer in self.metrics.items():
             _check_scalar(layer, f"metric {key!r}")
-        scored = ([loss] if loss is not None else []) + list(self.metrics.values())
-        if scored:
-            self._eval_graph = self._graph(scored, "metrics")
+        scored_given = ([loss] if loss is not None else []) + list(self.metrics.values())
+        if scored_given:
+            graphs.append(self._graph(scored_given, "metrics"))  # every input is fed
+        # Inference copies of the outputs, loss and metrics, made in one pass so that shared
+        # nodes stay shared: what predict, evaluate, validation and export run.
+        options = {"training": False} if inference_options is None else dict(inference_options)
+        self.inference_options = options
+        derived = tw.with_options([*self.outputs, *scored_given], **options)
+        self.inference_outputs = tuple(derived[: len(self.outputs)])
+        self.inference_graph = tw.Graph.build(inputs=self.inputs, outputs=self.inference_outputs)
+        graphs.append(self.inference_graph)
+        names = (["loss"] if loss is not None else []) + list(self.metrics)
+        self._scored: list[tuple[str, tw.Layer]] = list(
+            zip(names, derived[len(self.outputs) :], strict=True)
+        )
+        with tf.init_scope():  # the states' variables are made eagerly
+            self._states = {name: _state_of(node) for name, node in self._scored}
+        if self._scored:
+            self._eval_graph = self._graph(self._needed(), "metrics")
             graphs.append(self._eval_graph)
         seen: dict[int, tw.Layer] = {}
         for g in graphs:
@@ -126,6 +153,13 @@ class Model(tw.Stateful):
                 seen.setdefault(id(node), node)
         # Tracked: checkpoints and SavedModels see every layer's state through this list.
         self.layers = list(seen.values())
+        if not (
+            optimizer is None or isinstance(optimizer, str) or hasattr(optimizer, "apply_gradients")
+        ):
+            raise tw.ArgumentError(
+                f"Model {name!r}: optimizer must be an Optimizer, a registered optimizer name "
+                f"(e.g. 'Adam.v1') or None, got {optimizer!r} ({type(optimizer).__name__})."
+            )
         with self.strategy.scope():
             if isinstance(optimizer, str):
                 chosen: Optimizer = tw.optimizers.get(optimizer)()
@@ -253,17 +287,46 @@ class Model(tw.Stateful):
         return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None)
 
     @property
+    def metric_states(self) -> dict[str, Any]:
+        """The streaming state of the loss and of each metric, by name (``update``,
+        ``result``, ``reset``): the node's own ``streaming()`` state, else a mean over
+        examples (``ExampleMean``). ``evaluate`` resets, fills and reads them."""
+        return self._states
+
+    def _needed(self) -> list[tw.Layer]:
+        """What the evaluation graph computes: the inputs of a node with a streaming state
+        (its state takes them), the node itself for an ``ExampleMean``."""
+        out: dict[int, tw.Layer] = {}
+        for name, node in self._scored:
+            streams = not isinstance(self._states[name], ExampleMean)
+            for layer in node.inputs if streams else (node,):
+                out.setdefault(id(layer), layer)
+        return list(out.values())
+
+    @property
     def eval_function(self) -> Any:
-        """The compiled evaluation step ``(*feed values) -> (loss?, *metrics)``."""
+        """The compiled evaluation step ``(*feed values) -> batch size``: it adds the batch to
+        every state of ``metric_states``."""
         fn = self._fns.get("eval")
         if fn is None:
             if self._eval_graph is None:
                 raise tw.GraphError("Model.evaluate needs a loss= or metrics= to compute.")
             graph = self._eval_graph
+            states = self.metric_states
+            scored = self._scored
 
             def body(*values: Any) -> Any:
                 out = graph.compute(feed=self._feed_dict(graph, values))
-                return out if isinstance(out, tuple) else (out,)
+                outs = out if isinstance(out, tuple) else (out,)
+                found = {id(layer): t for layer, t in zip(graph.outputs, outs, strict=True)}
+                size = tf.shape(values[0])[0]
+                for name, node in scored:
+                    state = states[name]
+                    if isinstance(state, ExampleMean):
+                        state.update(found[id(node)], size)
+                    else:
+                        state.update(*[found[id(i)] for i in node.inputs])
+                return size
 
             fn = self._fns["eval"] = tf.function(
                 body, input_signature=self._signature(self.feeds), jit_compile=self.jit_compile
@@ -355,20 +418,20 @@ class Model(tw.Stateful):
         return as_batches(data, self.feeds, batch_size=batch_size, **kw)
 
     def evaluate(self, data: Any, *, batch_size: int | None = None) -> dict[str, float]:
-        """The loss and metrics averaged over examples (weighted by batch size)."""
+        """The loss and metrics over all of ``data``, whatever the batch size: streaming
+        metrics accumulate their sums (F1 is the F1 of the whole set), other scalars are
+        averaged over examples. Each figure is a float32 value, as Python's shortest
+        decimal for it, so the same number is printed, logged and stored everywhere."""
         fn = self.eval_function
-        names = (["loss"] if self.loss is not None else []) + list(self.metrics)
-        sums = np.zeros(len(names))
+        states = self.metric_states
+        for state in states.values():
+            state.reset()
         count = 0
         for batch in self.batches(data, batch_size=batch_size).epoch(0):
-            values = self._check(self.feeds, batch)
-            n = int(tf.shape(values[0])[0])
-            out = fn(*values)
-            sums += n * np.array([float(o) for o in out])
-            count += n
+            count += int(fn(*self._check(self.feeds, batch)))
         if count == 0:
             raise ValueError("Model.evaluate got no data (zero batches).")
-        return dict(zip(names, (sums / count).tolist()))
+        return {name: figure(state.result()) for name, state in states.items()}
 
     def predict(self, data: Any, *, batch_size: int | None = None) -> Any:
         """The outputs for every example, concatenated into numpy arrays."""
@@ -396,3 +459,49 @@ class Model(tw.Stateful):
             f"loss={self.loss.name if self.loss is not None else None!r}, "
             f"metrics={list(self.metrics)})"
         )
+
+
+def figure(value: Any) -> float:
+    """A reported value: the float32 it is, as the shortest decimal that reads back to it.
+
+    >>> figure(tf.constant(2.0) / 3.0), figure(0.1)
+    (0.6666667, 0.1)
+    """
+    return float(str(np.float32(value)))
+
+
+class ExampleMean:
+    """The mean of a per-batch scalar over examples (each batch weighted by its size): the
+    exact figure for a per-example mean such as a loss, the default for nodes without a
+    ``streaming()`` state.
+
+    >>> m = ExampleMean()
+    >>> m.update(tf.constant(1.0), 3); m.update(tf.constant(5.0), 1)
+    >>> float(m.result())
+    2.0
+    """
+
+    def __init__(self) -> None:
+        self.total = tf.Variable(0.0, dtype=tf.float64, trainable=False, name="total")
+        self.count = tf.Variable(0.0, dtype=tf.float64, trainable=False, name="count")
+
+    def update(self, value: Any, size: Any) -> None:
+        """Add one batch's value, weighted by its ``size`` (examples)."""
+        n = tf.cast(size, tf.float64)
+        self.total.assign_add(tf.cast(value, tf.float64) * n)
+        self.count.assign_add(n)
+
+    def result(self) -> tf.Tensor:
+        """The mean so far (0 before any example)."""
+        return tf.math.divide_no_nan(self.total, self.count)
+
+    def reset(self) -> None:
+        """Forget every batch."""
+        self.total.assign(0.0)
+        self.count.assign(0.0)
+
+
+def _state_of(node: tw.Layer) -> Any:
+    make = getattr(node, "streaming", None)
+    state = make() if callable(make) and node.inputs else None
+    return state if state is not None else ExampleMean()

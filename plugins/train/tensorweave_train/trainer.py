@@ -24,6 +24,7 @@ stopped; ``epochs`` is the total, not "more".
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,7 +34,39 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_train.events import Callback, Event, TrainState
 
-__all__ = ["Trainer", "History", "resolve_callbacks"]
+__all__ = ["Trainer", "History", "resolve_callbacks", "NonFiniteWarning", "non_finite"]
+
+
+class NonFiniteWarning(RuntimeWarning):
+    """NaN or infinite values in the training data, an epoch's loss or the weights."""
+
+
+def non_finite(data: Any) -> str | None:
+    """Where array ``data`` (``{name: array}`` or a tuple) first holds NaN/inf, or ``None``
+    (one pass over float arrays; other data is not looked at).
+
+    >>> non_finite({"x": np.array([[0.0], [np.nan]])})
+    "field 'x' has NaN or inf values (first at example 1)"
+    """
+    items = data.items() if isinstance(data, dict) else enumerate(data or ())
+    if not isinstance(data, (dict, tuple, list)):
+        return None
+    for key, value in items:
+        if isinstance(value, np.ndarray) and value.dtype.kind in "fc":
+            bad = ~np.isfinite(value)
+            if bad.any():
+                first = int(np.argwhere(bad)[0][0])
+                return f"field {key!r} has NaN or inf values (first at example {first})"
+    return None
+
+
+def _non_finite_weights(model: Any) -> list[str]:
+    bad = []
+    for v in getattr(model, "trainable_variables", ()):
+        if v.dtype.is_floating and not np.isfinite(v.numpy()).all():
+            bad.append(v.name)
+    return bad
+
 
 _SUM_EVERY = 1024  # at most this many step losses wait to be summed
 
@@ -80,6 +113,7 @@ class Trainer:
         }
         self.state = TrainState(model=model, trainer=self)
         self._losses: list[tf.Tensor] = []  # step losses not yet in state.loss_sum
+        self._warned = False  # NonFiniteWarning given
 
     @property
     def stopped(self) -> bool:
@@ -146,6 +180,9 @@ class Trainer:
         state.epochs = int(epochs)
         state.seed = int(seed)
         state.emit = self.emit
+        bad = non_finite(data)
+        if bad is not None:
+            warnings.warn(f"the training data's {bad}", NonFiniteWarning, stacklevel=3)
         batches = model.batches(data, batch_size=batch_size, shuffle=shuffle, seed=seed)
         state.steps_per_epoch = batches.length
         model.build()
@@ -181,6 +218,8 @@ class Trainer:
                     "generator serves only one epoch)."
                 )
             state.set("loss", float(state.loss_sum) / state.epoch_step)
+            if not self._warned:
+                self._warn_non_finite()
             if validation is not None:
                 for name, value in model.evaluate(validation, batch_size=batch_size).items():
                     state.set(f"val_{name}", value)
@@ -193,6 +232,25 @@ class Trainer:
         self.emit(Event.TRAIN_END)
         history[:] = state.history
         return history
+
+    def _warn_non_finite(self) -> None:
+        """Say so (once) when the epoch's loss or the weights went NaN/inf: a NaN can
+        vanish from the loss (``relu(NaN)`` is 0 on some kernels) while the weights rot."""
+        s = self.state
+        loss = s.values.get("loss", 0.0)
+        what = f"the training loss is {loss}" if not np.isfinite(loss) else None
+        if what is None:
+            bad = _non_finite_weights(self.model)
+            if bad:
+                what = f"weights {bad[:3]} hold NaN/inf"
+        if what is not None:
+            self._warned = True
+            warnings.warn(
+                f"{what} after epoch {s.epoch} (step {s.step}): NaN/inf in the data, or a "
+                "learning rate too high? The StopOnNaN.v1 callback stops at the first such step.",
+                NonFiniteWarning,
+                stacklevel=4,
+            )
 
     # -- checkpoints ----------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:

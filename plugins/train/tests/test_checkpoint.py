@@ -33,8 +33,10 @@ def _crash_at(step):
     return twt.LambdaCallback(fn, twt.on_step(), priority=1000)  # after the checkpoint
 
 
-def _train(run_dir=None, crash=None, resume=None, init_seed=11, every=5, dataset=False):
-    model = regression_model(seed=init_seed, optimizer=twt.Adam(0.01))
+def _train(
+    run_dir=None, crash=None, resume=None, init_seed=11, every=5, dataset=False, dropout=0.0
+):
+    model = regression_model(seed=init_seed, optimizer=twt.Adam(0.01), dropout=dropout)
     cbs = []
     if run_dir is not None:
         cbs.append(twt.CheckpointCallback(run_dir, every_steps=every, every_epochs=None, keep=3))
@@ -73,6 +75,21 @@ def test_resume_at_epoch_boundary_and_from_a_dataset(tmp_path, every, crash, dat
     for a, b in zip(weights(ref_model), weights(model)):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
     assert [e["loss"] for e in hist] == pytest.approx([e["loss"] for e in ref_hist], rel=1e-5)
+
+
+def test_resume_with_dropout_reaches_identical_weights(tmp_path):
+    """The dropout masks after a resume are those the uninterrupted run drew: the layer's
+    generator position is restored (a fresh process would otherwise redraw step 0's)."""
+    ref_model, _ = _train(dropout=0.4)
+    with pytest.raises(_Crash):
+        _train(tmp_path, crash=13, dropout=0.4)
+    model, _ = _train(tmp_path, resume=tmp_path, init_seed=99, dropout=0.4)
+    for a, b in zip(weights(ref_model), weights(model), strict=True):
+        np.testing.assert_array_equal(a, b)
+    drop = next(n for n in model.layers if hasattr(n.state, "rng"))
+    saved = tf.train.load_checkpoint(str(tmp_path / "checkpoints/ckpt-0000000024/vars"))
+    assert any("rng" in k for k in saved.get_variable_to_shape_map()), "no generator saved"
+    assert drop.state.rng.state.numpy().tolist() != [0, 0, 0]
 
 
 def test_layout_manifest_and_pruning(tmp_path):
@@ -123,10 +140,11 @@ def test_checkpoint_holds_slots_step_and_rng(tmp_path):
     np.testing.assert_array_equal(gen.state.numpy(), rng_state)
 
 
-def _run_script(run_dir, out, delay):
+def _run_script(run_dir, out, delay, dropout=0.0):
     env = dict(os.environ, PYTHONPATH=str(HERE), TF_CPP_MIN_LOG_LEVEL="3")
+    script = str(HERE / "twtrain_crash_script.py")
     return subprocess.Popen(
-        [sys.executable, str(HERE / "twtrain_crash_script.py"), str(run_dir), str(out), str(delay)],
+        [sys.executable, script, str(run_dir), str(out), str(delay), str(dropout)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -134,33 +152,42 @@ def _run_script(run_dir, out, delay):
     )
 
 
-@pytest.mark.slow
-def test_sigkill_mid_epoch_then_resume(tmp_path):
-    ref = _run_script(tmp_path / "ref", tmp_path / "ref.npz", 0.0)
-    victim = _run_script(tmp_path / "run", tmp_path / "run.npz", 0.15)
-    ckpt_dir = tmp_path / "run" / "checkpoints"
+def _kill_after(victim, ckpt_dir, step):
+    """SIGKILL ``victim`` a little after it wrote a checkpoint at ``step`` or later."""
     deadline = time.time() + 120
     while time.time() < deadline:
         done = [p for p in ckpt_dir.glob("ckpt-*")] if ckpt_dir.exists() else []
-        if any(p.name >= "ckpt-0000000015" for p in done):
+        if any(p.name >= f"ckpt-{step:010d}" for p in done):
             break
         assert victim.poll() is None, victim.communicate()
         time.sleep(0.05)
-    time.sleep(0.3)  # a couple of steps past the checkpoint: mid-epoch (8 steps per epoch)
+    time.sleep(0.2)  # a couple of steps past the checkpoint: mid-epoch (8 steps per epoch)
     os.kill(victim.pid, signal.SIGKILL)
     victim.wait()
     assert victim.returncode == -signal.SIGKILL
-    assert not (tmp_path / "run.npz").exists()
-    newest = max(p.name for p in ckpt_dir.glob("ckpt-*"))
-    resumed = _run_script(tmp_path / "run", tmp_path / "run.npz", 0.0)
+    return int(max(p.name for p in ckpt_dir.glob("ckpt-*")).split("-")[1])
+
+
+@pytest.mark.slow
+def test_sigkill_mid_epoch_then_resume(tmp_path):
+    """A run with Dropout (a new mask every step) killed twice mid-epoch by SIGKILL and
+    resumed ends with the weights of an uninterrupted run, bit for bit: the position of
+    the dropout's random generator is in the checkpoint."""
+    ref = _run_script(tmp_path / "ref", tmp_path / "ref.npz", 0.0, 0.3)
+    run, ckpt_dir = tmp_path / "run", tmp_path / "run" / "checkpoints"
+    kills = []
+    for at in (15, 30):
+        victim = _run_script(run, tmp_path / "run.npz", 0.1, 0.3)
+        kills.append(_kill_after(victim, ckpt_dir, at))
+    assert kills[0] < kills[1] and all(k % 8 for k in kills), kills  # both mid-epoch
+    resumed = _run_script(run, tmp_path / "run.npz", 0.0, 0.3)
     out, err = resumed.communicate(timeout=180)
     assert resumed.returncode == 0, err
-    start = int(out.split("started-at ")[1].split()[0])
-    assert start == int(newest.split("-")[1]) and start >= 15 and start % 8 != 0
+    assert int(out.split("started-at ")[1].split()[0]) == kills[1]
     ref_out, ref_err = ref.communicate(timeout=180)
     assert ref.returncode == 0, ref_err
     assert "started-at 0 " in ref_out
     a, b = np.load(tmp_path / "ref.npz"), np.load(tmp_path / "run.npz")
     assert len(a.files) == len(b.files) > 0
     for k in a.files:
-        np.testing.assert_allclose(a[k], b[k], rtol=1e-6, atol=1e-7)
+        np.testing.assert_array_equal(a[k], b[k])

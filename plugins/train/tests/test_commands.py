@@ -103,7 +103,9 @@ def test_train_output_has_progress_lines_and_summary(
         (["train", "--bogus"], 2, "unrecognized arguments: --bogus"),
         (["train", "--train.epochs"], 2, "needs a value"),
         (["evaluate"], 2, "give the RUN_DIR"),
-        (["evaluate", "/nonexistent/run"], 4, "is not a run directory"),
+        (["evaluate", "/nonexistent/run"], 2, "/nonexistent/run does not exist"),
+        (["resume", "/nonexistent/run"], 2, "/nonexistent/run does not exist"),
+        (["predict", "/nonexistent/run", "--text", "x"], 2, "does not exist"),
         (["draw", '--model.nodes.h9.inputs=["h1"]'], 4, "a node needs"),
     ],
 )

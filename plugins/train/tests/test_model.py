@@ -178,3 +178,33 @@ def test_sparse_input_trains_and_evaluates():
     assert model.train_trace_count == 1
     assert model.evaluate(batches)["loss"] < 1e-3
     np.testing.assert_allclose(model.predict([b[:1] for b in batches]), np.ones((6, 1)), atol=0.05)
+
+
+def test_model_refuses_an_optimizer_it_cannot_use():
+    with pytest.raises(tw.ArgumentError, match="Model 'model': optimizer must be an Optimizer"):
+        regression_model(optimizer=3)
+
+
+def test_predict_refuses_object_strings_and_complex_arrays():
+    model = regression_model()
+    for bad in (
+        np.array([[1.0, None, 0.0, 0.0]], dtype=object),
+        np.array([["1", "2", "3", "4"]]),
+        np.ones((2, 4), dtype=complex),
+    ):
+        with pytest.raises(tw.InputValueError, match="Input 'x' expects float32"):
+            model.predict({"x": bad})
+    assert model.predict({"x": np.ones((2, 4))}).shape == (2, 1)
+
+
+def test_nan_in_training_data_is_reported_with_the_step():
+    from tensorweave_train.trainer import NonFiniteWarning
+
+    model = regression_model()
+    data = regression_data(n=16)
+    data["x"][5, 1] = np.nan
+    with pytest.warns(NonFiniteWarning) as record:
+        model.train(data, epochs=2, batch_size=8)
+    messages = [str(w.message) for w in record]
+    assert "the training data's field 'x' has NaN or inf values (first at example 5)" in messages
+    assert any("after epoch 0 (step 2)" in m for m in messages)

@@ -1,9 +1,11 @@
-"""A training run for the crash test: ``python twtrain_crash_script.py RUN_DIR OUT.npz [delay]``.
+"""A training run for the crash tests:
+``python twtrain_crash_script.py RUN_DIR OUT.npz [delay] [dropout]``.
 
 Trains the helpers' regression model (Adam, shuffled data, seed 7) for 6 epochs of 8 steps,
 checkpointing every 5 steps into RUN_DIR and resuming from it when it holds a checkpoint;
-sleeps ``delay`` seconds per step so a test can kill it mid-epoch. Prints the step it
-started from, then saves the final weights to OUT.npz.
+sleeps ``delay`` seconds per step so a test can kill it mid-epoch; ``dropout`` > 0 adds a
+Dropout layer (random masks every step). Prints the step it started from, then saves the
+final weights to OUT.npz.
 """
 
 from __future__ import annotations
@@ -12,13 +14,13 @@ import sys
 import time
 
 
-def main(run_dir: str, out: str, delay: float) -> None:
+def main(run_dir: str, out: str, delay: float, dropout: float = 0.0) -> None:
     import numpy as np
     from twtrain_helpers import regression_data, regression_model, weights
 
     import tensorweave_train as twt
 
-    model = regression_model(seed=11, optimizer=twt.Adam(0.01))
+    model = regression_model(seed=11, optimizer=twt.Adam(0.01), dropout=dropout)
     started = []
     cbs = [
         twt.CheckpointCallback(run_dir, every_steps=5, every_epochs=None, keep=2),
@@ -38,4 +40,4 @@ if __name__ == "__main__":
     import os
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    main(sys.argv[1], sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else 0.0)
+    main(*sys.argv[1:3], *[float(a) for a in sys.argv[3:5]])

@@ -45,13 +45,15 @@ def mse(y, t):
     return tf.reduce_mean(tf.square(y - t))
 
 
-def regression_model(seed=0, optimizer=None, **kw):
-    """x(4) -> Dense(8) -> tanh -> Dense(1); loss mse, metric mae."""
+def regression_model(seed=0, optimizer=None, dropout=0.0, **kw):
+    """x(4) -> Dense(8) -> tanh [-> Dropout] -> Dense(1); loss mse, metric mae."""
     tw.reset_names()
     tf.random.set_seed(seed)
     x = tw.Input(n_units=4, name="x")
     t = tw.Input(n_units=1, name="t")
     h = tw.Lambda(tf.tanh, Dense(x, 8))
+    if dropout:
+        h = tw.layers["Dropout.v1"](h, probability=dropout)
     y = Dense(h, 1, name="y")
     loss = tw.Lambda(mse, y, t, name="mse")
     mae = tw.Lambda(lambda a, b: tf.reduce_mean(tf.abs(a - b)), y, t, name="mae")

@@ -1,0 +1,95 @@
+"""A metric node's streaming state (``node.streaming()``) over batches equals scikit-learn on
+the whole set, for any batch size: F1, precision, recall, exact AUC, accuracies."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn import metrics as skm
+
+import tensorweave as tw
+
+
+def _imbalanced(n=301, positives=0.08, seed=0):
+    rng = np.random.default_rng(seed)
+    labels = (rng.random(n) < positives).astype("float32")
+    scores = np.clip(0.35 * labels + rng.random(n) * 0.7, 0.0, 1.0).astype("float32")
+    return labels, scores
+
+
+def _stream(node, batch_size, *arrays):
+    state = node.streaming()
+    assert state is not None
+    state.reset()
+    for lo in range(0, len(arrays[0]), batch_size):
+        state.update(*[tf.constant(a[lo : lo + batch_size]) for a in arrays])
+    return float(state.result())
+
+
+BINARY = {
+    "f1.v1": lambda y, s: skm.f1_score(y, s > 0.5),
+    "precision.v1": lambda y, s: skm.precision_score(y, s > 0.5),
+    "recall.v1": lambda y, s: skm.recall_score(y, s > 0.5),
+    "binary_accuracy.v1": lambda y, s: skm.accuracy_score(y, s > 0.5),
+    "auc.v1": skm.roc_auc_score,
+}
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+@pytest.mark.parametrize("batch_size", [1, 7, 64, 1000])
+def test_binary_metrics_over_batches_equal_sklearn_on_the_whole_set(name, batch_size):
+    labels, scores = _imbalanced()
+    y, p = tw.Input(shape=(None,), name="y"), tw.Input(shape=(None,), name="p")
+    node = tw.metrics[name](y, p)
+    got = _stream(node, batch_size, labels, scores)
+    np.testing.assert_allclose(got, BINARY[name](labels, scores), rtol=1e-6, atol=1e-7)
+
+
+def test_a_batch_average_of_f1_would_be_wrong():
+    """The figure the old per-batch average gave differs: the streaming state is needed."""
+    labels, scores = _imbalanced()
+    per_batch = [
+        skm.f1_score(labels[i : i + 16], scores[i : i + 16] > 0.5, zero_division=0.0)
+        for i in range(0, len(labels), 16)
+    ]
+    sizes = [len(labels[i : i + 16]) for i in range(0, len(labels), 16)]
+    assert abs(np.average(per_batch, weights=sizes) - skm.f1_score(labels, scores > 0.5)) > 0.05
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    batch_size=st.integers(1, 50),
+    threshold=st.sampled_from([0.3, 0.5, 0.7]),
+    seed=st.integers(0, 5),
+)
+def test_threshold_and_weights_are_bound_for_any_batch_size(batch_size, threshold, seed):
+    labels, scores = _imbalanced(n=97, seed=seed)
+    weights = np.random.default_rng(seed).random(97).astype("float32")
+    y, p = tw.Input(shape=(None,), name="y"), tw.Input(shape=(None,), name="p")
+    w = tw.Input(shape=(None,), name="w")
+    node = tw.metrics["f1.v1"](y, p, threshold=threshold, sample_weight=w)
+    got = _stream(node, batch_size, labels, scores, weights)
+    want = skm.f1_score(labels, scores > threshold, sample_weight=weights, zero_division=0.0)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("batch_size", [3, 50])
+def test_sparse_accuracy_and_perplexity_over_batches(batch_size):
+    rng = np.random.default_rng(2)
+    ids = rng.integers(0, 4, size=101)
+    scores = rng.normal(size=(101, 4)).astype("float32")
+    y, p = tw.Input(shape=(None,), dtype="int64", name="y"), tw.Input(n_units=4, name="p")
+    got = _stream(tw.metrics["sparse_accuracy.v1"](y, p), batch_size, ids, scores)
+    np.testing.assert_allclose(got, skm.accuracy_score(ids, scores.argmax(-1)), rtol=1e-6)
+
+
+def test_bucketed_auc_streams_its_histogram_and_losses_have_no_state():
+    labels, scores = _imbalanced()
+    y, p = tw.Input(shape=(None,), name="y"), tw.Input(shape=(None,), name="p")
+    node = tw.metrics["auc.v1"](y, p, num_thresholds=50)
+    whole = float(tw.metrics["auc.v1"](labels, scores, num_thresholds=50))
+    np.testing.assert_allclose(_stream(node, 13, labels, scores), whole, rtol=1e-6)
+    assert tw.losses["binary_cross_entropy.v1"](y, p).streaming() is None

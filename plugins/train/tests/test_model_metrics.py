@@ -1,0 +1,74 @@
+"""Model.evaluate reports the figures of the whole set, for any batch size: F1, precision,
+recall and AUC equal scikit-learn on all predictions at once (imbalanced labels), and the
+loss is the mean over examples."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from sklearn import metrics as skm
+
+import tensorweave as tw
+import tensorweave_train as twt
+
+
+def _classifier():
+    tw.reset_names()
+    tf.random.set_seed(4)
+    x, t = tw.Input(n_units=5, name="x"), tw.Input(shape=(None,), name="t")
+    logit = tw.layers["Linear.v1"](x, n_units=1)
+    p = tw.Lambda(lambda z: tf.sigmoid(z[:, 0]), logit, name="p")
+    metrics = {
+        "f1": tw.metrics["f1.v1"](t, p),
+        "precision": tw.metrics["precision.v1"](t, p),
+        "recall": tw.metrics["recall.v1"](t, p, threshold=0.3),
+        "auc": tw.metrics["auc.v1"](t, p),
+        "accuracy": tw.metrics["binary_accuracy.v1"](t, p),
+    }
+    loss = tw.losses["binary_cross_entropy.v1"](t, p, from_logits=False)
+    return twt.Model(inputs=x, outputs=p, targets=t, loss=loss, metrics=metrics)
+
+
+def _imbalanced(n=203, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, 5)).astype("float32")
+    t = ((x[:, 0] + 0.8 * rng.normal(size=n)) > 1.3).astype("float32")  # ~10% positives
+    return {"x": x, "t": t}
+
+
+@pytest.mark.parametrize("batch_size", [1, 8, 50, 1000])
+def test_evaluate_equals_sklearn_on_the_whole_set_for_any_batch_size(batch_size):
+    model = _classifier()
+    data = _imbalanced()
+    assert 0.03 < data["t"].mean() < 0.2
+    p = model.predict({"x": data["x"]})
+    got = model.evaluate(data, batch_size=batch_size)
+    t = data["t"]
+    want = {
+        "f1": skm.f1_score(t, p > 0.5),
+        "precision": skm.precision_score(t, p > 0.5, zero_division=0.0),
+        "recall": skm.recall_score(t, p > 0.3),
+        "auc": skm.roc_auc_score(t, p),
+        "accuracy": skm.accuracy_score(t, p > 0.5),
+        "loss": skm.log_loss(t, np.clip(p, 1e-7, 1 - 1e-7)),
+    }
+    assert set(got) == set(want)
+    for name, value in want.items():
+        np.testing.assert_allclose(got[name], value, rtol=2e-6, atol=1e-6, err_msg=name)
+
+
+def test_figures_do_not_depend_on_the_batch_size():
+    model = _classifier()
+    data = _imbalanced()
+    runs = [model.evaluate(data, batch_size=b) for b in (3, 16, 203)]
+    for name in ("f1", "precision", "recall", "auc", "accuracy"):
+        assert runs[0][name] == runs[1][name] == runs[2][name], name
+    assert model.eval_function.experimental_get_tracing_count() == 1
+
+
+def test_a_figure_is_one_float32_value():
+    model = _classifier()
+    got = model.evaluate(_imbalanced(), batch_size=32)
+    for value in got.values():  # the float32 it is, as its shortest decimal
+        assert repr(value) == str(np.float32(value))
