@@ -79,10 +79,6 @@ class KerasLayer(tw.Layer):
             it); ``layer`` is then ignored.
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_keras_new"}
-    )
-
     def __init__(
         self,
         *inputs: tw.Layer,
@@ -94,7 +90,7 @@ class KerasLayer(tw.Layer):
         if not inputs:
             raise TypeError("KerasLayer needs at least one input layer, e.g. KerasLayer(x, ...).")
         # A shared node reuses the Keras object itself; otherwise make (or take) one.
-        obj = share_state_with.state.keras if share_state_with else make_keras(layer)
+        obj = share_state_with.keras_layer if share_state_with else make_keras(layer)
         self.training = training
         kwargs = {} if training is None else {"training": training}
         try:
@@ -110,7 +106,7 @@ class KerasLayer(tw.Layer):
                 f"{type(out).__name__}, not one tensor; a tensorweave layer has one output. "
                 "Fix: wrap a model with one output, e.g. keras.Model(m.inputs, m.outputs[0])."
             )
-        object.__setattr__(self, "_keras_new", obj)  # read by init_state, not tracked
+        self._keras = obj  # a plain attribute: its variables are state.keras_variables
         super().__init__(
             *inputs,
             shape=tuple(out.shape),
@@ -121,9 +117,8 @@ class KerasLayer(tw.Layer):
         )
 
     def init_state(self) -> None:
-        """Keep the Keras object and track the ``tf.Variable`` under each Keras variable."""
-        obj = self._keras_new
-        object.__setattr__(self.state, "keras", obj)  # its variables are tracked below
+        """Track the ``tf.Variable`` under each Keras variable of the Keras object."""
+        obj = self._keras
         variables = []
         for v in obj.variables:
             raw = v.value
@@ -138,17 +133,17 @@ class KerasLayer(tw.Layer):
     @property
     def keras_layer(self) -> keras.Layer:
         """The wrapped Keras layer or model (shared by every ``reuse_with`` copy)."""
-        obj: keras.Layer = self.state.keras
+        obj: keras.Layer = self._keras
         return obj
 
     @property
     def trainable_variables(self) -> tuple[tf.Variable, ...]:
         """The Keras object's trainable weights, as Keras sees them now (honours freezing)."""
-        return tuple(v.value for v in self.state.keras.trainable_variables)
+        return tuple(v.value for v in self._keras.trainable_variables)
 
     def compute(self, *tensors: Any) -> Any:
         """Call the Keras object on the tensors."""
         x = tensors[0] if len(tensors) == 1 else list(tensors)
         if self.training is None:
-            return self.state.keras(x)
-        return self.state.keras(x, training=self.training)
+            return self._keras(x)
+        return self._keras(x, training=self.training)

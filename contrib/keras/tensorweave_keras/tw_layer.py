@@ -15,6 +15,8 @@ runs compiled (one ``tf.function``) by default. A graph with several inputs take
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import keras
@@ -23,6 +25,14 @@ import tensorflow as tf
 import tensorweave as tw
 
 __all__ = ["TensorweaveLayer"]
+
+
+@dataclass(frozen=True)
+class _Wrapped:
+    """The graph and its runner: a plain object, so Keras and TensorFlow do not track it."""
+
+    graph: tw.Graph
+    run: Callable[..., Any]
 
 
 def _keras_name(variable: tf.Variable, position: int) -> str:
@@ -64,9 +74,9 @@ class TensorweaveLayer(keras.layers.Layer):
             if compiled
             else graph.compute
         )
-        # Kept out of Keras tracking: the weights below are the tracked view of its state.
-        object.__setattr__(self, "_tw_graph", graph)
-        object.__setattr__(self, "_tw_run", run)
+        # Kept out of Keras tracking (in a plain holder): the weights below are the tracked
+        # view of the graph's state.
+        self._tw = _Wrapped(graph, run)
         self.tw_variables = [
             keras.Variable(initializer=v, trainable=v.trainable, name=_keras_name(v, i))
             for i, v in enumerate(graph.variables)
@@ -76,7 +86,7 @@ class TensorweaveLayer(keras.layers.Layer):
     @property
     def graph(self) -> tw.Graph:
         """The tensorweave graph this layer runs."""
-        graph: tw.Graph = self._tw_graph
+        graph: tw.Graph = self._tw.graph
         return graph
 
     def call(self, inputs: Any) -> Any:
@@ -87,7 +97,7 @@ class TensorweaveLayer(keras.layers.Layer):
                 f"TensorweaveLayer {self.name!r}: the graph takes {len(self.graph.inputs)} "
                 f"input(s) {[i.name for i in self.graph.inputs]}, got {len(values)}."
             )
-        return self._tw_run(*values)
+        return self._tw.run(*values)
 
     def compute_output_spec(self, inputs: Any) -> Any:
         """The outputs' shapes and dtypes, known from the graph without running it."""

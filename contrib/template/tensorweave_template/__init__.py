@@ -1,10 +1,43 @@
-"""tensorweave-template: one layer (``Scale.v1``) and one loss (``log_cosh.v1``).
+"""tensorweave-template: one layer (``TemplateScale.v1``) and one loss (``template_log_cosh.v1``).
 
 Nothing here needs importing: once the distribution is installed, tensorweave finds the
 components through the entry points in ``pyproject.toml`` and imports a module only when
-its component is first asked for by name.
+its component is first asked for by name. Importing the package is cheap too: a public
+name's module is imported when the name is first used (``__getattr__`` below), so an entry
+point's module never drags in the rest of the pack.
 
 >>> import tensorweave as tw
->>> "tensorweave-template:Scale.v1" in tw.layers
+>>> "tensorweave-template:TemplateScale.v1" in tw.layers
+True
+>>> import tensorweave_template
+>>> tensorweave_template.Scale is tw.layers["tensorweave-template:TemplateScale.v1"]
 True
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the lazily imported names, for type checkers
+    from tensorweave_template.losses import log_cosh
+    from tensorweave_template.scale import Scale
+
+# Public name -> the submodule that defines it, imported on first use (PEP 562).
+_EXPORTS = {"Scale": "scale", "log_cosh": "losses"}
+
+__all__ = ["Scale", "log_cosh"]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's submodule on first use."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

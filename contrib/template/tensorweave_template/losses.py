@@ -1,4 +1,4 @@
-"""``log_cosh.v1``: the mean of ``log(cosh(predictions - targets))``.
+"""``template_log_cosh.v1``: the mean of ``log(cosh(predictions - targets))``.
 
 Like the squared error near zero and like the absolute error far from it, so outliers pull
 less. Computed as ``|d| + softplus(-2|d|) - log(2)``, which never overflows (``cosh`` of a
@@ -36,7 +36,8 @@ def log_cosh(predictions: Any, targets: Any) -> Any:
     """
     if isinstance(predictions, tw.Layer) or isinstance(targets, tw.Layer):
         # Layers become the node's inputs; a plain value on either side is bound as a constant.
-        return tw.ops.lift(log_cosh, predictions, targets, name="log_cosh")
+        # tw.lift is the core's one way to lift a function of tensors into a graph node.
+        return tw.lift(log_cosh, predictions, targets, name="log_cosh")
     predictions = tf.convert_to_tensor(predictions)
     if not predictions.dtype.is_floating:
         predictions = tf.cast(predictions, tf.float32)

@@ -1,4 +1,4 @@
-"""``log_cosh.v1`` against numpy, on tensors and as a graph node."""
+"""``template_log_cosh.v1`` against numpy, on tensors and as a graph node."""
 
 import numpy as np
 import pytest
@@ -9,7 +9,7 @@ from hypothesis.extra import numpy as hnp
 
 import tensorweave as tw
 
-NAME = "tensorweave-template:log_cosh.v1"
+NAME = "tensorweave-template:template_log_cosh.v1"
 
 
 def oracle(p, t):

@@ -1,4 +1,4 @@
-"""``Scale.v1`` against numpy: values, gradients, training, shared state and errors."""
+"""``TemplateScale.v1`` against numpy: values, gradients, training, shared state and errors."""
 
 import numpy as np
 import pytest
@@ -8,14 +8,14 @@ from hypothesis import strategies as st
 
 import tensorweave as tw
 
-NAME = "tensorweave-template:Scale.v1"
+NAME = "tensorweave-template:TemplateScale.v1"
 
 
 def test_registered_by_name():
     from tensorweave_template.scale import Scale
 
     assert tw.layers[NAME] is Scale
-    assert "tensorweave-template" in tw.layers.providers("Scale.v1")
+    assert tw.layers.providers("TemplateScale.v1") == ["tensorweave-template"]
 
 
 @settings(deadline=None, max_examples=15)
@@ -65,8 +65,8 @@ def test_reuse_shares_the_factors():
 
 
 def test_deprecated_name_warns_and_gives_the_new_one():
-    old = NAME.replace("Scale.v1", "Rescale.v1")
-    with pytest.warns(DeprecationWarning, match=r"'Rescale\.v1' is deprecated"):
+    old = NAME.replace("TemplateScale.v1", "TemplateRescale.v1")
+    with pytest.warns(DeprecationWarning, match=r"'TemplateRescale\.v1' is deprecated"):
         assert tw.layers[old] is tw.layers[NAME]
 
 
@@ -75,3 +75,15 @@ def test_rejects_unknown_width_and_integers():
         tw.layers[NAME](tw.Input(shape=(None, None)))
     with pytest.raises(TypeError, match="floating-point"):
         tw.layers[NAME](tw.Input(n_units=2, dtype="int32"))
+
+
+def test_activation_option_is_resolved_by_tw_resolve():
+    x = np.array([[1.0, -2.0]], "float32")
+    layer = tw.layers[NAME](tw.Input(n_units=2), activation=tf.abs)
+    np.testing.assert_allclose(layer.compute(x), [[1.0, 2.0]])
+    with pytest.raises(tw.UnknownComponentError, match="Scale s: activation='nope'"):
+        tw.layers[NAME](tw.Input(n_units=2), activation="nope", name="s")
+    if tw.activations.get("relu", None) is None:
+        pytest.skip("no registered activations (tensorweave-layers) installed")
+    relu = tw.layers[NAME](tw.Input(n_units=2), activation="relu")
+    np.testing.assert_allclose(relu.compute(x), [[1.0, 0.0]])

@@ -4,7 +4,11 @@ The template is ``contrib/template`` (distribution ``tensorweave-template``), sh
 the core as package data under ``tensorweave/cli/templates/plugin/``: every file carries a
 ``.tmpl`` suffix (so no tool mistakes it for code) and says ``{{dist_name}}`` and
 ``{{package}}`` where the template says ``tensorweave-template`` and ``tensorweave_template``.
-A test keeps the shipped copy equal to ``contrib/template``; ``export_template`` re-makes it.
+The template's component names start with its own name (``TemplateScale.v1``,
+``template_log_cosh.v1``), written ``{{Prefix}}Scale.v1`` and ``{{prefix}}_log_cosh.v1``, so a
+pack made as ``my-layers`` offers ``MyLayersScale.v1`` and ``my_layers_log_cosh.v1``: two packs
+made from the template never offer the same name. A test keeps the shipped copy equal to
+``contrib/template``; ``export_template`` re-makes it.
 
 The new pack installs (``pip install -e DIR``), passes its own tests and resolves by name
 with no edits.
@@ -13,6 +17,8 @@ with no edits.
 >>> from pathlib import Path
 >>> pack_names("my-layers")
 ('tensorweave-my-layers', 'tensorweave_my_layers')
+>>> component_prefixes("tensorweave-my-layers")
+('MyLayers', 'my_layers')
 >>> with tempfile.TemporaryDirectory() as tmp:
 ...     root = scaffold_plugin("my-layers", Path(tmp))
 ...     root.name, (root / "tensorweave_my_layers" / "scale.py").is_file()
@@ -39,6 +45,7 @@ __all__ = [
     "TEMPLATE_DIST",
     "TEMPLATE_PACKAGE",
     "pack_names",
+    "component_prefixes",
     "scaffold_plugin",
     "template_files",
     "render_template",
@@ -86,6 +93,21 @@ def pack_names(name: str, package: str | None = None) -> tuple[str, str]:
     return dist, pkg
 
 
+def component_prefixes(dist_name: str) -> tuple[str, str]:
+    """How a pack's component names start: ``("MyLayers", "my_layers")`` for
+    ``tensorweave-my-layers`` (CamelCase for classes such as layers, snake_case for
+    functions such as losses)."""
+    words = [w for w in dist_name.removeprefix(_PREFIX).split("-") if w]
+    return "".join(w[:1].upper() + w[1:] for w in words), "_".join(words)
+
+
+# Where contrib/template's component names start with its own name; written as placeholders.
+_COMPONENT_NAMES = (
+    (re.compile(r"\bTemplate(?=[A-Z])"), "{{Prefix}}"),
+    (re.compile(r"\btemplate_(?=[a-z])"), "{{prefix}}_"),
+)
+
+
 def _template_root() -> Any:
     return resources.files("tensorweave.cli") / "templates" / "plugin"
 
@@ -114,7 +136,13 @@ def template_files() -> dict[str, str]:
 
 def render_template(dist_name: str, package: str) -> dict[str, str]:
     """The files of a pack named ``dist_name`` / ``package``: relative path -> text."""
-    values = {"{{dist_name}}": dist_name, "{{package}}": package}
+    camel, snake = component_prefixes(dist_name)
+    values = {
+        "{{dist_name}}": dist_name,
+        "{{package}}": package,
+        "{{Prefix}}": camel,
+        "{{prefix}}": snake,
+    }
 
     def fill(text: str) -> str:
         for placeholder, value in values.items():
@@ -200,6 +228,8 @@ def export_template(source: Path, target: Path | None = None) -> list[Path]:
         ):
             relative = relative.replace(concrete, placeholder)
             text = text.replace(concrete, placeholder)
+        for pattern, placeholder in _COMPONENT_NAMES:
+            text = pattern.sub(placeholder, text)
         out = target / (relative + SUFFIX)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text, encoding="utf-8")
@@ -214,6 +244,7 @@ def _new_plugin(args: argparse.Namespace) -> int:
         print(err, file=sys.stderr)
         return 1
     dist_name, pkg = pack_names(args.name, args.package)
+    camel, snake = component_prefixes(dist_name)
     count = sum(1 for p in root.rglob("*") if p.is_file())
     print(
         f"Created {dist_name} ({count} files) in {root}\n"
@@ -221,8 +252,8 @@ def _new_plugin(args: argparse.Namespace) -> int:
         f"  cd {root}\n"
         '  pip install -e ".[test]"     # re-run after editing entry points\n'
         "  pytest                       # conformance kit + numeric tests, green as made\n"
-        f"Then make it yours: rename Scale.v1 / log_cosh.v1 in pyproject.toml, {pkg}/ and "
-        "tests/, and describe them in README.md."
+        f"Then make it yours: rename {camel}Scale.v1 / {snake}_log_cosh.v1 in "
+        f"pyproject.toml, {pkg}/ and tests/, and describe them in README.md."
     )
     return 0
 

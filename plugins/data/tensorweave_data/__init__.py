@@ -1,7 +1,65 @@
 """tensorweave-data: processors, parallel pipelines and download-free datasets.
 
 Use them by registered name through the core registries: ``tw.processors["normalize.v1"]``,
-``tw.registry("pipelines")["Pipeline.v1"]``, ``tw.registry("datasets")["digits.v1"]``.
+``tw.registry("pipelines")["Pipeline.v1"]``, ``tw.registry("datasets")["digits.v1"]``. This
+pack declares those three kinds (``tensorweave_data.kinds``). Importing the package is
+cheap: each name's module is imported when the name is first used.
+
+>>> import tensorweave_data as twd
+>>> twd.Pipeline is tw.registry("pipelines")["Pipeline.v1"]
+True
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the lazily imported names, for type checkers
+    from tensorweave_data import kinds, processors
+    from tensorweave_data.datasets import DataSplits, corpus, digits, stdlib_chars
+    from tensorweave_data.pipeline import Pipeline, ProcessingError, stack
+
 __version__ = "0.1.0"
+
+# Public name -> the submodule that defines it, imported on first use (PEP 562): importing
+# one submodule (an entry point's target, a hook module) never imports the whole pack.
+_EXPORTS = {
+    "Pipeline": "pipeline",
+    "ProcessingError": "pipeline",
+    "stack": "pipeline",
+    "DataSplits": "datasets",
+    "digits": "datasets",
+    "stdlib_chars": "datasets",
+    "corpus": "datasets",
+    "processors": "processors",
+    "kinds": "kinds",
+}
+
+__all__ = [
+    "Pipeline",
+    "ProcessingError",
+    "stack",
+    "DataSplits",
+    "digits",
+    "stdlib_chars",
+    "corpus",
+    "processors",
+    "kinds",
+    "__version__",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's submodule on first use."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    imported = importlib.import_module(f"{__name__}.{module}")
+    value = imported if module == name else getattr(imported, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

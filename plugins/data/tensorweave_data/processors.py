@@ -18,6 +18,10 @@ sample, e.g. ``shuffle``; it runs in the parent process, between parallel stages
 ([0, 1, 2, 0], 'cb')
 >>> [w.tolist() for w in window(np.arange(5), size=3, stride=2)]
 [[0, 1, 2], [2, 3, 4]]
+>>> scale(np.array([1.0, 2.0]), factor=2.0, offset=1.0).tolist()
+[3.0, 5.0]
+>>> labels(argmax(np.array([[0.1, 0.9], [0.8, 0.2]])), names=["cat", "dog"]).tolist()
+['dog', 'cat']
 """
 
 from __future__ import annotations
@@ -38,6 +42,9 @@ __all__ = [
     "shift_targets",
     "shuffle",
     "take",
+    "scale",
+    "argmax",
+    "labels",
 ]
 
 
@@ -137,6 +144,28 @@ def shift_targets(
     out = {k: v for k, v in value.items() if k != field}
     out[inputs], out[targets] = seq[:-1], seq[1:]
     return out
+
+
+# -- predictor steps: pixels in, class names out ------------------------------------------
+def scale(
+    value: Any,
+    factor: float = 1.0,
+    offset: float = 0.0,
+    dtype: str = "float32",
+    field: str | None = None,
+) -> Any:
+    """``value * factor + offset`` as ``dtype`` (e.g. pixels to [0, 1])."""
+    return _on(value, field, lambda v: (np.asarray(v, dtype=dtype) * factor + offset).astype(dtype))
+
+
+def argmax(value: Any, axis: int = -1, field: str | None = None) -> Any:
+    """The index of the largest entry along ``axis`` (class scores to class ids)."""
+    return _on(value, field, lambda v: np.argmax(np.asarray(v), axis=axis))
+
+
+def labels(value: Any, names: Sequence[str] = (), field: str | None = None) -> Any:
+    """Map integer ids to ``names``."""
+    return _on(value, field, lambda v: np.asarray(list(names), dtype=object)[np.asarray(v)])
 
 
 def shuffle(samples: list[Any], seed: int = 0) -> list[Any]:

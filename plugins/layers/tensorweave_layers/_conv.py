@@ -58,8 +58,8 @@ class Conv(tw.Layer):
         dilation: int | Sequence[int] = 1,
         padding: str = "same",
         add_bias: bool = True,
-        w_init: Initializer = "glorot_uniform",
-        b_init: Initializer = "zeros",
+        w_init: Initializer = "tensorweave-layers:glorot_uniform",
+        b_init: Initializer = "tensorweave-layers:zeros",
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
@@ -96,8 +96,8 @@ class Conv(tw.Layer):
         self.n_units_out = int(n_units)
         self.in_channels = int(x.shape[-1])  # type: ignore[arg-type]
         self.add_bias = bool(add_bias)
-        self._w_init = w_init
-        self._b_init = b_init
+        self._w_init = tw.resolve("initializers", w_init, owner=owner, option="w_init")
+        self._b_init = tw.resolve("initializers", b_init, owner=owner, option="b_init")
         spatial = []
         for axis, length in enumerate(x.shape[1:-1]):
             out = output_length(
@@ -131,10 +131,6 @@ class Conv(tw.Layer):
             name=name,
             share_state_with=share_state_with,
         )
-
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_w_init", "_b_init"}
-    )
 
     def init_state(self) -> None:
         """Create ``kernel`` ``[*kernel_size, in, n_units]`` and, optionally, ``bias``."""

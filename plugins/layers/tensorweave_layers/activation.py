@@ -19,7 +19,7 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_layers._options import ActivationLike, activation_fn
+from tensorweave_layers._param_init import ActivationLike, activation_fn
 from tensorweave_layers._shapes import describe, owner, require_dense
 
 __all__ = ["Activation"]
@@ -36,14 +36,10 @@ class Activation(tw.Layer):
         **fn_kwargs: options for the function, e.g. ``alpha=`` for ``leaky_relu``.
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"fn", "_fn_kwargs"}
-    )
-
     def __init__(
         self,
         x: tw.Layer,
-        fn: ActivationLike = "relu",
+        fn: ActivationLike = "tensorweave-layers:relu",
         *,
         name: str | None = None,
         share_state_with: Activation | None = None,
@@ -51,8 +47,8 @@ class Activation(tw.Layer):
     ) -> None:
         who = owner("Activation", name)
         require_dense(x, who)
-        object.__setattr__(self, "fn", activation_fn(fn, who, "fn"))
-        object.__setattr__(self, "_fn_kwargs", dict(fn_kwargs))
+        self.fn = activation_fn(fn, who, "fn")
+        self._fn_kwargs = dict(fn_kwargs)
         if not isinstance(fn, str) or fn_kwargs:
             _check_shape_kept(self.fn, x, dict(fn_kwargs), who)
         super().__init__(

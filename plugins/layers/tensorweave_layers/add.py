@@ -70,8 +70,8 @@ class Add(tw.Layer):
                 f"{who}: inputs have different dtypes {sorted(d.name for d in dtypes)}. "
                 "Fix: cast them to one dtype."
             )
-        object.__setattr__(self, "_weights", check_weights(weights, len(inputs), who))
-        object.__setattr__(self, "_learn", bool(learn_weights))
+        self._weights = check_weights(weights, len(inputs), who)
+        self._learn = bool(learn_weights)
         super().__init__(
             *inputs,
             shape=shape,

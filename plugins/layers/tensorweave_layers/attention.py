@@ -70,8 +70,8 @@ class MHAttention(tw.Layer):
         probability: float = 0.0,
         training: bool = True,
         add_bias: bool = True,
-        w_init: Initializer = "glorot_uniform",
-        b_init: Initializer = "zeros",
+        w_init: Initializer = "tensorweave-layers:glorot_uniform",
+        b_init: Initializer = "tensorweave-layers:zeros",
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
@@ -125,8 +125,8 @@ class MHAttention(tw.Layer):
         self.probability = float(probability)
         self.training = bool(training)
         self.add_bias = bool(add_bias)
-        self._w_init = w_init
-        self._b_init = b_init
+        self._w_init = tw.resolve("initializers", w_init, owner=owner, option="w_init")
+        self._b_init = tw.resolve("initializers", b_init, owner=owner, option="b_init")
         self._dims = tuple(int(t.shape[-1]) for t in (query, key, value))  # type: ignore[arg-type]
         if share_state_with is not None:
             want = tuple(
@@ -149,10 +149,6 @@ class MHAttention(tw.Layer):
         )
         if self.training and self.probability > 0.0:
             generator(self.state)  # the weights' dropout random state, checkpointed
-
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_w_init", "_b_init"}
-    )
 
     def init_state(self) -> None:
         """Kernels and biases of the query, key, value and output projections."""

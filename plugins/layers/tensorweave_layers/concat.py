@@ -73,7 +73,7 @@ class Concat(tw.Layer):
                 shape[d] = a if a is not None else b
         sizes = [i.shape[axis] for i in inputs]
         shape[axis] = None if any(s is None for s in sizes) else sum(sizes)
-        object.__setattr__(self, "_axis", axis)
+        self._axis = axis
         super().__init__(
             *inputs,
             shape=shape,

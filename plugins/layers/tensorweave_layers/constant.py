@@ -40,7 +40,7 @@ class Constant(tw.Layer):
         array = np.asarray(value)
         if dtype is None:
             dtype = tf.float32 if array.dtype.kind == "f" else tf.as_dtype(array.dtype)
-        object.__setattr__(self, "_value", array.astype(tf.as_dtype(dtype).as_numpy_dtype))
+        self._value = array.astype(tf.as_dtype(dtype).as_numpy_dtype)
         super().__init__(
             shape=tuple(array.shape), dtype=dtype, name=name, share_state_with=share_state_with
         )

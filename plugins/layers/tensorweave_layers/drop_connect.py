@@ -51,8 +51,8 @@ class DropConnect(tw.Layer):
         probability: float = 0.1,
         training: bool = True,
         add_bias: bool = True,
-        w_init: Initializer = "glorot_uniform",
-        b_init: Initializer = "zeros",
+        w_init: Initializer = "tensorweave-layers:glorot_uniform",
+        b_init: Initializer = "tensorweave-layers:zeros",
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
@@ -78,8 +78,8 @@ class DropConnect(tw.Layer):
         self.probability = p
         self.training = bool(training)
         self.add_bias = bool(add_bias)
-        self._w_init = w_init
-        self._b_init = b_init
+        self._w_init = tw.resolve("initializers", w_init, owner=owner, option="w_init")
+        self._b_init = tw.resolve("initializers", b_init, owner=owner, option="b_init")
         super().__init__(
             x,
             shape=(x.shape[0], self.n_out),
@@ -89,10 +89,6 @@ class DropConnect(tw.Layer):
         )
         if self.training and p > 0.0:
             generator(self.state)  # the weight masks' random state, checkpointed
-
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_w_init", "_b_init"}
-    )
 
     def init_state(self) -> None:
         """``weights`` ``[n_in, n_units]`` and optional ``bias``."""

@@ -17,7 +17,7 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_layers._options import ActivationLike, InitializerLike, activation_fn
+from tensorweave_layers._param_init import ActivationLike, InitializerLike, activation_fn
 from tensorweave_layers._shapes import owner
 from tensorweave_layers.linear import Linear
 
@@ -35,24 +35,20 @@ class FC(tw.Layer):
         name, share_state_with: see ``tw.Layer``.
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_linear", "_act"}
-    )
-
     def __init__(
         self,
         x: tw.Layer,
         n_units: int | None = None,
         *,
-        activation: ActivationLike = "relu",
+        activation: ActivationLike = "tensorweave-layers:relu",
         add_bias: bool = True,
-        w_init: InitializerLike = "glorot_uniform",
-        b_init: InitializerLike = "zeros",
+        w_init: InitializerLike = "tensorweave-layers:glorot_uniform",
+        b_init: InitializerLike = "tensorweave-layers:zeros",
         name: str | None = None,
         share_state_with: FC | None = None,
     ) -> None:
         who = owner("FC", name)
-        object.__setattr__(self, "_act", activation_fn(activation, who))
+        self._act = activation_fn(activation, who)
         if share_state_with is not None:
             linear = share_state_with.state.linear.reuse_with(x)
         else:
@@ -64,7 +60,7 @@ class FC(tw.Layer):
                 b_init=b_init,
                 name=f"{name}/linear" if name else None,
             )
-        object.__setattr__(self, "_linear", linear)
+        self._linear = linear
         super().__init__(
             x, shape=linear.shape, dtype=linear.dtype, name=name, share_state_with=share_state_with
         )

@@ -21,7 +21,7 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_layers._options import ActivationLike, activation_fn
+from tensorweave_layers._param_init import ActivationLike, activation_fn
 from tensorweave_layers._shapes import describe, merge_shapes, owner, require_dense, require_width
 
 __all__ = ["Gate", "CoupledGate"]
@@ -63,21 +63,19 @@ class Gate(tw.Layer):
         name, share_state_with: see ``tw.Layer`` (no variables).
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset({"_fn"})
-
     def __init__(
         self,
         x: tw.Layer,
         gate: tw.Layer,
         *,
-        gate_fn: ActivationLike = "sigmoid",
+        gate_fn: ActivationLike = "tensorweave-layers:sigmoid",
         name: str | None = None,
         share_state_with: Gate | None = None,
     ) -> None:
         who = owner("Gate", name)
         shape, n_gates = _check(who, [x], gate)
-        object.__setattr__(self, "_fn", activation_fn(gate_fn, who, "gate_fn"))
-        object.__setattr__(self, "_n_gates", n_gates)
+        self._fn = activation_fn(gate_fn, who, "gate_fn")
+        self._n_gates = n_gates
         super().__init__(
             x, gate, shape=shape, dtype=x.dtype, name=name, share_state_with=share_state_with
         )
@@ -97,22 +95,20 @@ class CoupledGate(tw.Layer):
         name, share_state_with: see ``tw.Layer`` (no variables).
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset({"_fn"})
-
     def __init__(
         self,
         x1: tw.Layer,
         x2: tw.Layer,
         gate: tw.Layer,
         *,
-        gate_fn: ActivationLike = "sigmoid",
+        gate_fn: ActivationLike = "tensorweave-layers:sigmoid",
         name: str | None = None,
         share_state_with: CoupledGate | None = None,
     ) -> None:
         who = owner("CoupledGate", name)
         shape, n_gates = _check(who, [x1, x2], gate)
-        object.__setattr__(self, "_fn", activation_fn(gate_fn, who, "gate_fn"))
-        object.__setattr__(self, "_n_gates", n_gates)
+        self._fn = activation_fn(gate_fn, who, "gate_fn")
+        self._n_gates = n_gates
         super().__init__(
             x1,
             x2,

@@ -24,7 +24,7 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_layers._options import InitializerLike, init_value, initializer_fn
+from tensorweave_layers._param_init import InitializerLike, initial_value
 from tensorweave_layers._shapes import describe, owner, require_width
 
 __all__ = ["Linear", "dense_matmul"]
@@ -62,18 +62,14 @@ class Linear(tw.Layer):
         name, share_state_with: see ``tw.Layer``.
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_cfg", "_shared_w", "_w_init", "_b_init", "_var_dtype"}
-    )
-
     def __init__(
         self,
         x: tw.Layer,
         n_units: int | None = None,
         *,
         add_bias: bool = True,
-        w_init: InitializerLike = "glorot_uniform",
-        b_init: InitializerLike = "zeros",
+        w_init: InitializerLike = "tensorweave-layers:glorot_uniform",
+        b_init: InitializerLike = "tensorweave-layers:zeros",
         transpose_weights: bool = False,
         shared_weights: tf.Variable | Linear | None = None,
         dtype: tf.DType | str | None = None,
@@ -125,15 +121,16 @@ class Linear(tw.Layer):
             dtype = source.dtype if source is not None else x.dtype
         dtype = tf.as_dtype(dtype)
         n_units = int(n_units)
-        object.__setattr__(
-            self,
-            "_cfg",
-            {"width": width, "n_units": n_units, "bias": add_bias, "transpose": transpose_weights},
-        )
-        object.__setattr__(self, "_shared_w", shared)
-        object.__setattr__(self, "_w_init", initializer_fn(w_init, who, "w_init"))
-        object.__setattr__(self, "_b_init", initializer_fn(b_init, who, "b_init"))
-        object.__setattr__(self, "_var_dtype", dtype)
+        self._cfg = {
+            "width": width,
+            "n_units": n_units,
+            "bias": add_bias,
+            "transpose": transpose_weights,
+        }
+        self._shared_w = shared
+        self._w_init = tw.resolve("initializers", w_init, owner=who, option="w_init")
+        self._b_init = tw.resolve("initializers", b_init, owner=who, option="b_init")
+        self._var_dtype = dtype
         super().__init__(
             x,
             shape=(*x.shape[:-1], n_units),
@@ -154,10 +151,12 @@ class Linear(tw.Layer):
                 if cfg["transpose"]
                 else (cfg["width"], cfg["n_units"])
             )
-            value = init_value(self._w_init, shape, dtype, who)
+            value = initial_value(self._w_init, shape, dtype, owner=who, option="w_init")
             self.state.weights = tf.Variable(value, name="weights")
         if cfg["bias"]:
-            value = init_value(self._b_init, (cfg["n_units"],), dtype, who)
+            value = initial_value(
+                self._b_init, (cfg["n_units"],), dtype, owner=who, option="b_init"
+            )
             self.state.bias = tf.Variable(value, name="bias")
 
     @property

@@ -25,7 +25,7 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_layers._options import InitializerLike, init_value, initializer_fn
+from tensorweave_layers._param_init import InitializerLike, initial_value
 from tensorweave_layers._shapes import describe, owner
 
 __all__ = ["Lookup"]
@@ -49,10 +49,6 @@ class Lookup(tw.Layer):
         name, share_state_with: see ``tw.Layer``.
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_cfg", "_w_init"}
-    )
-
     def __init__(
         self,
         x: tw.Layer,
@@ -62,7 +58,7 @@ class Lookup(tw.Layer):
         seq_len: int | None = None,
         pad_id: int | None = None,
         combiner: str | None = None,
-        w_init: InitializerLike = "uniform",
+        w_init: InitializerLike = "tensorweave-layers:uniform",
         dtype: tf.DType | str = tf.float32,
         name: str | None = None,
         share_state_with: Lookup | None = None,
@@ -97,25 +93,25 @@ class Lookup(tw.Layer):
             shape: tuple[int | None, ...] = (None, int(n_units))
         else:
             shape = (None, seq_len if seq_len is not None else x.shape[1], int(n_units))
-        object.__setattr__(
-            self,
-            "_cfg",
-            {
-                "vocab": int(vocab_size),
-                "units": int(n_units),
-                "seq_len": seq_len,
-                "pad": pad_id,
-                "combiner": combiner,
-            },
-        )
-        object.__setattr__(self, "_w_init", initializer_fn(w_init, who, "w_init"))
+        self._cfg = {
+            "vocab": int(vocab_size),
+            "units": int(n_units),
+            "seq_len": seq_len,
+            "pad": pad_id,
+            "combiner": combiner,
+        }
+        self._w_init = tw.resolve("initializers", w_init, owner=who, option="w_init")
         super().__init__(x, shape=shape, dtype=dtype, name=name, share_state_with=share_state_with)
 
     def init_state(self) -> None:
         """The embedding table ``(vocab_size, n_units)``."""
         cfg = self._cfg
-        value = init_value(
-            self._w_init, (cfg["vocab"], cfg["units"]), self.dtype, owner("Lookup", self.name)
+        value = initial_value(
+            self._w_init,
+            (cfg["vocab"], cfg["units"]),
+            self.dtype,
+            owner=owner("Lookup", self.name),
+            option="w_init",
         )
         self.state.embeddings = tf.Variable(value, name="embeddings")
 

@@ -59,10 +59,6 @@ class Merge(tw.Layer):
         name, share_state_with: see ``tw.Layer`` (no variables).
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_fn", "_weights"}
-    )
-
     def __init__(
         self,
         *inputs: tw.Layer,
@@ -85,8 +81,8 @@ class Merge(tw.Layer):
             merge_fn = MERGE_FUNCTIONS[merge_fn]
         if not callable(merge_fn):
             raise TypeError(f"{who}: merge_fn must be a name or callable, got {merge_fn!r}.")
-        object.__setattr__(self, "_fn", merge_fn)
-        object.__setattr__(self, "_weights", check_weights(weights, len(inputs), who))
+        self._fn = merge_fn
+        self._weights = check_weights(weights, len(inputs), who)
         spec = self._trace(inputs, who)
         super().__init__(
             *inputs,

@@ -47,13 +47,11 @@ class Param(tw.Layer):
         if dtype is None:
             dtype = tf.float32 if array.dtype.kind == "f" else tf.as_dtype(array.dtype)
         initial = tf.constant(array, dtype=dtype)
-        object.__setattr__(self, "_initial", initial)
-        object.__setattr__(self, "_trainable", bool(trainable))
+        self._initial = initial
+        self._trainable = bool(trainable)
         super().__init__(
             shape=tuple(array.shape), dtype=dtype, name=name, share_state_with=share_state_with
         )
-
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset({"_initial"})
 
     def init_state(self) -> None:
         """The variable holding the value."""

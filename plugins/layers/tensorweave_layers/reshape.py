@@ -63,7 +63,7 @@ class Reshape(tw.Layer):
                     f"has {math.prod(per_example)} elements, the target holds {known}.\n"
                     f"  Fix: choose sizes whose product is {math.prod(per_example)}."
                 )
-        object.__setattr__(self, "_target", target)
+        self._target = target
         super().__init__(
             x,
             shape=tuple(None if d == -1 else d for d in target),

@@ -19,7 +19,7 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_layers._options import InitializerLike, init_value, initializer_fn
+from tensorweave_layers._param_init import InitializerLike, initial_value
 from tensorweave_layers._shapes import describe, merge_shapes, owner, require_dense, require_width
 from tensorweave_layers.linear import dense_matmul
 
@@ -36,16 +36,12 @@ class Residual(tw.Layer):
         name, share_state_with: see ``tw.Layer``.
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_w_init", "_widths"}
-    )
-
     def __init__(
         self,
         x: tw.Layer,
         h: tw.Layer,
         *,
-        w_init: InitializerLike = "glorot_uniform",
+        w_init: InitializerLike = "tensorweave-layers:glorot_uniform",
         name: str | None = None,
         share_state_with: Residual | None = None,
     ) -> None:
@@ -65,8 +61,8 @@ class Residual(tw.Layer):
             raise TypeError(
                 f"{who}: x and h need one float dtype, got {x.dtype.name}, {h.dtype.name}."
             )
-        object.__setattr__(self, "_widths", (wx, wh))
-        object.__setattr__(self, "_w_init", initializer_fn(w_init, who, "w_init"))
+        self._widths = (wx, wh)
+        self._w_init = tw.resolve("initializers", w_init, owner=who, option="w_init")
         super().__init__(
             x, h, shape=(*lead, wh), dtype=h.dtype, name=name, share_state_with=share_state_with
         )
@@ -79,7 +75,9 @@ class Residual(tw.Layer):
     def init_state(self) -> None:
         """The projection ``P`` of shape ``(width(x), width(h))``, when needed."""
         if self.projected:
-            value = init_value(self._w_init, self._widths, self.dtype, owner("Residual", self.name))
+            value = initial_value(
+                self._w_init, self._widths, self.dtype, owner=owner("Residual", self.name)
+            )
             self.state.projection = tf.Variable(value, name="projection")
 
     def compute(self, x: Any, h: Any) -> tf.Tensor:

@@ -1,6 +1,7 @@
 """``SeqMap``: apply a layer to every step of a sequence, with the same weights at each step.
 
-The inner layer (a registered name such as ``"Linear.v1"`` or any factory
+The inner layer (a registered name such as ``"Linear.v1"`` or ``"Linear"``, the latest
+version, resolved by ``tw.resolve``; or any factory
 ``fn(input_layer) -> layer``) is built once on an ``Input`` of shape
 ``(None, *step_shape)``; the sequence ``[batch, time, *step_shape]`` is reshaped to
 ``[batch * time, *step_shape]``, run through the inner graph in one call (no loop over
@@ -33,15 +34,8 @@ __all__ = ["SeqMap"]
 def _build_inner(
     x: tw.Layer, layer: str | Callable[..., tw.Layer], kwargs: dict[str, Any], owner: str
 ) -> tw.Module:
-    if isinstance(layer, str):
-        factory: Callable[..., tw.Layer] = tw.layers[layer]
-    elif callable(layer):
-        factory = layer
-    else:
-        raise TypeError(
-            f"{owner}: layer must be a registered layer name (e.g. 'Linear.v1') or a function "
-            f"input_layer -> layer, got {type(layer).__name__}."
-        )
+    # a registered name ("Linear" is the latest version) or a factory, like RNN's cell=
+    factory: Callable[..., tw.Layer] = tw.resolve("layers", layer, owner=owner, option="layer")
     with tw.name_scope("seq_map"):
         step = tw.Input(shape=(None, *x.shape[2:]), dtype=x.dtype, name=None)
         out = factory(step, **kwargs)
@@ -67,8 +61,6 @@ class SeqMap(tw.Layer):
             input is one step ``(None, *step_shape)``.
         **layer_kwargs: keyword arguments for the layer (with a name or a function).
     """
-
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset({"_tw_step"})
 
     def __init__(
         self,
@@ -99,7 +91,7 @@ class SeqMap(tw.Layer):
                 f"steps of shape {tuple(x.shape[2:])}. Fix: map it over sequences with that "
                 "step shape."
             )
-        object.__setattr__(self, "_tw_step", step)
+        self._tw_step = step
         super().__init__(
             x,
             shape=(x.shape[0], x.shape[1], *step.shape[1:]),
@@ -115,7 +107,7 @@ class SeqMap(tw.Layer):
     @property
     def step(self) -> tw.Module:
         """The step layer, as a ``tw.Module`` built on a ``(None, *step_shape)`` input."""
-        step: tw.Module = self.__dict__["_tw_step"]
+        step: tw.Module = self._tw_step
         return step
 
     def compute(self, x: Any) -> tf.Tensor:

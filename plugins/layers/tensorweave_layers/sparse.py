@@ -64,7 +64,7 @@ class ToDense(tw.Layer):
         name: str | None = None,
         share_state_with: ToDense | None = None,
     ) -> None:
-        object.__setattr__(self, "_default", default_value)
+        self._default = default_value
         super().__init__(
             x, shape=x.shape, dtype=x.dtype, name=name, share_state_with=share_state_with
         )

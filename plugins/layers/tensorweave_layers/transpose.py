@@ -51,7 +51,7 @@ class Transpose(tw.Layer):
                 "once; the batch axis 0 stays first."
             )
         full = (0, *axes)
-        object.__setattr__(self, "_perm", full)
+        self._perm = full
         super().__init__(
             x,
             shape=tuple(x.shape[p] for p in full),

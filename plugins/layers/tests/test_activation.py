@@ -44,8 +44,11 @@ def test_softmax_over_last_axis_on_sequences():
 
 def test_unknown_name_names_the_layer_and_close_matches():
     x = tw.Input(n_units=4)
-    with pytest.raises(tw.UnknownComponentError, match=r"(?s)Activation 'act'.*'rleu'.*'relu'"):
-        tw.layers["tensorweave-layers:Activation.v1"](x, "rleu", name="act")
+    # resolved by tw.resolve: the error names the layer, the option and close matches
+    with pytest.raises(
+        tw.UnknownComponentError, match=r"(?s)Activation 'act': fn='reluu'.*relu\.v1"
+    ):
+        tw.layers["tensorweave-layers:Activation.v1"](x, "reluu", name="act")
     with pytest.raises(TypeError, match="fn must be"):
         tw.layers["tensorweave-layers:Activation.v1"](x, 3)
     with pytest.raises(tw.ShapeError, match=r"(?s)sparse.*ToDense"):

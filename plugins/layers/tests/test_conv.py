@@ -158,7 +158,7 @@ def test_error_reuse_on_other_channel_count():
 
 
 def test_unknown_initializer_name_is_reported():
-    with pytest.raises(tw.UnknownComponentError, match="no initializer 'glorot_fancy'"):
+    with pytest.raises(tw.UnknownComponentError, match="Conv1D: w_init='glorot_fancy'"):
         Conv1D(tw.Input(shape=(None, 4, 2)), 2, w_init="glorot_fancy")
 
 

@@ -116,8 +116,10 @@ def test_errors_name_the_layer_shapes_and_fix():
         Linear(tw.Input(n_units=3, dtype=tf.int64), 2)
     with pytest.raises(tw.ShapeError, match=r"(?s)sparse input.*rank 2"):
         Linear(tw.Input(shape=(None, 2, 3), sparse=True), 2)
-    with pytest.raises(tw.UnknownComponentError, match=r"(?s)w_init=.glorot..*glorot_uniform"):
-        Linear(x, 2, w_init="glorot")
+    with pytest.raises(
+        tw.UnknownComponentError, match=r"(?s)w_init=.glorot_unifrom..*glorot_uniform"
+    ):
+        Linear(x, 2, w_init="glorot_unifrom")
     with pytest.raises(ValueError, match="n_units"):
         Linear(x)
     with pytest.raises(tw.ShapeError, match="n_units=3 but the shared weights give 2"):

@@ -36,7 +36,8 @@ def test_ops_and_overloading_work_with_pack_layers():
 
 def test_own_defaults_win_when_another_pack_offers_the_same_name(monkeypatch):
     """While another distribution also offers "glorot_uniform.v1", the bare name is
-    ambiguous; this pack's layers still build, with this pack's initializer."""
+    ambiguous (tw.resolve raises, naming it); this pack's defaults are qualified names,
+    so its layers still build with this pack's initializers and activations."""
     real_get = tw.initializers.get
 
     def ambiguous(name, *args):
@@ -45,7 +46,13 @@ def test_own_defaults_win_when_another_pack_offers_the_same_name(monkeypatch):
         return real_get(name, *args)
 
     monkeypatch.setattr(tw.initializers, "get", ambiguous)
-    layer = tw.layers["tensorweave-layers:Linear.v1"](tw.Input(n_units=3), 2, w_init="ones")
+    layer = tw.layers["tensorweave-layers:FC.v1"](tw.Input(n_units=3), 2)
+    assert layer.shape == (None, 2)
+    with pytest.raises(tw.ComponentConflictError, match="'ones'"):
+        tw.layers["tensorweave-layers:Linear.v1"](tw.Input(n_units=3), 2, w_init="ones")
+    layer = tw.layers["tensorweave-layers:Linear.v1"](
+        tw.Input(n_units=3), 2, w_init="tensorweave-layers:ones"
+    )
     assert layer.weights.numpy().tolist() == [[1.0, 1.0]] * 3
     with pytest.raises(tw.UnknownComponentError, match="w_init='other:ones'"):
         tw.layers["tensorweave-layers:Linear.v1"](tw.Input(n_units=3), 2, w_init="other:ones")

@@ -65,10 +65,19 @@ def test_with_linear_when_installed():
 def test_errors():
     with pytest.raises(tw.ShapeError, match=r"SeqMap.*rank >= 3.*\(None, 3\)"):
         SeqMap(tw.Input(n_units=3), "LayerNorm.v1")
-    with pytest.raises(tw.UnknownComponentError, match="LayerNrom"):
+    with pytest.raises(tw.UnknownComponentError, match=r"SeqMap: layer='LayerNrom.v1'"):
         SeqMap(tw.Input(shape=(None, None, 3)), "LayerNrom.v1")
-    with pytest.raises(TypeError, match="registered layer name"):
+    with pytest.raises(TypeError, match="SeqMap: layer must be a registered layers name"):
         SeqMap(tw.Input(shape=(None, None, 3)), 42)
     mapped = SeqMap(tw.Input(shape=(None, None, 3)), "LayerNorm.v1")
     with pytest.raises(tw.ShapeError, match="steps of shape"):
         mapped.reuse_with(tw.Input(shape=(None, None, 4)))
+
+
+def test_a_bare_name_is_the_latest_version_like_rnn_cells():
+    """SeqMap(x, "LayerNorm") resolves through tw.resolve, as RNN(cell="LSTMCell") does."""
+    x = tw.Input(shape=(None, None, 3))
+    bare, versioned = SeqMap(x, "LayerNorm"), SeqMap(x, "LayerNorm.v1")
+    assert type(bare.step.inner_graph.outputs[0]) is type(versioned.step.inner_graph.outputs[0])
+    value = RNG.standard_normal((2, 4, 3)).astype("float32")
+    np.testing.assert_allclose(bare.compute(value), versioned.compute(value), rtol=1e-6)

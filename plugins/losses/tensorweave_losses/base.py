@@ -102,10 +102,6 @@ class LossLayer(tw.Lambda):
         options: the non-layer arguments it was called with.
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Lambda._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"function", "options", "_bound"}
-    )
-
     def __init__(
         self,
         function: Callable[..., Any],
@@ -116,10 +112,10 @@ class LossLayer(tw.Lambda):
         share_state_with: tw.Layer | None = None,
     ) -> None:
         bound = _Bound(function, call_args, call_kwargs or {})
-        object.__setattr__(self, "function", function)
-        object.__setattr__(self, "_bound", bound)
+        self.function = function
+        self._bound = bound
         options = {k: v for k, v in bound.kwargs.items() if not isinstance(v, _Slot)}
-        object.__setattr__(self, "options", options)
+        self.options = options
         variables = [v for v in (*bound.args, *bound.kwargs.values()) if isinstance(v, tf.Variable)]
         super().__init__(
             bound, *inputs, variables=variables, name=name, share_state_with=share_state_with

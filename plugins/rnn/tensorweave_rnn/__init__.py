@@ -6,8 +6,9 @@ Registered names: cells ``RNNCell.v1``, ``GRUCell.v1``, ``LSTMCell.v1``, ``Modul
 The cell contract
 -----------------
 Any pack may register cells under the ``tensorweave.cells`` entry-point group; ``RNN``
-unrolls every cell that honours this contract, and this pack's ``tensorweave.plugins``
-hook (``tensorweave_rnn.contract``) refuses cells whose class visibly does not:
+unrolls every cell that honours this contract, and the ``cells`` kind this pack declares
+(``tensorweave_rnn.kinds``, its check in ``tensorweave_rnn.contract``) refuses cells whose
+class visibly does not:
 
 1. A cell is a ``tw.Layer`` subclass (or a factory returning one) built as
    ``Cell(x, *previous_state, n_units=..., name=None, share_state_with=None, **options)``:
@@ -41,15 +42,40 @@ per sequence) and the fused cells DropConnect (``input_dropconnect``,
 (None, 4)
 """
 
-from tensorweave_rnn.bidirectional import Bidirectional
-from tensorweave_rnn.cell import Cell, StepContext
-from tensorweave_rnn.cells import GRUCell, LSTMCell, RNNCell
-from tensorweave_rnn.contract import CellContractError, check_cell
-from tensorweave_rnn.module_cell import ModuleCell
-from tensorweave_rnn.rnn import RNN, FinalState
-from tensorweave_rnn.stacked import StackedCell
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the lazily imported names, for type checkers
+    from tensorweave_rnn import kinds
+    from tensorweave_rnn.bidirectional import Bidirectional
+    from tensorweave_rnn.cell import Cell, StepContext
+    from tensorweave_rnn.cells import GRUCell, LSTMCell, RNNCell
+    from tensorweave_rnn.contract import CellContractError, check_cell
+    from tensorweave_rnn.module_cell import ModuleCell
+    from tensorweave_rnn.rnn import RNN, FinalState
+    from tensorweave_rnn.stacked import StackedCell
 
 __version__ = "0.1.0"
+
+# Public name -> the submodule that defines it, imported on first use (PEP 562): importing
+# one submodule (an entry point's target, a hook module) never imports the whole pack.
+_EXPORTS = {
+    "Cell": "cell",
+    "StepContext": "cell",
+    "RNNCell": "cells",
+    "GRUCell": "cells",
+    "LSTMCell": "cells",
+    "ModuleCell": "module_cell",
+    "StackedCell": "stacked",
+    "RNN": "rnn",
+    "FinalState": "rnn",
+    "Bidirectional": "bidirectional",
+    "CellContractError": "contract",
+    "check_cell": "contract",
+    "kinds": "kinds",
+}
 
 __all__ = [
     "Cell",
@@ -64,4 +90,21 @@ __all__ = [
     "Bidirectional",
     "CellContractError",
     "check_cell",
+    "kinds",
+    "__version__",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's submodule on first use."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    imported = importlib.import_module(f"{__name__}.{module}")
+    value = imported if module == name else getattr(imported, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -44,10 +44,6 @@ class Bidirectional(tw.Layer):
         **cell_options: passed to both cells.
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_fw", "_bw", "_merge_name"}
-    )
-
     def __init__(
         self,
         seq: tw.Layer,
@@ -98,9 +94,9 @@ class Bidirectional(tw.Layer):
                 **common,
                 **cell_options,
             )
-        object.__setattr__(self, "_fw", fw)
-        object.__setattr__(self, "_bw", bw)
-        object.__setattr__(self, "_merge_name", merge)
+        self._fw = fw
+        self._bw = bw
+        self._merge_name = merge
         a, b = fw.shape[-1], bw.shape[-1]
         if merge != "concat" and a != b:
             raise tw.ShapeError(

@@ -126,11 +126,11 @@ class Cell(tw.Layer):
         for key in ("input_dropconnect", "state_dropconnect"):
             if rates[key] and key not in allowed:
                 raise ValueError(f"{label}: {key} is not supported (no weights to drop).")
-        object.__setattr__(self, "_rates", rates)
-        object.__setattr__(self, "_active", bool(regularized and training))
-        object.__setattr__(self, "_in_units", int(x.shape[-1]))
+        self._rates = rates
+        self._active = bool(regularized and training)
+        self._in_units = int(x.shape[-1])
         sizes = [int(w) for w in self.state_size_for(n_units)]
-        object.__setattr__(self, "_state_size", sizes)
+        self._state_size = sizes
         _check_states(label, previous_state, sizes)
         super().__init__(
             x,

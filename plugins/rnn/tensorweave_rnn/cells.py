@@ -5,7 +5,9 @@ the gates fused, so one matmul per weight computes every gate, in the Keras orde
 (LSTM ``i, f, c, o``; GRU ``z, r, h``): copying weights to or from
 ``keras.layers.LSTMCell`` / ``GRUCell`` gives the same numbers. Initial values: glorot
 uniform (input weights), orthogonal (recurrent weights), zero bias with the LSTM forget
-gate's bias at 1. Options common to the three: ``activation`` (``"tanh"``), ``add_bias``,
+gate's bias at 1. Options common to the three: ``activation`` (a registered
+``tw.activations`` name or a callable, resolved by ``tw.resolve``; default
+tensorweave-layers' ``"tanh"``), ``add_bias``,
 ``w_init`` / ``u_init`` / ``b_init`` (initializers of the input weights ``kernel``, the
 recurrent weights ``recurrent_kernel`` and the bias: a registered ``tw.initializers`` name
 or a function ``(shape, dtype) -> tensor``; ``None`` keeps the defaults above),
@@ -32,51 +34,9 @@ from tensorweave_rnn.cell import Cell, StepContext
 from tensorweave_rnn.init import glorot_uniform, orthogonal
 from tensorweave_rnn.lstm_kernels import lstm_step, lstm_step_projected
 
-__all__ = ["RNNCell", "GRUCell", "LSTMCell", "resolve_activation", "InitializerLike"]
+__all__ = ["RNNCell", "GRUCell", "LSTMCell", "InitializerLike"]
 
 InitializerLike: TypeAlias = "str | Callable[..., Any] | None"
-
-
-def resolve_activation(activation: str | Callable[..., Any], owner: str) -> Callable[..., Any]:
-    """A callable from a function, a registered activation name or a ``tf.math``/``tf.nn``
-    function name (``"tanh"``)."""
-    if callable(activation):
-        return activation
-    if activation in tw.activations:
-        fn: Callable[..., Any] = tw.activations[activation]
-        return fn
-    for module in (tf.math, tf.nn):
-        fn = getattr(module, str(activation), None)
-        if callable(fn):
-            return fn
-    raise ValueError(
-        f"{owner}: unknown activation {activation!r}. Fix: pass a callable, a registered "
-        "activation name, or a tf.math / tf.nn function name such as 'tanh'."
-    )
-
-
-def resolve_initializer(
-    init: InitializerLike, owner: str, option: str
-) -> Callable[..., Any] | None:
-    """A function ``(shape, dtype) -> tensor`` from a callable or a registered
-    ``tw.initializers`` name (``None`` stays ``None``: the cell's default)."""
-    if init is None or callable(init):
-        return init
-    if isinstance(init, str):
-        try:
-            fn: Callable[..., Any] = tw.initializers.get(init)  # "name" = latest version
-        except tw.UnknownComponentError:
-            known = ", ".join(sorted(tw.initializers.names())) or "none installed"
-            raise tw.UnknownComponentError(
-                f"{owner}: unknown initializer {option}={init!r} (registered: {known}). Fix: "
-                "install a pack that registers it (e.g. tensorweave-layers), or pass a "
-                "function (shape, dtype) -> tensor."
-            ) from None
-        return fn
-    raise TypeError(
-        f"{owner}: {option} must be a registered initializer name, a function "
-        f"(shape, dtype) -> tensor or None, got {type(init).__name__}."
-    )
 
 
 class _Fused(Cell):
@@ -89,7 +49,7 @@ class _Fused(Cell):
         x: tw.Layer,
         *previous_state: tw.Layer,
         n_units: int,
-        activation: str | Callable[..., Any] = "tanh",
+        activation: str | Callable[..., Any] = "tensorweave-layers:tanh",
         add_bias: bool = True,
         w_init: InitializerLike = None,
         u_init: InitializerLike = None,
@@ -100,15 +60,15 @@ class _Fused(Cell):
         **options: Any,
     ) -> None:
         owner = f"{type(self).__name__}{f' {name!r}' if name else ''}"
-        object.__setattr__(self, "_activation", resolve_activation(activation, type(self).__name__))
-        object.__setattr__(self, "_add_bias", bool(add_bias))
+        self._activation = tw.resolve("activations", activation, owner=owner, option="activation")
+        self._add_bias = bool(add_bias)
         inits = {
-            "w_init": resolve_initializer(w_init, owner, "w_init"),
-            "u_init": resolve_initializer(u_init, owner, "u_init"),
-            "b_init": resolve_initializer(b_init, owner, "b_init"),
+            "w_init": tw.resolve("initializers", w_init, owner=owner, option="w_init"),
+            "u_init": tw.resolve("initializers", u_init, owner=owner, option="u_init"),
+            "b_init": tw.resolve("initializers", b_init, owner=owner, option="b_init"),
         }
-        object.__setattr__(self, "_inits", inits)
-        object.__setattr__(self, "_hoist", bool(hoist_inputs))
+        self._inits = inits
+        self._hoist = bool(hoist_inputs)
         super().__init__(
             x,
             *previous_state,
@@ -211,18 +171,21 @@ class LSTMCell(_Fused):
         x: tw.Layer,
         *previous_state: tw.Layer,
         n_units: int,
-        recurrent_activation: str | Callable[..., Any] = "sigmoid",
+        recurrent_activation: str | Callable[..., Any] = "tensorweave-layers:sigmoid",
         unit_forget_bias: bool = True,
         fused_gradient: bool = True,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
         **options: Any,
     ) -> None:
-        object.__setattr__(
-            self, "_gate_fn", resolve_activation(recurrent_activation, type(self).__name__)
+        self._gate_fn = tw.resolve(
+            "activations",
+            recurrent_activation,
+            owner=f"{type(self).__name__}{f' {name!r}' if name else ''}",
+            option="recurrent_activation",
         )
-        object.__setattr__(self, "_forget_one", bool(unit_forget_bias))
-        object.__setattr__(self, "_fused_gradient", bool(fused_gradient))
+        self._forget_one = bool(unit_forget_bias)
+        self._fused_gradient = bool(fused_gradient)
         super().__init__(
             x,
             *previous_state,
@@ -286,16 +249,19 @@ class GRUCell(_Fused):
         x: tw.Layer,
         *previous_state: tw.Layer,
         n_units: int,
-        recurrent_activation: str | Callable[..., Any] = "sigmoid",
+        recurrent_activation: str | Callable[..., Any] = "tensorweave-layers:sigmoid",
         reset_after: bool = True,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
         **options: Any,
     ) -> None:
-        object.__setattr__(
-            self, "_gate_fn", resolve_activation(recurrent_activation, type(self).__name__)
+        self._gate_fn = tw.resolve(
+            "activations",
+            recurrent_activation,
+            owner=f"{type(self).__name__}{f' {name!r}' if name else ''}",
+            option="recurrent_activation",
         )
-        object.__setattr__(self, "_reset_after", bool(reset_after))
+        self._reset_after = bool(reset_after)
         super().__init__(
             x,
             *previous_state,

@@ -1,17 +1,17 @@
 """The cell contract, checked on every ``cells`` component from any provider.
 
-This module is the pack's ``tensorweave.plugins`` hook: its
-``tensorweave_validate_component`` runs whenever a cell is loaded from an entry point or
-registered in-process, so a third-party cell that cannot honour the contract is refused by
-name instead of failing deep inside an ``RNN`` loop. ``check_cell`` checks a built cell.
+``static_problems`` judges a cell class or factory without building it; it is the check of
+the ``cells`` kind this pack declares (``tensorweave_rnn.kinds``), so a cell of any pack
+that visibly cannot honour the contract is refused by name when it loads or registers,
+instead of failing deep inside an ``RNN`` loop. ``check_cell`` checks a built cell.
 
 >>> class NoStep(tw.Layer):
 ...     def __init__(self, x, *state, n_units, name=None, share_state_with=None):
 ...         super().__init__(x, shape=(None, n_units), name=name)
->>> tensorweave_validate_component("cells", "NoStep.v1", NoStep)
+>>> static_problems(NoStep)
 ['NoStep: a cell must define step(x, *states) -> (output, [new_states])']
->>> tensorweave_validate_component("layers", "NoStep.v1", NoStep)
-[]
+>>> cell_problem(NoStep)
+'NoStep: a cell must define step(x, *states) -> (output, [new_states])'
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 import tensorweave as tw
 
-__all__ = ["CellContractError", "check_cell", "static_problems", "tensorweave_validate_component"]
+__all__ = ["CellContractError", "cell_problem", "check_cell", "static_problems"]
 
 
 class CellContractError(tw.TensorweaveError, TypeError):
@@ -59,12 +59,10 @@ def static_problems(component: Any) -> list[str]:
     return problems
 
 
-@tw.hookimpl
-def tensorweave_validate_component(kind: str, name: str, component: Any) -> list[str]:
-    """Refuse ``cells`` components that cannot honour the cell contract."""
-    if kind != "cells":
-        return []
-    return static_problems(component)
+def cell_problem(component: Any) -> str | None:
+    """The ``cells`` kind's check: what is wrong with ``component`` (``None``: nothing)."""
+    problems = static_problems(component)
+    return "; ".join(problems) if problems else None
 
 
 def check_cell(cell: Any, who: str = "RNN") -> None:

@@ -49,7 +49,6 @@ class ModuleCell(Cell):
     """
 
     dropconnect_weights = ()
-    _TF_MODULE_IGNORED_PROPERTIES = Cell._TF_MODULE_IGNORED_PROPERTIES | frozenset({"_build"})
 
     def __init__(
         self,
@@ -71,8 +70,8 @@ class ModuleCell(Cell):
             n_units = share_state_with.n_units
         if n_units is None:
             raise TypeError(f"{label}: n_units= is needed with build=.")
-        object.__setattr__(self, "_build", build)
-        object.__setattr__(self, "_given_module", module)
+        self._build = build
+        self._given_module = module
         super().__init__(
             x,
             *previous_state,

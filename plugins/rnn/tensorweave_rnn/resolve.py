@@ -1,7 +1,8 @@
 """Turn a cell specification (name, factory, built cell or list of them) into a built cell.
 
-``RNN``, ``Bidirectional`` and ``StackedCell`` accept a registered name (looked up with
-``tw.cells.get``, so third-party cells work and ``"LSTMCell"`` means the latest version), a
+``RNN``, ``Bidirectional`` and ``StackedCell`` accept a registered name (resolved by
+``tw.resolve("cells", ...)``, so third-party cells work and ``"LSTMCell"`` means the latest
+version), a
 cell class or factory, an already built cell (its weights are shared), or a list of these
 (a stack).
 
@@ -30,7 +31,7 @@ PER_USE = ("regularized", "training")
 def cell_factory(spec: Any, who: str) -> Callable[..., tw.Layer]:
     """The factory a name or callable stands for."""
     if isinstance(spec, str):
-        factory: Callable[..., tw.Layer] = tw.cells.get(spec)
+        factory: Callable[..., tw.Layer] = tw.resolve("cells", spec, owner=who, option="cell")
         return factory
     if callable(spec) and not isinstance(spec, tw.Layer):
         problems = static_problems(spec)

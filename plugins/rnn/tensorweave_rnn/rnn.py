@@ -56,10 +56,6 @@ class RNN(tw.Layer):
         **cell_options: passed to the cell factory (``input_dropout=``, ``reset_after=``…).
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_cell", "_cfg", "_cache", "_final_layers"}
-    )
-
     def __init__(
         self,
         seq: tw.Layer,
@@ -115,21 +111,17 @@ class RNN(tw.Layer):
             if stateful:
                 raise ValueError(f"{label}: a stateful RNN takes its initial state from its carry.")
             _check_initial(label, built, initial_state, sizes)
-        object.__setattr__(self, "_cell", built)
-        object.__setattr__(
-            self,
-            "_cfg",
-            {
-                "aux": "lengths" if lengths is not None else "mask" if mask is not None else None,
-                "time_major": bool(time_major),
-                "reverse": bool(reverse),
-                "return_sequences": bool(return_sequences),
-                "stateful": bool(stateful),
-                "n_init": len(initial_state),
-            },
-        )
-        object.__setattr__(self, "_cache", None)
-        object.__setattr__(self, "_final_layers", None)
+        self._cell = built
+        self._cfg = {
+            "aux": "lengths" if lengths is not None else "mask" if mask is not None else None,
+            "time_major": bool(time_major),
+            "reverse": bool(reverse),
+            "return_sequences": bool(return_sequences),
+            "stateful": bool(stateful),
+            "n_init": len(initial_state),
+        }
+        self._cache = None
+        self._final_layers = None
         n = built.shape[-1]
         shape = (None, None, n) if return_sequences else (None, n)
         inputs = [seq] + ([aux] if aux is not None else []) + list(initial_state)
@@ -174,7 +166,7 @@ class RNN(tw.Layer):
         """One layer per final state (read from the same run as this layer's output)."""
         if self._final_layers is None:
             layers = [FinalState(self, *self.inputs, index=i) for i in range(len(self.state_size))]
-            object.__setattr__(self, "_final_layers", layers)
+            self._final_layers = layers
         return list(self._final_layers)
 
     def reuse_with(self, seq: tw.Layer, *rest: tw.Layer, **options: Any) -> RNN:
@@ -198,7 +190,7 @@ class RNN(tw.Layer):
         aux = rest[0] if self._cfg["aux"] is not None else None
         initial = rest[1:] if aux is not None else rest
         output, states = self.run(seq, aux, list(initial))
-        object.__setattr__(self, "_cache", (output, states))
+        self._cache = (output, states)
         return output
 
     @tf.autograph.experimental.do_not_convert
@@ -308,8 +300,8 @@ class FinalState(tw.Layer):
     ) -> None:
         if not isinstance(rnn, RNN):
             raise TypeError(f"FinalState reads an RNN layer, got {type(rnn).__name__}.")
-        object.__setattr__(self, "_rnn", rnn)
-        object.__setattr__(self, "_index", int(index))
+        self._rnn = rnn
+        self._index = int(index)
         super().__init__(
             rnn,
             *rnn_inputs,
@@ -318,10 +310,6 @@ class FinalState(tw.Layer):
             name=name or f"{rnn.name}_state{index}",
             share_state_with=share_state_with,
         )
-
-    _TF_MODULE_IGNORED_PROPERTIES = tw.Layer._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_rnn", "_index"}
-    )
 
     def compute(self, output: tf.Tensor, *rnn_inputs: tf.Tensor) -> tf.Tensor:
         cache = self._rnn._cache

@@ -36,7 +36,6 @@ class StackedCell(Cell):
     """
 
     dropconnect_weights = ()
-    _TF_MODULE_IGNORED_PROPERTIES = Cell._TF_MODULE_IGNORED_PROPERTIES | frozenset({"_cells"})
 
     def __init__(
         self,
@@ -75,7 +74,7 @@ class StackedCell(Cell):
                 )
                 built.append(cell)
                 width = cell.n_units
-        object.__setattr__(self, "_cells", built)
+        self._cells = built
         regularization = {k: v for k, v in options.items() if k in PER_USE}
         super().__init__(
             x,

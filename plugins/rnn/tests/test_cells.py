@@ -166,9 +166,7 @@ def test_initializer_options_w_init_u_init_b_init():
         by_name = GRUCell(x, n_units=2, reset_after=False, w_init="ones")
         np.testing.assert_array_equal(by_name.kernel.numpy(), np.ones((3, 6)))
     assert not hasattr(RNNCell(x, n_units=2, add_bias=False).state, "bias")
-    with pytest.raises(
-        tw.UnknownComponentError, match="RNNCell: unknown initializer u_init='nope'"
-    ):
+    with pytest.raises(tw.UnknownComponentError, match="RNNCell: u_init='nope': no initializers"):
         RNNCell(x, n_units=2, u_init="nope")
     with pytest.raises(tw.ShapeError, match="w_init made shape \\[1\\], needed \\[3, 2\\]"):
         RNNCell(x, n_units=2, w_init=lambda shape, dtype: tf.zeros([1], dtype))
@@ -301,7 +299,7 @@ def test_wrong_state_width_names_cell_and_shapes():
         GRUCell(tw.Input(shape=(None, 2, 3)), n_units=4)
 
 
-def test_contract_hook_refuses_broken_cells():
+def test_the_cells_kind_refuses_broken_cells():
     class NoStates(tw.Layer):
         def __init__(self, x, n_units=2, name=None, share_state_with=None):
             super().__init__(x, shape=(None, n_units), name=name)
@@ -369,3 +367,28 @@ def test_fused_lstm_gradient_equals_autodiff(dropconnect):
         grads.append(tape.gradient(loss, [*values, *fused.trainable_variables]))
     for a, b in zip(*grads, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_the_cells_kind_is_declared_by_this_pack_with_the_contract_as_its_check():
+    from importlib.metadata import entry_points
+
+    (declared,) = [e for e in entry_points(group="tensorweave.kinds") if e.name == "cells"]
+    assert declared.dist is not None and declared.dist.name == "tensorweave-rnn"
+    kind = declared.load()
+    assert isinstance(kind, tw.Kind) and kind.name == "cells" and kind.doc
+
+    def no_state(x, n_units=2, name=None):  # no *previous_state: refused by the check
+        return x
+
+    assert "no *previous_state" in kind.check(no_state)
+    with tw.cells.scoped(), pytest.raises(tw.InvalidComponentError) as err:
+        tw.cells.register("NoState.v1", no_state)
+    assert "check of tensorweave-rnn" in str(err.value)
+
+
+def test_a_bare_cell_name_and_an_unknown_one_resolve_like_every_option():
+    seq = tw.Input(shape=(None, None, 3))
+    rnn = tw.layers["RNN.v1"](seq, cell="GRUCell", n_units=2)
+    assert type(rnn.cell).__name__ == "GRUCell"
+    with pytest.raises(tw.UnknownComponentError, match=r"RNN.*cell='GRUCel'"):
+        tw.layers["RNN.v1"](seq, cell="GRUCel", n_units=2)

@@ -4,96 +4,168 @@
 runs the event-driven loop; optimizers, schedules and callbacks are registered by
 versioned name (``tw.optimizers["Adam.v1"]``, ``tw.callbacks["EarlyStopping.v1"]``…);
 ``Checkpointer`` writes crash-safe checkpoints; ``export_saved_model`` and ``Predictor``
-serve a model with TensorFlow alone. See the pack's README.md.
+serve a model with TensorFlow alone. This pack declares the ``optimizers``, ``schedules``,
+``trainers`` and ``callbacks`` kinds (``tensorweave_train.kinds``). Importing the package
+is cheap: each name's module is imported when the name is first used. See the README.md.
 
 >>> import tensorweave_train as twt
 >>> twt.SGD(0.1).learning_rate.numpy().round(2)
 np.float32(0.1)
 """
 
-from tensorweave_train.callbacks import (
-    CSVLogger,
-    EarlyStopping,
-    ProgressBar,
-    ReduceLROnPlateau,
-    StopOnNaN,
-    TensorBoard,
-)
-from tensorweave_train.checkpoint import CheckpointCallback, Checkpointer, CorruptCheckpointWarning
-from tensorweave_train.data import Batches, as_batches
-from tensorweave_train.events import (
-    Callback,
-    Event,
-    LambdaCallback,
-    TrainState,
-    Trigger,
-    on_change,
-    on_epoch,
-    on_step,
-    on_train,
-)
-from tensorweave_train.export import Predictor, export_saved_model
-from tensorweave_train.model import Model
-from tensorweave_train.optimizers import (
-    SGD,
-    Adagrad,
-    Adam,
-    AdamW,
-    Optimizer,
-    RMSprop,
-    clip_gradients,
-)
-from tensorweave_train.schedules import (
-    Constant,
-    CosineDecay,
-    ExponentialDecay,
-    Schedule,
-    StepDecay,
-    WarmUp,
-)
-from tensorweave_train.trainer import History, Trainer
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the lazily imported names, for type checkers
+    from tensorweave_train import kinds
+    from tensorweave_train.callbacks import (
+        CSVLogger,
+        EarlyStopping,
+        ProgressBar,
+        ReduceLROnPlateau,
+        StopOnNaN,
+        TensorBoard,
+    )
+    from tensorweave_train.checkpoint import (
+        CheckpointCallback,
+        Checkpointer,
+        CorruptCheckpointWarning,
+    )
+    from tensorweave_train.data import Batches, as_batches
+    from tensorweave_train.events import (
+        Callback,
+        Event,
+        LambdaCallback,
+        TrainState,
+        Trigger,
+        on_change,
+        on_epoch,
+        on_step,
+        on_train,
+    )
+    from tensorweave_train.export import Predictor, export_saved_model
+    from tensorweave_train.model import Model
+    from tensorweave_train.optimizers import (
+        SGD,
+        Adagrad,
+        Adam,
+        AdamW,
+        Optimizer,
+        RMSprop,
+        clip_gradients,
+    )
+    from tensorweave_train.schedules import (
+        Constant,
+        CosineDecay,
+        ExponentialDecay,
+        Schedule,
+        StepDecay,
+        WarmUp,
+    )
+    from tensorweave_train.trainer import History, Trainer
+
+__version__ = "0.1.0"
+
+# Public name -> the submodule that defines it, imported on first use (PEP 562): importing
+# one submodule (an entry point's target, a hook module) never imports the whole pack.
+_EXPORTS = {
+    "CSVLogger": "callbacks",
+    "EarlyStopping": "callbacks",
+    "ProgressBar": "callbacks",
+    "ReduceLROnPlateau": "callbacks",
+    "StopOnNaN": "callbacks",
+    "TensorBoard": "callbacks",
+    "CheckpointCallback": "checkpoint",
+    "Checkpointer": "checkpoint",
+    "CorruptCheckpointWarning": "checkpoint",
+    "Batches": "data",
+    "as_batches": "data",
+    "Callback": "events",
+    "Event": "events",
+    "LambdaCallback": "events",
+    "TrainState": "events",
+    "Trigger": "events",
+    "on_change": "events",
+    "on_epoch": "events",
+    "on_step": "events",
+    "on_train": "events",
+    "Predictor": "export",
+    "export_saved_model": "export",
+    "Model": "model",
+    "SGD": "optimizers",
+    "Adagrad": "optimizers",
+    "Adam": "optimizers",
+    "AdamW": "optimizers",
+    "Optimizer": "optimizers",
+    "RMSprop": "optimizers",
+    "clip_gradients": "optimizers",
+    "Constant": "schedules",
+    "CosineDecay": "schedules",
+    "ExponentialDecay": "schedules",
+    "Schedule": "schedules",
+    "StepDecay": "schedules",
+    "WarmUp": "schedules",
+    "History": "trainer",
+    "Trainer": "trainer",
+    "kinds": "kinds",
+}
 
 __all__ = [
-    "Model",
-    "Trainer",
-    "History",
+    "CSVLogger",
+    "EarlyStopping",
+    "ProgressBar",
+    "ReduceLROnPlateau",
+    "StopOnNaN",
+    "TensorBoard",
+    "CheckpointCallback",
+    "Checkpointer",
+    "CorruptCheckpointWarning",
     "Batches",
     "as_batches",
-    # optimizers
-    "Optimizer",
-    "SGD",
-    "Adam",
-    "AdamW",
-    "RMSprop",
-    "Adagrad",
-    "clip_gradients",
-    # schedules
-    "Schedule",
-    "Constant",
-    "StepDecay",
-    "ExponentialDecay",
-    "CosineDecay",
-    "WarmUp",
-    # events and callbacks
-    "Event",
-    "Trigger",
-    "TrainState",
     "Callback",
+    "Event",
     "LambdaCallback",
-    "on_train",
+    "TrainState",
+    "Trigger",
+    "on_change",
     "on_epoch",
     "on_step",
-    "on_change",
-    "EarlyStopping",
-    "StopOnNaN",
-    "CSVLogger",
-    "ProgressBar",
-    "TensorBoard",
-    "ReduceLROnPlateau",
-    "Checkpointer",
-    "CheckpointCallback",
-    "CorruptCheckpointWarning",
-    # export
-    "export_saved_model",
+    "on_train",
     "Predictor",
+    "export_saved_model",
+    "Model",
+    "SGD",
+    "Adagrad",
+    "Adam",
+    "AdamW",
+    "Optimizer",
+    "RMSprop",
+    "clip_gradients",
+    "Constant",
+    "CosineDecay",
+    "ExponentialDecay",
+    "Schedule",
+    "StepDecay",
+    "WarmUp",
+    "History",
+    "Trainer",
+    "kinds",
+    "__version__",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's submodule on first use."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    imported = importlib.import_module(f"{__name__}.{module}")
+    value = imported if module == name else getattr(imported, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -270,12 +270,7 @@ def _cmd_draw(argv: list[str]) -> int:
     metrics = graph.section.get("metrics", {})
     ends += [graph[n] for n in (metrics.values() if isinstance(metrics, dict) else metrics)]
     whole = tw.Graph.build(inputs=None, outputs=ends or [list(graph.nodes.values())[-1]])
-    if hasattr(whole, "draw"):
-        path = whole.draw(args.output)
-    else:  # until Graph.draw is in the core
-        from tensorweave.drawing import draw
-
-        path = draw(whole, args.output)
+    path = tw.draw(whole, args.output)
     print(f"wrote {path} ({len(whole.nodes)} nodes)")
     return EXIT_OK
 

@@ -37,7 +37,12 @@ def ensure_hookspecs(pm: pluggy.PluginManager | None = None) -> pluggy.PluginMan
 
 
 def hook_callbacks(model: Any) -> list[Any]:
-    """Every callback the installed plugins return for ``model``, flattened."""
-    pm = ensure_hookspecs()
-    results = pm.hook.tensorweave_train_callbacks(model=model)
+    """Every callback the installed plugins return for ``model``, flattened.
+
+    Each implementation is called on its own through ``tw.plugins.call``: one that raises
+    is recorded against its distribution (``tw.plugins.failures()``, ``tensorweave
+    plugins``) with a warning, and training goes on with the others' callbacks.
+    """
+    ensure_hookspecs()
+    results = tw.plugins.call("tensorweave_train_callbacks", model=model)
     return [cb for group in results for cb in (group or [])]

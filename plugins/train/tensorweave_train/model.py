@@ -66,7 +66,7 @@ def _check_scalar(layer: tw.Layer, what: str) -> None:
         )
 
 
-class Model(tf.Module):
+class Model(tw.Stateful):
     """Inference, training and evaluation graphs over shared layers.
 
     Args:
@@ -85,22 +85,8 @@ class Model(tf.Module):
             runs the graphs as given.
     """
 
-    _TF_MODULE_IGNORED_PROPERTIES = tf.Module._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {
-            "_fns",
-            "_states",
-            "_scored",
-            "inference_outputs",
-            "strategy",
-            "_loss_graph",
-            "_eval_graph",
-            "inference_graph",
-            "_feed_pos",
-            "_checked",
-            "_built_for",
-            "_train_cf",
-        }
-    )
+    # Saved state: every layer's state and the optimizer's (the rest is plain Python).
+    tracked = ("layers", "optimizer")
 
     def __init__(
         self,
@@ -375,7 +361,7 @@ class Model(tf.Module):
         with self.strategy.scope():
             self.optimizer.build(self.trainable_variables)
         if self._train_cf is not None:
-            object.__setattr__(self, "_built_for", weakref.ref(self.optimizer))
+            self._built_for = weakref.ref(self.optimizer)
 
     def _train_concrete(self) -> Any:
         """The traced train step, called directly: the ``tf.function`` would bind and match
@@ -384,8 +370,8 @@ class Model(tf.Module):
         if fn is None:
             fn = self.train_function.get_concrete_function()
             # not tracked: checkpoints and SavedModels must not see it
-            object.__setattr__(self, "_train_cf", fn)
-            object.__setattr__(self, "_built_for", weakref.ref(self.optimizer))
+            self._train_cf = fn
+            self._built_for = weakref.ref(self.optimizer)
         return fn
 
     def train_step(self, batch: Sequence[Any]) -> tf.Tensor:

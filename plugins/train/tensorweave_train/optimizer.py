@@ -28,10 +28,11 @@ The update rules match Keras 3 (tested against it).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import tensorflow as tf
 
+import tensorweave as tw
 from tensorweave_train.clipping import Gradient, clip_gradients
 
 __all__ = ["Optimizer", "clip_gradients"]
@@ -44,7 +45,7 @@ def _dedup(g: tf.IndexedSlices) -> tuple[tf.Tensor, tf.Tensor]:
     return values, unique
 
 
-class Optimizer(tf.Module):
+class Optimizer(tw.Stateful):
     """Base class: hyperparameters as variables, lazy slots, clipping, sparse and distributed
     application. Subclasses define ``slot_names``, ``_init_slot`` and ``_dense``/``_sparse``.
 
@@ -58,9 +59,8 @@ class Optimizer(tf.Module):
     """
 
     slot_names: tuple[str, ...] = ()
-    _TF_MODULE_IGNORED_PROPERTIES = tf.Module._TF_MODULE_IGNORED_PROPERTIES | frozenset(
-        {"_slot_index", "schedule"}
-    )
+    # Saved state (subclasses add their hyperparameter variables); the rest is plain Python.
+    tracked: ClassVar[tuple[str, ...]] = ("iterations", "learning_rate", "weight_decay", "slots")
 
     def __init__(
         self,
@@ -88,6 +88,13 @@ class Optimizer(tf.Module):
         self._slot_index: dict[Any, int] = {}
 
     def _hyper(self, name: str, value: float) -> tf.Variable:
+        """A hyperparameter variable for the attribute ``name``, which must be ``tracked``
+        (so checkpoints hold it)."""
+        if name not in type(self).tracked:
+            raise TypeError(
+                f"{type(self).__name__}: hyperparameter {name!r} is not saved state. Fix: "
+                f"add it to the class's tracked, e.g. tracked = (*Optimizer.tracked, {name!r})."
+            )
         return tf.Variable(float(value), dtype=tf.float32, trainable=False, name=name)
 
     # -- slots --------------------------------------------------------------------------

@@ -35,6 +35,8 @@ class SGD(Optimizer):
     0.71
     """
 
+    tracked = (*Optimizer.tracked, "momentum")
+
     def __init__(
         self, learning_rate: float = 0.01, momentum: float = 0.0, nesterov: bool = False, **kw: Any
     ) -> None:
@@ -73,6 +75,8 @@ class Adam(Optimizer):
     >>> round(float(v[0]), 4)  # the first step moves by ~lr
     0.9
     """
+
+    tracked = (*Optimizer.tracked, "beta_1", "beta_2", "epsilon")
 
     def __init__(
         self,
@@ -143,6 +147,8 @@ class RMSprop(Optimizer):
     0.9684
     """
 
+    tracked = (*Optimizer.tracked, "rho", "momentum", "epsilon")
+
     def __init__(
         self,
         learning_rate: float = 0.001,
@@ -212,6 +218,7 @@ class Adagrad(Optimizer):
     0.9047
     """
 
+    tracked = (*Optimizer.tracked, "epsilon")
     slot_names = ("accumulator",)
 
     def __init__(
