@@ -101,12 +101,13 @@ def test_the_core_names_no_plugin():
 # Which core subpackages each may import at module level (the layering of the core).
 ALLOWED = {
     "errors": set(),
+    "checks": {"errors"},
     "registries": {"errors"},
-    "graph": {"errors", "registries"},
-    "config": {"errors", "registries", "graph"},
+    "graph": {"errors", "checks", "registries"},
+    "config": {"errors", "checks", "registries", "graph"},
     "cli": {"errors", "registries"},  # no graph, no config: the CLI itself needs no TensorFlow
-    "testing": {"errors", "registries", "graph", "config", ""},
-    "": {"errors", "registries", "graph", "config"},  # tensorweave/__init__.py
+    "testing": {"errors", "checks", "registries", "graph", "config", ""},
+    "": {"errors", "checks", "registries", "graph", "config"},  # tensorweave/__init__.py
 }
 
 
