@@ -306,6 +306,4 @@ def test_a_run_from_an_uninstalled_pack_names_the_recorded_distribution(
     code, _, err = run_cli(capsys, "evaluate", str(copy))
     assert code == 3, err
     assert "model.nodes.h1.@layers: unknown layers component 'FancyDense.v2'" in err
-    assert (
-        "tensorweave-fancy 0.3.1" in err and "pip install 'tensorweave-fancy==0.3.1'" in err
-    )
+    assert "tensorweave-fancy 0.3.1" in err and "pip install 'tensorweave-fancy==0.3.1'" in err
