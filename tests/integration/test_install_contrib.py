@@ -31,9 +31,9 @@ RESOLVE = textwrap.dedent(
     import json, sys
     import numpy as np, tensorweave as tw
 
-    info = tw.layers.info("tensorweave-template:Scale.v1")
-    Scale = tw.layers["tensorweave-template:Scale.v1"]
-    log_cosh = tw.losses["tensorweave-template:log_cosh.v1"]
+    info = tw.layers.info("tensorweave-template:TemplateScale.v1")
+    Scale = tw.layers["tensorweave-template:TemplateScale.v1"]
+    log_cosh = tw.losses["tensorweave-template:template_log_cosh.v1"]
     x = tw.Input(n_units=2, value=[[1.0, -2.0]])
     y = Scale(x, initial=2.0)
     print(json.dumps({

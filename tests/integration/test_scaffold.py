@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tensorweave import scaffold
+from tensorweave.cli import scaffold
 
 REPO = Path(__file__).resolve().parents[2]
 CONTRIB_TEMPLATE = REPO / "contrib" / "template"
@@ -51,10 +51,10 @@ def test_rendered_pack_keeps_no_template_name():
     assert project["project"]["dependencies"] == ["tensorweave>=0.1,<0.2"]
     entry_points = project["project"]["entry-points"]
     assert entry_points["tensorweave.layers"] == {
-        "Scale.v1": "fancy_pkg.scale:Scale",
-        "Rescale.v1": "fancy_pkg.scale:rescale_v1",
+        "FancyScale.v1": "fancy_pkg.scale:Scale",
+        "FancyRescale.v1": "fancy_pkg.scale:rescale_v1",
     }
-    assert entry_points["tensorweave.losses"]["log_cosh.v1"] == "fancy_pkg.losses:log_cosh"
+    assert entry_points["tensorweave.losses"]["fancy_log_cosh.v1"] == "fancy_pkg.losses:log_cosh"
     assert "fancy_pkg/scale.py" in files
 
 
@@ -129,14 +129,14 @@ RESOLVE_AND_TRAIN = textwrap.dedent(
     import numpy as np, tensorflow as tf, tensorweave as tw
 
     dist = sys.argv[1]
-    assert dist in tw.layers.providers("Scale.v1"), tw.layers.providers("Scale.v1")
-    Scale = tw.layers[dist + ":Scale.v1"]
+    assert dist in tw.layers.providers("ScaffoldE2eScale.v1"), tw.layers.providers("ScaffoldE2eScale.v1")
+    Scale = tw.layers[dist + ":ScaffoldE2eScale.v1"]
     import warnings
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        assert tw.layers[dist + ":Rescale.v1"] is Scale  # the deprecated alias
+        assert tw.layers[dist + ":ScaffoldE2eRescale.v1"] is Scale  # the deprecated alias
     assert any(issubclass(w.category, DeprecationWarning) for w in caught)
-    log_cosh = tw.losses[dist + ":log_cosh.v1"]
+    log_cosh = tw.losses[dist + ":scaffold_e2e_log_cosh.v1"]
     x = tw.Input(n_units=3, value=np.ones((4, 3), "float32"))
     target = tw.Input(n_units=3, value=np.full((4, 3), 3.0, "float32"))
     y = Scale(x)
