@@ -307,5 +307,5 @@ def test_a_run_from_an_uninstalled_pack_names_the_recorded_distribution(
     assert code == 3, err
     assert "model.nodes.h1.@layers: unknown layers component 'FancyDense.v2'" in err
     assert (
-        "tensorweave-fancy version 0.3.1" in err and "pip install 'tensorweave-fancy==0.3.1'" in err
+        "tensorweave-fancy 0.3.1" in err and "pip install 'tensorweave-fancy==0.3.1'" in err
     )
