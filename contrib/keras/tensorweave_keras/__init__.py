@@ -7,6 +7,7 @@
   variables are the Keras layer's weights, so ``model.fit`` trains them.
 
 Keras must run on its TensorFlow backend (the default when TensorFlow is installed).
+Importing the package is cheap: each name's module is imported when the name is first used.
 
 >>> import keras, tensorweave as tw
 >>> y = tw.layers["KerasLayer.v1"](tw.Input(n_units=3), layer=keras.layers.Dense(2))
@@ -14,7 +15,41 @@ Keras must run on its TensorFlow backend (the default when TensorFlow is install
 (None, 2)
 """
 
-from tensorweave_keras.keras_layer import KerasLayer
-from tensorweave_keras.tw_layer import TensorweaveLayer
+from __future__ import annotations
 
-__all__ = ["KerasLayer", "TensorweaveLayer"]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the lazily imported names, for type checkers
+    from tensorweave_keras.keras_layer import KerasLayer
+    from tensorweave_keras.tw_layer import TensorweaveLayer
+
+__version__ = "0.1.0"
+
+# Public name -> the submodule that defines it, imported on first use (PEP 562): importing
+# one submodule (an entry point's target, a hook module) never imports the whole pack.
+_EXPORTS = {
+    "KerasLayer": "keras_layer",
+    "TensorweaveLayer": "tw_layer",
+}
+
+__all__ = [
+    "KerasLayer",
+    "TensorweaveLayer",
+    "__version__",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's submodule on first use."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    imported = importlib.import_module(f"{__name__}.{module}")
+    value = imported if module == name else getattr(imported, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -92,3 +92,17 @@ def test_reshape_and_cast() -> None:
     out = tw.processors["reshape.v1"](np.arange(64), shape=[8, 8, 1])
     assert out.shape == (8, 8, 1)
     assert tw.processors["cast.v1"](np.array([1.7]), dtype="int32").tolist() == [1]
+
+
+def test_predictor_steps_moved_from_the_train_pack():
+    """scale, argmax and labels are data steps: offered by tensorweave-data only."""
+    for name in ("scale.v1", "argmax.v1", "labels.v1"):
+        assert tw.processors.providers(name) == ["tensorweave-data"], name
+    scale, argmax, labels = (tw.processors[n] for n in ("scale.v1", "argmax.v1", "labels.v1"))
+    pixels = np.array([[0, 255], [51, 102]], "uint8")
+    np.testing.assert_allclose(scale(pixels, factor=1 / 255), [[0.0, 1.0], [0.2, 0.4]], rtol=1e-6)
+    assert argmax([[0.1, 0.9], [0.7, 0.3]]).tolist() == [1, 0]
+    assert labels(np.array([1, 0]), names=["cat", "dog"]).tolist() == ["dog", "cat"]
+    sample = {"x": np.array([2.0]), "y": 1}
+    assert scale(sample, factor=3.0, field="x")["x"].tolist() == [6.0]
+    assert labels(sample, names=["a", "b"], field="y")["y"] == "b"
