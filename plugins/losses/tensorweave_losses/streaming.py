@@ -74,6 +74,8 @@ class StreamingMetric(tf.Module):
     """
 
     shapes: Sequence[tuple[int, ...]] = ((), ())
+    #: whether ``update`` compiles with XLA (fixed-size accumulators do)
+    jit_compatible = True
 
     def __init__(self, *, name: str | None = None) -> None:
         super().__init__(name=name or _snake(type(self).__name__))
@@ -240,6 +242,8 @@ class StreamingExactAUC(StreamingMetric):
     0.75
     """
 
+    jit_compatible = False  # its accumulators grow with every batch
+
     def __init__(self, *, name: str | None = None) -> None:
         tf.Module.__init__(self, name=name or "streaming_exact_auc")
         self.totals = [
@@ -326,6 +330,11 @@ class NodeMetric:
     def __init__(self, metric: StreamingMetric, call: Any) -> None:
         self.metric = metric
         self._call = call
+
+    @property
+    def jit_compatible(self) -> bool:
+        """Whether ``update`` compiles with XLA (not the exact AUC: it grows)."""
+        return bool(self.metric.jit_compatible)
 
     def update(self, *tensors: Any) -> None:
         """Accumulate one batch, given one tensor per input of the node."""

@@ -13,7 +13,7 @@ import tensorweave as tw
 import tensorweave_train as twt
 
 
-def _classifier():
+def _classifier(**kw):
     tw.reset_names()
     tf.random.set_seed(4)
     x, t = tw.Input(n_units=5, name="x"), tw.Input(shape=(None,), name="t")
@@ -27,7 +27,7 @@ def _classifier():
         "accuracy": tw.metrics["binary_accuracy.v1"](t, p),
     }
     loss = tw.losses["binary_cross_entropy.v1"](t, p, from_logits=False)
-    return twt.Model(inputs=x, outputs=p, targets=t, loss=loss, metrics=metrics)
+    return twt.Model(inputs=x, outputs=p, targets=t, loss=loss, metrics=metrics, **kw)
 
 
 def _imbalanced(n=151, seed=0):
@@ -72,3 +72,13 @@ def test_a_figure_is_one_float32_value():
     got = model.evaluate(_imbalanced(), batch_size=32)
     for value in got.values():  # the float32 it is, as its shortest decimal
         assert repr(value) == str(np.float32(value))
+
+
+def test_xla_models_evaluate_too():
+    """The exact AUC's accumulators grow, which XLA cannot compile: evaluation then runs
+    without XLA (the train step keeps it) and gives the same figures."""
+    data = _imbalanced()
+    plain = _classifier().evaluate(data, batch_size=16)
+    jitted = _classifier(jit_compile=True).evaluate(data, batch_size=16)
+    for name in ("f1", "precision", "recall", "auc", "accuracy"):
+        assert jitted[name] == plain[name], name
