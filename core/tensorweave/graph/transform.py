@@ -7,7 +7,8 @@ does that through a whole graph, as TensorX's per-use ``reuse_with`` applied nod
 
 - a node whose ``reuse_with`` (or constructor, for the default ``reuse_with``) takes the
   option is rebuilt with ``reuse_with(*new_inputs, option=value)``, sharing its state;
-  a ``Module`` takes it when any layer inside it does;
+  a ``Module``, or a composite layer whose ``reuse_with(x, **options)`` forwards options to
+  the layers kept in its state (``SeqMap``), takes it when any layer inside does;
 - any other node is rebuilt with ``reuse_with(*new_inputs)`` only when one of its inputs
   was rebuilt; otherwise it is kept as it is (the very same object);
 - ``Input`` layers and nodes without inputs (constants, parameters) are always kept.
@@ -52,9 +53,9 @@ _MISSING = object()
 def takes_option(layer: Layer, option: str) -> bool:
     """Whether ``layer.reuse_with`` accepts the per-use ``option`` (e.g. ``"training"``).
 
-    True when ``reuse_with`` names it; for a ``reuse_with(*inputs, **options)`` that passes
-    options on to the constructor, when the constructor names it; for a ``Module``, when
-    any layer inside takes it.
+    True when ``reuse_with`` names it, or passes its keywords to a constructor that names
+    it; for a ``Module``, and for a composite layer whose own ``reuse_with(x, **options)``
+    hands options to the layers kept in its state (``SeqMap``), when a layer inside takes it.
 
     >>> import tensorweave as tw
     >>> takes_option(tw.Input(n_units=1), "training")
@@ -62,33 +63,60 @@ def takes_option(layer: Layer, option: str) -> bool:
     """
     if isinstance(layer, Module):
         return any(takes_option(n, option) for n in layer.inner_graph.nodes)
+    if _names(layer, option):
+        return True
+    if _forwards(layer):
+        return any(takes_option(n, option) for n in _inner(layer))
+    return False
+
+
+def _params(fn: Any) -> Any:
     try:
-        params = inspect.signature(type(layer).reuse_with).parameters
+        return inspect.signature(fn).parameters
     except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
-        return False
+        return {}
+
+
+def _forwards(layer: Layer) -> bool:
+    """A ``reuse_with(..., **options)`` of the layer's own (not the default one)."""
+    method = type(layer).reuse_with
+    return method is not Layer.reuse_with and any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in _params(method).values()
+    )
+
+
+def _names(layer: Layer, option: str) -> bool:
+    """Whether ``reuse_with`` (or, behind ``**options``, the constructor) names ``option``."""
+    params = _params(type(layer).reuse_with)
     named = params.get(option)
     if named is not None and named.kind is not inspect.Parameter.VAR_POSITIONAL:
         return True
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        try:
-            ctor = inspect.signature(type(layer).__init__).parameters
-        except (TypeError, ValueError):  # pragma: no cover
-            return False
-        found = ctor.get(option)
+        found = _params(type(layer).__init__).get(option)
         return found is not None and found.kind is not inspect.Parameter.VAR_POSITIONAL
     return False
 
 
+def _inner(layer: Layer) -> list[Layer]:
+    """The layers inside a composite layer (a module's graph, or layers in its state)."""
+    if isinstance(layer, Module):
+        return list(layer.inner_graph.nodes)
+    return [m for m in layer.state.submodules if isinstance(m, Layer)]
+
+
 def _has(node: Layer, options: dict[str, Any]) -> bool:
-    """Whether ``node`` already has ``options`` (for a module: every layer inside that takes
-    them has them)."""
+    """Whether ``node`` already has ``options``: its attributes of those names, or for a
+    module every layer inside that takes them has them. (Another composite layer cannot
+    tell: its state holds the layers it was first built with, so it is rebuilt.)"""
     if isinstance(node, Module):
         return all(
             _has(n, {k: v for k, v in options.items() if takes_option(n, k)})
             for n in node.inner_graph.nodes
             if any(takes_option(n, k) for k in options)
         )
-    return all(getattr(node, k, _MISSING) == v for k, v in options.items())
+    if all(_names(node, k) for k in options):
+        return all(getattr(node, k, _MISSING) == v for k, v in options.items())
+    return False
 
 
 @overload

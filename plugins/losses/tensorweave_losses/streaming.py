@@ -25,7 +25,7 @@ import tensorflow as tf
 from tensorweave_losses import auc as _auc
 from tensorweave_losses import classification as _cls
 from tensorweave_losses import sequence as _seq
-from tensorweave_losses.base import float_tensor, graph_function, weights_like
+from tensorweave_losses.base import _Bound, _Slot, float_tensor, graph_function, weights_like
 
 __all__ = [
     "mean",
@@ -74,6 +74,8 @@ class StreamingMetric(tf.Module):
     """
 
     shapes: Sequence[tuple[int, ...]] = ((), ())
+    #: whether ``update`` compiles with XLA (fixed-size accumulators do)
+    jit_compatible = True
 
     def __init__(self, *, name: str | None = None) -> None:
         super().__init__(name=name or _snake(type(self).__name__))
@@ -240,6 +242,8 @@ class StreamingExactAUC(StreamingMetric):
     0.75
     """
 
+    jit_compatible = False  # its accumulators grow with every batch
+
     def __init__(self, *, name: str | None = None) -> None:
         tf.Module.__init__(self, name=name or "streaming_exact_auc")
         self.totals = [
@@ -287,8 +291,9 @@ def _snake(name: str) -> str:
 
 
 # -- a metric node's streaming state ------------------------------------------------------
-def _options(*keys: str) -> Any:
-    return lambda cls: (lambda opts: cls(**{k: opts[k] for k in keys if k in opts}), keys)
+def _made(cls: type[StreamingMetric], *keys: str) -> tuple[Any, tuple[str, ...]]:
+    """(make the state from a node's options, the options the state takes)."""
+    return (lambda opts: cls(**{k: opts[k] for k in keys if k in opts})), keys
 
 
 def _auc_state(opts: dict[str, Any]) -> StreamingMetric:
@@ -298,16 +303,16 @@ def _auc_state(opts: dict[str, Any]) -> StreamingMetric:
 
 # plain metric function -> (make the state from the node's options, the options it takes)
 _STATES: dict[Any, tuple[Any, tuple[str, ...]]] = {
-    _cls.accuracy.function: _options()(StreamingAccuracy),
-    _cls.sparse_accuracy.function: _options()(StreamingSparseAccuracy),
-    _cls.binary_accuracy.function: _options("threshold")(StreamingBinaryAccuracy),
-    _cls.top_k_accuracy.function: _options("k")(StreamingTopKAccuracy),
-    _cls.precision.function: _options("threshold")(StreamingPrecision),
-    _cls.recall.function: _options("threshold")(StreamingRecall),
-    _cls.f1.function: _options("threshold")(StreamingF1),
+    _cls.accuracy.function: _made(StreamingAccuracy),
+    _cls.sparse_accuracy.function: _made(StreamingSparseAccuracy),
+    _cls.binary_accuracy.function: _made(StreamingBinaryAccuracy, "threshold"),
+    _cls.top_k_accuracy.function: _made(StreamingTopKAccuracy, "k"),
+    _cls.precision.function: _made(StreamingPrecision, "threshold"),
+    _cls.recall.function: _made(StreamingRecall, "threshold"),
+    _cls.f1.function: _made(StreamingF1, "threshold"),
     _auc.auc.function: (_auc_state, ("num_thresholds",)),
-    _seq.perplexity.function: _options()(StreamingPerplexity),
-    mean.function: _options()(StreamingMean),
+    _seq.perplexity.function: _made(StreamingPerplexity),
+    mean.function: _made(StreamingMean),
 }
 
 
@@ -327,6 +332,11 @@ class NodeMetric:
         self.metric = metric
         self._call = call
 
+    @property
+    def jit_compatible(self) -> bool:
+        """Whether ``update`` compiles with XLA (not the exact AUC: it grows)."""
+        return bool(self.metric.jit_compatible)
+
     def update(self, *tensors: Any) -> None:
         """Accumulate one batch, given one tensor per input of the node."""
         self._call(*tensors)
@@ -343,8 +353,6 @@ class NodeMetric:
 def node_metric(function: Any, args: Sequence[Any], kwargs: dict[str, Any]) -> NodeMetric | None:
     """The streaming state for a node applying ``function`` to ``args``/``kwargs`` (input
     slots and constants), or ``None`` when ``function`` has no streaming counterpart."""
-    from tensorweave_losses.base import _Bound, _Slot
-
     entry = _STATES.get(function)
     if entry is None:
         return None

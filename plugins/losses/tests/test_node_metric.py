@@ -77,13 +77,24 @@ def test_threshold_and_weights_are_bound_for_any_batch_size(batch_size, threshol
 
 
 @pytest.mark.parametrize("batch_size", [3, 50])
-def test_sparse_accuracy_and_perplexity_over_batches(batch_size):
+def test_sparse_accuracy_and_masked_perplexity_over_batches(batch_size):
     rng = np.random.default_rng(2)
     ids = rng.integers(0, 4, size=101)
     scores = rng.normal(size=(101, 4)).astype("float32")
     y, p = tw.Input(shape=(None,), dtype="int64", name="y"), tw.Input(n_units=4, name="p")
     got = _stream(tw.metrics["sparse_accuracy.v1"](y, p), batch_size, ids, scores)
     np.testing.assert_allclose(got, skm.accuracy_score(ids, scores.argmax(-1)), rtol=1e-6)
+    # perplexity of sequences of different lengths: exp of the mean over every real token
+    seq = rng.integers(0, 4, size=(101, 6))
+    logits = rng.normal(size=(101, 6, 4)).astype("float32")
+    mask = (np.arange(6)[None] < rng.integers(1, 7, size=101)[:, None]).astype("float32")
+    s, lg = tw.Input(shape=(None, None), dtype="int64"), tw.Input(shape=(None, None, 4))
+    m = tw.Input(shape=(None, None))
+    node = tw.metrics["perplexity.v1"](s, lg, mask=m)
+    log_p = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
+    token_ce = -np.take_along_axis(log_p, seq[..., None], -1)[..., 0]
+    want = np.exp((token_ce * mask).sum() / mask.sum())
+    np.testing.assert_allclose(_stream(node, batch_size, seq, logits, mask), want, rtol=1e-5)
 
 
 def test_bucketed_auc_streams_its_histogram_and_losses_have_no_state():

@@ -328,8 +328,12 @@ class Model(tw.Stateful):
                         state.update(*[found[id(i)] for i in node.inputs])
                 return size
 
+            # a state that cannot compile with XLA (the exact AUC grows) turns XLA off here
+            jit = self.jit_compile and all(
+                getattr(s, "jit_compatible", True) for s in states.values()
+            )
             fn = self._fns["eval"] = tf.function(
-                body, input_signature=self._signature(self.feeds), jit_compile=self.jit_compile
+                body, input_signature=self._signature(self.feeds), jit_compile=jit or None
             )
         return fn
 

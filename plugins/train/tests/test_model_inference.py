@@ -81,6 +81,7 @@ def test_sequence_layers_attention_lookup_and_cell_dropout_switch_off():
     emb = tw.layers["Lookup.v1"](ids, vocab_size=11, n_units=8)
     emb = tw.layers["DropLookup.v1"](emb, ids, probability=0.5)
     att = tw.layers["MHAttention.v1"](emb, n_units=8, n_heads=2, probability=0.5)
+    att = tw.layers["SeqMap.v1"](att, "Dropout.v1", probability=0.5)  # a composite layer
     rnn = tw.layers["RNN.v1"](
         att, cell="LSTMCell.v1", n_units=6, input_dropout=0.5, state_dropout=0.5,
         output_dropout=0.5, input_dropconnect=0.5,
@@ -91,7 +92,7 @@ def test_sequence_layers_attention_lookup_and_cell_dropout_switch_off():
     stochastic = tw.compile(rnn)
     assert not np.array_equal(stochastic(xs["ids"]).numpy(), stochastic(xs["ids"]).numpy())
     switched = [n for n in model.inference_graph.nodes if tw.takes_option(n, "training")]
-    assert len(switched) == 3  # DropLookup, MHAttention, RNN: all rebuilt, sharing state
+    assert len(switched) == 4  # DropLookup, MHAttention, SeqMap, RNN: rebuilt, sharing state
     assert all(n not in rnn.graph for n in switched)
 
 

@@ -113,9 +113,12 @@ def test_every_report_of_a_validation_figure_is_the_same_number(tmp_path):
     evaluated = _tensorweave("evaluate", str(run))
     assert evaluated.returncode == 0, evaluated.stderr
     assert json.loads(evaluated.stdout.strip().splitlines()[-1]) == valid
-    # the run's model (built from the config, restored) predicts and evaluates the same twice
+    # the run's model, built from the config and restored, predicts the same twice and
+    # evaluates to the same figures in this process as in the evaluate command
     from tensorweave_train import job as jobs
 
+    job = jobs._restored(run)
     raw = np.random.default_rng(0).random((5, 64)).astype("float32")
-    np.testing.assert_array_equal(jobs.predict(run, raw), jobs.predict(run, raw))
-    assert jobs.evaluate(run) == valid  # in this process as in the evaluate command
+    first, second = job.model.predict({"x": raw}), job.model.predict({"x": raw})
+    np.testing.assert_array_equal(first, second)
+    assert job.model.evaluate(job.split("valid"), batch_size=24) == valid

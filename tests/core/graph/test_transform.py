@@ -121,6 +121,43 @@ def test_module_with_a_stochastic_layer_inside_is_switched():
     assert kept is infer
 
 
+class Wrap(tw.Layer):
+    """A composite layer: an inner module in its state, options forwarded by reuse_with."""
+
+    def __init__(self, x, inner=None, *, name=None, share_state_with=None):
+        if inner is None:
+            step = tw.Input(n_units=x.n_units)
+            inner = tw.Module(step, Noise(step))
+        object.__setattr__(self, "_inner", inner)
+        super().__init__(x, shape=x.shape, name=name, share_state_with=share_state_with)
+
+    def init_state(self):
+        self.state.inner = self._inner
+
+    def compute(self, x):
+        return self._inner.compute(x)
+
+    def reuse_with(self, x, *, name=None, **options):
+        inner = self._inner
+        if options:
+            inner = inner.reuse_with(tw.Input(n_units=x.n_units), **options)
+        return Wrap(x, inner, name=name, share_state_with=self)
+
+
+def test_a_composite_layer_forwarding_options_is_switched():
+    x = tw.Input(n_units=2, name="x")
+    out = tw.Lambda(tf.square, Wrap(x))
+    assert tw.takes_option(out.inputs[0], "training")
+    infer = tw.with_options(out, training=False)
+    v = np.array([[1.0, 2.0]], "float32")
+    np.testing.assert_allclose(infer(v).numpy(), v**2)
+    np.testing.assert_allclose(out(v).numpy(), (v + 1.5) ** 2)
+    again = tw.with_options(infer, training=False)  # rebuilt (it cannot tell), still off
+    np.testing.assert_allclose(again(v).numpy(), v**2)
+    plain = tw.Lambda(tf.square, x)
+    assert not tw.takes_option(plain, "training")
+
+
 def test_a_node_that_cannot_be_rebuilt_is_named():
     class Stubborn(tw.Layer):
         def __init__(self, x, *, name=None, share_state_with=None):
