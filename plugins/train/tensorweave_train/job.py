@@ -12,7 +12,10 @@ A job config (TOML, JSON or YAML; see ``configs/digits.toml``) has these section
   first N examples, for smoke runs), ``checkpoint_every`` (epochs);
 - ``callbacks``: a list of callback promises, added to the job's own (checkpoints,
   CSV log, progress);
-- ``[run]``: ``name`` and ``dir`` (default ``runs/<name>-<time>``).
+- ``[run]``: ``name`` (a plain name: no path separators or ``..``) and ``dir`` (default
+  a new ``runs/<name>-<time>``, never one that exists; see ``rundir``);
+- other top-level tables hold plain values for ``${...}`` variables (``[dims]``); one that
+  looks like a misspelled section or holds a component is refused.
 
 A run directory holds ``config.json`` (the config with every default filled in, the
 provider of every component and the library versions: it alone reproduces the run),

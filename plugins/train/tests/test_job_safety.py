@@ -21,7 +21,6 @@ import tensorweave_train as twt
 from tensorweave.cli import main as cli_main
 from tensorweave_train import commands
 from tensorweave_train import job as jobs
-from tensorweave_train.trainer import NonFiniteWarning
 
 TINY = ["--data.limit=200", "--train.epochs=2", "--train.batch_size=64", "--dims.hidden=8"]
 DIGITS = jobs.config_path(None).read_text()
@@ -266,6 +265,8 @@ def test_predict_text_on_a_digits_model_is_a_clear_usage_error(
 
 
 def test_nan_in_training_data_stops_the_cli_job(tmp_path: Path) -> None:
+    from tensorweave_train.trainer import NonFiniteWarning
+
     cfg = jobs.load_config(None, TINY)
     job = jobs.build_job(cfg)
     job.data.train["x"][3, 5] = float("nan")
