@@ -302,7 +302,7 @@ def _handler(fn: Callable[[list[str]], int]) -> Callable[[argparse.Namespace], i
 def run_guarded(fn: Callable[[list[str]], int], argv: list[str]) -> int:
     """Run a command, turning errors into messages and documented exit codes."""
     import tensorweave.config as twc
-    from tensorweave_train.job import Interrupted, PredictInputError
+    from tensorweave_train.guards import Interrupted, PredictInputError
     from tensorweave_train.rundir import RunDirError
 
     show_tb = "--traceback" in argv
