@@ -310,3 +310,21 @@ def test_a_run_from_an_uninstalled_pack_names_the_recorded_distribution(
     assert (
         "tensorweave-fancy version 0.3.1" in err and "pip install 'tensorweave-fancy==0.3.1'" in err
     )
+
+
+def test_resume_of_a_run_in_use_names_the_pid_and_writes_nothing(
+    trained: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from test_rundir import _sleeper
+
+    copy = tmp_path / "copy"
+    shutil.copytree(trained, copy)
+    holder = _sleeper(copy / ".lock")
+    try:
+        before = files_of(copy)
+        code, _, err = run_cli(capsys, "resume", str(copy), "--train.epochs=3")
+        assert code == 2 and f"run directory {copy} is in use by pid {holder.pid}" in err, err
+        assert files_of(copy) == before
+    finally:
+        holder.kill()
+        holder.wait()
