@@ -14,9 +14,11 @@ Each command takes ``--section.key=VALUE`` overrides of its config, typed as TOM
     tensorweave plot RUN_DIR -o curves.svg             # .png/.pdf need matplotlib
     tensorweave draw my.toml -o graph.svg              # .png needs Graphviz
 
-Exit codes: 0 success; 1 failure while running (training, I/O, a processor);
-2 usage error (bad option, missing file); 3 unknown or unloadable component;
-4 invalid config (every problem is listed with its dotted path); 130 interrupted.
+Exit codes: 0 success; 1 failure while running (training, I/O, a processor, NaN);
+2 usage error (bad option, missing file or run directory, a run directory in use or
+holding a run without ``--overwrite``, input ``predict`` cannot take); 3 unknown or
+unloadable component; 4 invalid config (every problem is listed with its dotted path);
+130 interrupted (a checkpoint is saved and ``tensorweave resume RUN`` printed).
 
 >>> parse(["digits", "--train.epochs=2", "--quiet"], _train_parser())[1]
 ['--train.epochs=2']
@@ -40,10 +42,10 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_COMPONENT, EXIT_CONFIG, EXIT_INTERRUPTED = 
 EXIT_CODES = {
     0: "success",
     1: "failure while running (training, I/O, a data processor)",
-    2: "usage error (bad option, missing file)",
+    2: "usage error (bad option, missing file or run directory, run directory in use)",
     3: "unknown or unloadable component",
     4: "invalid config (every problem listed with its dotted path)",
-    130: "interrupted",
+    130: "interrupted (a checkpoint is saved)",
 }
 _EPILOG = "exit codes: " + "; ".join(f"{k} {v}" for k, v in EXIT_CODES.items())
 
@@ -295,7 +297,7 @@ def _handler(fn: Callable[[list[str]], int]) -> Callable[[argparse.Namespace], i
 def run_guarded(fn: Callable[[list[str]], int], argv: list[str]) -> int:
     """Run a command, turning errors into messages and documented exit codes."""
     import tensorweave.config as twc
-    from tensorweave_train.job import Interrupted, PredictInputError
+    from tensorweave_train.guards import Interrupted, PredictInputError
     from tensorweave_train.rundir import RunDirError
 
     show_tb = "--traceback" in argv

@@ -12,7 +12,10 @@ A job config (TOML, JSON or YAML; see ``configs/digits.toml``) has these section
   first N examples, for smoke runs), ``checkpoint_every`` (epochs);
 - ``callbacks``: a list of callback promises, added to the job's own (checkpoints,
   CSV log, progress);
-- ``[run]``: ``name`` and ``dir`` (default ``runs/<name>-<time>``).
+- ``[run]``: ``name`` (a plain name: no path separators or ``..``) and ``dir`` (default
+  a new ``runs/<name>-<time>``, never one that exists; see ``rundir``);
+- other top-level tables hold plain values for ``${...}`` variables (``[dims]``); one that
+  looks like a misspelled section or holds a component is refused.
 
 A run directory holds ``config.json`` (the config with every default filled in, the
 provider of every component and the library versions: it alone reproduces the run),
@@ -33,10 +36,7 @@ from __future__ import annotations
 
 import difflib
 import json
-import math
 import shutil
-import signal
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -49,9 +49,10 @@ import tensorflow as tf
 
 import tensorweave as tw
 import tensorweave.config as twc
-from tensorweave_train import rundir
+from tensorweave_train import guards, rundir
 from tensorweave_train.checkpoint import CheckpointCallback, Checkpointer
-from tensorweave_train.events import Callback, Event, TrainState, on_epoch, on_step, on_train
+from tensorweave_train.events import Callback, Event, TrainState, on_epoch, on_train
+from tensorweave_train.guards import Interrupted, PredictInputError
 from tensorweave_train.model import Model
 
 __all__ = [
@@ -112,7 +113,6 @@ def load_config(name: str | None, overrides: Sequence[str] | Mapping[str, Any] =
     return twc.load(config_path(name), overrides=overrides)
 
 
-SECTIONS_ALL = ("data", "model", "optimizer", "train", "run", "callbacks")
 _POSITIVE = {"train.epochs", "train.batch_size", "train.checkpoint_every", "train.limit"}
 
 
@@ -122,24 +122,9 @@ def _close(word: str, choices: Sequence[str]) -> str:
 
 
 def check_settings(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Problems in the plain sections (``[train]``, ``[run]``) and the job's layout, by
-    dotted path. Top-level tables other than the job's sections hold ``${...}`` variables
-    (e.g. ``[dims]``); one that looks like a misspelled section, or holds a component, is
-    refused."""
+    """Problems in the plain sections (``[train]``, ``[run]``: types, positive sizes, a
+    plain run name) and the job's layout (``guards.check_layout``), by dotted path."""
     errors: list[tuple[str, str]] = []
-    for key, value in cfg.items():
-        if key in SECTIONS_ALL:
-            continue
-        close = difflib.get_close_matches(str(key), SECTIONS_ALL, n=1, cutoff=0.7)
-        if close or not isinstance(value, Mapping) or _holds_promise(value):
-            hint = f" Did you mean [{close[0]}]?" if close else ""
-            errors.append(
-                (
-                    str(key),
-                    f"unknown section.{hint} A job config has {', '.join(SECTIONS_ALL)}; other "
-                    "top-level tables may only hold plain values for ${...} variables",
-                )
-            )
     for section, cls in SECTIONS.items():
         values = cfg.get(section, {})
         if not isinstance(values, Mapping):
@@ -165,57 +150,7 @@ def check_settings(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
                 why = rundir.check_run_name(value)
                 if why:
                     errors.append((path, why))
-    for key in ("data", "model"):
-        if key not in cfg:
-            errors.append((key, f"a job config needs a [{key}] section"))
-    data = cfg.get("data")
-    if "data" in cfg and not (isinstance(data, Mapping) and twc.is_promise(data)):
-        errors.append(
-            (
-                "data",
-                f'expected a dataset table such as {{"@datasets" = "digits.v1"}}, got {data!r}',
-            )
-        )
-    optimizer = cfg.get("optimizer")
-    if "optimizer" in cfg:
-        if not (isinstance(optimizer, Mapping) and twc.is_promise(optimizer)):
-            errors.append(
-                (
-                    "optimizer",
-                    "expected an optimizer table such as "
-                    f'{{"@optimizers" = "Adam.v1"}}, got {optimizer!r}',
-                )
-            )
-        else:
-            lr = optimizer.get("learning_rate")
-            number = isinstance(lr, (int, float)) and not isinstance(lr, bool)
-            if number and (not math.isfinite(lr) or lr <= 0):
-                errors.append(
-                    (
-                        "optimizer.learning_rate",
-                        f"must be a positive finite number, got {lr!r}",
-                    )
-                )
-    if "callbacks" in cfg and not isinstance(cfg["callbacks"], list):
-        errors.append(
-            ("callbacks", f"expected a list of callback tables, got {cfg['callbacks']!r}")
-        )
-    model = cfg.get("model")
-    if isinstance(model, Mapping):
-        for key in ("inputs", "outputs", "loss"):
-            if key not in model:
-                errors.append((f"model.{key}", "missing: name the node(s) in [model]"))
-    elif "model" in cfg:
-        errors.append(("model", f"expected a table with a [model.nodes] graph, got {model!r}"))
-    return errors
-
-
-def _holds_promise(value: Any) -> bool:
-    if isinstance(value, Mapping):
-        return twc.is_promise(value) or any(_holds_promise(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_holds_promise(v) for v in value)
-    return False
+    return errors + guards.check_layout(cfg)
 
 
 def _settings(cfg: Mapping[str, Any], section: str) -> Any:
@@ -348,76 +283,6 @@ def _check_data(job: Job) -> None:
             )
 
 
-class Interrupted(tw.TensorweaveError):
-    """Training was interrupted (Ctrl-C); a checkpoint was saved in ``run_dir``."""
-
-    def __init__(self, run_dir: Path, step: int | None) -> None:
-        self.run_dir = run_dir
-        self.step = step
-        at = f" at step {step}" if step is not None else ""
-        super().__init__(
-            f"interrupted: saved a checkpoint{at} in {run_dir}\n"
-            f"  resume with: tensorweave resume {run_dir}"
-        )
-
-
-class _InterruptToStop(Callback):
-    """Ctrl-C (SIGINT) asks the loop to stop after the current step; a second one raises
-    ``KeyboardInterrupt`` at once. Installed only in the main thread."""
-
-    priority = -200
-
-    def __init__(self) -> None:
-        self.triggers = (on_step(),)
-        self.hit = False
-        self._previous: Any = None
-
-    def install(self) -> None:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._handle)
-
-    def uninstall(self) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
-            self._previous = None
-
-    def _handle(self, signum: int, frame: Any) -> None:
-        self.hit = True
-        self.uninstall()  # a second Ctrl-C interrupts at once
-
-    def __call__(self, event: Event, state: TrainState) -> None:
-        if self.hit:
-            state.request_stop("interrupted (Ctrl-C)")
-
-
-class _StopOnNaNLoss(Callback):
-    """Stop when an epoch's mean training loss or a weight is NaN or infinite (the job's
-    default; checked at each epoch's end, so no per-step cost)."""
-
-    priority = -100
-
-    def __init__(self) -> None:
-        self.triggers = (on_epoch(),)
-        self.reason: str | None = None
-
-    def __call__(self, event: Event, state: TrainState) -> None:
-        loss = state.values.get("loss")
-        what = f"the training loss is {loss}" if loss is not None and not np.isfinite(loss) else ""
-        if not what and state.model is not None:
-            bad = [
-                v.name
-                for v in state.model.trainable_variables
-                if v.dtype.is_floating and not np.isfinite(v.numpy()).all()
-            ]
-            what = f"the weights {bad[:3]} hold NaN/inf" if bad else ""
-        if what:
-            self.reason = (
-                f"{what} at epoch {state.epoch + 1} (step {state.step}). "
-                "Fix: look for NaN/inf in the data, or lower the learning rate."
-            )
-            state.request_stop(self.reason)
-
-
 def _processors(job: Job) -> dict[str, Any]:
     data = job.data
     return {
@@ -438,7 +303,7 @@ def _fit(
 ) -> dict[str, Any]:
     settings = job.settings
     printer = EpochPrinter(out if progress is not True else None)
-    interrupt, nan = _InterruptToStop(), _StopOnNaNLoss()
+    interrupt, nan = guards.InterruptToStop(), guards.StopOnNonFinite()
     checkpoints = CheckpointCallback(run_dir, every_epochs=settings.checkpoint_every)
     callbacks: list[Any] = [
         interrupt,
@@ -468,7 +333,7 @@ def _fit(
         interrupt.uninstall()
     if interrupt.hit:
         saved = checkpoints.last_saved
-        raise Interrupted(run_dir, int(saved.name.split("-")[-1]) if saved else None)
+        raise guards.Interrupted(run_dir, int(saved.name.split("-")[-1]) if saved else None)
     if nan.reason is not None:
         raise tw.TensorweaveError(f"training stopped: {nan.reason} Run directory: {run_dir}")
     seconds = time.perf_counter() - started
@@ -576,21 +441,21 @@ def predict(run_dir: str | Path, raw: Any, *, generate: int = 0) -> Any:
     if not (where / "processors.json").is_file():
         raise rundir.RunDirError(f"{where} is not a run directory (no processors.json).")
     steps = json.loads((where / "processors.json").read_text())
-    _check_raw(raw, steps.get("info", {}))
+    guards.check_raw(raw, steps.get("info", {}))
     job = _restored(where)
     pre, post = _pipeline(steps["preprocess"]), _pipeline(steps["postprocess"])
     try:
         x = np.asarray(pre(raw))
     except (ValueError, TypeError) as err:
-        raise PredictInputError(f"cannot pre-process this input: {err}") from err
+        raise guards.PredictInputError(f"cannot pre-process this input: {err}") from err
     if x.size == 0:
-        raise PredictInputError("the input is empty. Fix: give at least one example.")
+        raise guards.PredictInputError("the input is empty. Fix: give at least one example.")
     if x.ndim == len(job.model.inputs[0].shape) - 1:
         x = x[None]  # one example: add the batch dimension
     try:
         job.model.inputs[0].check(x)
     except (tw.ShapeError, tw.InputValueError) as err:
-        raise PredictInputError(f"this input does not fit the model: {err}") from err
+        raise guards.PredictInputError(f"this input does not fit the model: {err}") from err
     feed = {job.model.inputs[0].name: x}
     if generate:
         ids = x
@@ -603,33 +468,6 @@ def predict(run_dir: str | Path, raw: Any, *, generate: int = 0) -> Any:
             return tw.processors["detokenize_chars.v1"](ids[0], vocab=vocab)
         return ids
     return post(job.model.predict(feed))
-
-
-class PredictInputError(tw.InputValueError):
-    """Raw input a trained model cannot take (empty, unknown characters, wrong shape)."""
-
-
-def _check_raw(raw: Any, info: Mapping[str, Any]) -> None:
-    """Refuse empty text and characters outside a character model's vocabulary."""
-    vocab = info.get("vocab")
-    if isinstance(raw, str):
-        if not raw:
-            raise PredictInputError(
-                "the input text is empty. Fix: give at least one character, e.g. --text 'def '."
-            )
-        if not vocab:
-            raise PredictInputError(
-                f"this model does not take text (it takes {info.get('raw_input', 'arrays')}). "
-                "Fix: pass --input FILE (.npy or .json)."
-            )
-        bad = sorted({c for c in raw if c not in vocab or c == vocab[0]})
-        if bad:
-            shown = ", ".join(repr(c) for c in bad[:10]) + (" ..." if len(bad) > 10 else "")
-            raise PredictInputError(
-                f"the input text has {len(bad)} character(s) outside the model's vocabulary: "
-                f"{shown}. Fix: remove or replace them (the model knows "
-                f"{len(vocab) - 1} characters: letters, digits, punctuation and whitespace)."
-            )
 
 
 def resume(

@@ -48,8 +48,8 @@ def non_finite(data: Any) -> str | None:
     >>> non_finite({"x": np.array([[0.0], [np.nan]])})
     "field 'x' has NaN or inf values (first at example 1)"
     """
-    if not isinstance(data, (dict, tuple, list)):
-        return None  # iterables, factories and tf.data: not looked at here
+    if not isinstance(data, (dict, tuple)):
+        return None  # datasets, generators, lists of batches: not looked at (or consumed)
     items = data.items() if isinstance(data, dict) else enumerate(data)
     for key, value in items:
         if isinstance(value, np.ndarray) and value.dtype.kind in "fc":

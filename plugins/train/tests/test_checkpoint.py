@@ -191,3 +191,17 @@ def test_sigkill_mid_epoch_then_resume(tmp_path):
     assert len(a.files) == len(b.files) > 0
     for k in a.files:
         np.testing.assert_array_equal(a[k], b[k])
+
+
+def test_damaged_manifest_falls_back_to_the_previous_checkpoint(tmp_path):
+    _train(tmp_path)
+    ck = twt.Checkpointer(tmp_path)
+    newest, previous = ck.checkpoints()[-1], ck.checkpoints()[-2]
+    good = (newest / "MANIFEST.json").read_bytes()
+    damaged = [b"[]", b'{"files": 3}', b'{"files": {"state.json": 1}}', b'{"files": {}}', b"\xff{"]
+    for manifest in damaged:
+        (newest / "MANIFEST.json").write_bytes(manifest)
+        with pytest.warns(twt.CorruptCheckpointWarning, match="damaged MANIFEST"):
+            assert ck.latest() == previous, manifest
+    (newest / "MANIFEST.json").write_bytes(good)
+    assert ck.latest() == newest

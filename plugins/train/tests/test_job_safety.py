@@ -21,7 +21,6 @@ import tensorweave_train as twt
 from tensorweave.cli import main as cli_main
 from tensorweave_train import commands
 from tensorweave_train import job as jobs
-from tensorweave_train.trainer import NonFiniteWarning
 
 TINY = ["--data.limit=200", "--train.epochs=2", "--train.batch_size=64", "--dims.hidden=8"]
 DIGITS = jobs.config_path(None).read_text()
@@ -266,6 +265,8 @@ def test_predict_text_on_a_digits_model_is_a_clear_usage_error(
 
 
 def test_nan_in_training_data_stops_the_cli_job(tmp_path: Path) -> None:
+    from tensorweave_train.trainer import NonFiniteWarning
+
     cfg = jobs.load_config(None, TINY)
     job = jobs.build_job(cfg)
     job.data.train["x"][3, 5] = float("nan")
@@ -307,3 +308,21 @@ def test_a_run_from_an_uninstalled_pack_names_the_recorded_distribution(
     assert code == 3, err
     assert "model.nodes.h1.@layers: unknown layers component 'FancyDense.v2'" in err
     assert "tensorweave-fancy 0.3.1" in err and "pip install 'tensorweave-fancy==0.3.1'" in err
+
+
+def test_resume_of_a_run_in_use_names_the_pid_and_writes_nothing(
+    trained: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from test_rundir import _sleeper
+
+    copy = tmp_path / "copy"
+    shutil.copytree(trained, copy)
+    holder = _sleeper(copy / ".lock")
+    try:
+        before = files_of(copy)
+        code, _, err = run_cli(capsys, "resume", str(copy), "--train.epochs=3")
+        assert code == 2 and f"run directory {copy} is in use by pid {holder.pid}" in err, err
+        assert files_of(copy) == before
+    finally:
+        holder.kill()
+        holder.wait()
