@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import tomllib
 import venv
@@ -63,8 +64,15 @@ def test_core_and_train_with_its_declared_dependencies_run_the_default_job(tmp_p
     closure = declared_closure("tensorweave-train")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env.update(PIP_DISABLE_PIP_VERSION_CHECK="1", TF_CPP_MIN_LOG_LEVEL="3")
+    sources = tmp_path / "sources"  # copies: building a wheel writes build/ into the source
+    for name in closure:
+        shutil.copytree(
+            local[name],
+            sources / name,
+            ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "tests"),
+        )
     install = subprocess.run(
-        [python, "-m", "pip", "install", "-q", *(str(local[name]) for name in closure)],
+        [python, "-m", "pip", "install", "-q", *(str(sources / name) for name in closure)],
         capture_output=True,
         text=True,
         env=env,

@@ -28,7 +28,6 @@ import tensorflow as tf
 import tensorweave as tw
 
 from ._param_init import Initializer, initial_value
-from ._rng import generator, keep_mask
 from ._shapes import owner as name_owner
 from ._spatial import describe
 
@@ -148,7 +147,7 @@ class MHAttention(tw.Layer):
             share_state_with=share_state_with,
         )
         if self.training and self.probability > 0.0:
-            generator(self.state)  # the weights' dropout random state, checkpointed
+            self.state.generator()  # the weights' dropout random state, checkpointed
 
     def init_state(self) -> None:
         """Kernels and biases of the query, key, value and output projections."""
@@ -192,7 +191,7 @@ class MHAttention(tw.Layer):
         """Attend and project: ``[batch, t_q, n_units]``."""
         weights = self.attention_weights(query, key, key_mask)
         if self.training and self.probability > 0.0:
-            keep = keep_mask(generator(self.state), tf.shape(weights), self.probability)
+            keep = self.state.generator().uniform(tf.shape(weights)) >= self.probability
             weights = weights * tf.cast(keep, weights.dtype) / (1.0 - self.probability)
         context = tf.einsum("bhqk,bkhd->bqhd", weights, self._project(value, "value"))
         out = tf.einsum("bqhd,hdo->bqo", context, self.state.output_kernel)

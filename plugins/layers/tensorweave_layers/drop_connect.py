@@ -24,7 +24,6 @@ import tensorflow as tf
 import tensorweave as tw
 
 from ._param_init import Initializer, initial_value
-from ._rng import generator, keep_mask
 from ._shapes import owner as name_owner
 from ._spatial import describe
 
@@ -88,7 +87,7 @@ class DropConnect(tw.Layer):
             share_state_with=share_state_with,
         )
         if self.training and p > 0.0:
-            generator(self.state)  # the weight masks' random state, checkpointed
+            self.state.generator()  # the weight masks' random state, checkpointed
 
     def init_state(self) -> None:
         """``weights`` ``[n_in, n_units]`` and optional ``bias``."""
@@ -105,7 +104,7 @@ class DropConnect(tw.Layer):
         w = self.state.weights
         if self.probability == 0.0:
             return tf.convert_to_tensor(w)
-        keep = keep_mask(generator(self.state), tf.shape(w), self.probability)
+        keep = self.state.generator().uniform(tf.shape(w)) >= self.probability
         return w * tf.cast(keep, w.dtype) / tf.constant(1.0 - self.probability, w.dtype)
 
     def compute(self, x: Any) -> tf.Tensor:

@@ -24,7 +24,6 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-from ._rng import generator, keep_mask
 from ._shapes import owner as name_owner
 from ._spatial import describe
 
@@ -82,7 +81,7 @@ class DropLookup(tw.Layer):
             *inputs, shape=x.shape, dtype=x.dtype, name=name, share_state_with=share_state_with
         )
         if self.training and p > 0.0:
-            generator(self.state)  # the masks' random state, checkpointed
+            self.state.generator()  # the masks' random state, checkpointed
 
     def compute(self, x: Any, ids: Any = None) -> tf.Tensor:
         """Zero the vectors of the dropped ids of each sample."""
@@ -93,7 +92,7 @@ class DropLookup(tw.Layer):
         else:
             same = tf.reduce_all(tf.equal(x[:, :, None, :], x[:, None, :, :]), axis=-1)
         first = tf.argmax(tf.cast(same, tf.int32), axis=-1, output_type=tf.int32)
-        keep = keep_mask(generator(self.state), tf.shape(x)[:2], self.probability)  # per position
+        keep = self.state.generator().uniform(tf.shape(x)[:2]) >= self.probability  # per position
         keep = tf.gather(keep, first, batch_dims=1)  # every position takes its id's first draw
         mask = tf.cast(keep, x.dtype)
         if self.scale:

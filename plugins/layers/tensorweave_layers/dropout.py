@@ -30,7 +30,6 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-from ._rng import generator, keep_mask
 from ._shapes import owner as name_owner
 from ._spatial import describe
 
@@ -92,7 +91,7 @@ class DropMask(tw.Layer):
 
     def init_state(self) -> None:
         """The mask's random generator (checkpointed, so a resumed run draws on)."""
-        generator(self.state)
+        self.state.generator()
 
     def compute(self, x: Any) -> tf.Tensor:
         """A fresh random mask for ``x``."""
@@ -104,7 +103,7 @@ class DropMask(tw.Layer):
                 shape = tf.stack(
                     [shape[i] if n is None else n for i, n in enumerate(self.noise_shape)]
                 )
-        keep = keep_mask(self.state.rng, shape, self.probability)
+        keep = self.state.rng.uniform(shape) >= self.probability
         return tf.cast(keep, self.dtype) / tf.constant(1.0 - self.probability, self.dtype)
 
 

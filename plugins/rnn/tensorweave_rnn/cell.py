@@ -35,7 +35,6 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_rnn.rng import generator, keep_mask
 
 __all__ = ["Cell", "StepContext"]
 
@@ -141,7 +140,7 @@ class Cell(tw.Layer):
             share_state_with=share_state_with,
         )
         if self._active and any(rates.values()):
-            generator(self.state)  # the masks' random state, checkpointed with the cell
+            self.state.generator()  # the masks' random state, checkpointed with the cell
 
     # -- the contract ---------------------------------------------------------------------
     def state_size_for(self, n_units: int) -> list[int]:
@@ -173,7 +172,7 @@ class Cell(tw.Layer):
         ctx = StepContext()
         rates = self._rates
         active = self._active
-        rng = generator(self.state) if active and any(rates.values()) else None
+        rng = self.state.generator() if active and any(rates.values()) else None
         if active and rates["input_dropout"]:
             ctx.input_mask = _mask(rng, [batch_size, self._in_units], rates["input_dropout"], dtype)
         if active and rates["state_dropout"]:
@@ -227,7 +226,7 @@ class Cell(tw.Layer):
 
 def _mask(rng: Any, shape: Any, rate: float, dtype: tf.DType) -> tf.Tensor:
     """Inverted-dropout mask: 0, or ``1 / (1 - rate)`` with chance ``1 - rate``."""
-    return tf.cast(keep_mask(rng, shape, rate), dtype) / tf.constant(1.0 - rate, dtype)
+    return tf.cast(rng.uniform(shape) >= rate, dtype) / tf.constant(1.0 - rate, dtype)
 
 
 def _check_states(label: str, states: tuple[Any, ...], sizes: list[int]) -> None:
