@@ -26,6 +26,7 @@ __all__ = [
     "alias",
     "ComponentInfo",
     "Entry",
+    "describe",
     "split_version",
     "split_qualified",
     "unknown_component",
@@ -133,6 +134,23 @@ class Entry:
 
     def label(self) -> str:
         return self.provider if self.provider == LOCAL else f"{self.provider} {self.version}"
+
+
+def describe(kind: str, e: Entry, *, blocked: bool, incompatible: bool) -> ComponentInfo:
+    """The public ``ComponentInfo`` of an entry, with its status."""
+    if blocked:
+        status = "blocked"
+    elif incompatible:
+        status = "incompatible"
+    elif e.error is not None:
+        status = "failed"
+    elif e.obj is not UNSET:
+        status = "loaded"
+    else:
+        status = "available"
+    cause = f"{type(e.error.cause).__name__}: {e.error.cause}" if e.error and e.error.cause else ""
+    error = cause or (str(e.error) if e.error else "")
+    return ComponentInfo(kind, e.name, e.provider, e.version, e.target, status, error)
 
 
 def unknown_component(

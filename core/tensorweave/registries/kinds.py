@@ -39,9 +39,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from tensorweave.errors import PluginLoadError
+from tensorweave.registries.checks import Validator
 from tensorweave.registries.discovery import KINDS_GROUP, catalog
 from tensorweave.registries.entries import LOCAL
-from tensorweave.registries.registry import Registry, Validator
+from tensorweave.registries.registry import Registry
 
 __all__ = ["Kind", "registry", "kinds", "declare_kind", "kind_failures"]
 

@@ -41,6 +41,7 @@ from tensorweave.errors import (
     RegistryError,
     UnknownComponentError,
 )
+from tensorweave.registries.checks import Validator, run_checks
 from tensorweave.registries.discovery import CORE_VERSION, GROUP_PREFIX, catalog
 from tensorweave.registries.entries import (
     LOCAL,
@@ -49,6 +50,7 @@ from tensorweave.registries.entries import (
     ComponentInfo,
     Entry,
     alias,
+    describe,
     split_qualified,
     split_version,
     unknown_component,
@@ -59,7 +61,6 @@ __all__ = ["Registry", "ComponentInfo", "Alias", "alias", "LOCAL", "split_versio
 T = TypeVar("T")
 
 
-Validator = Callable[[Any], "str | None"]
 # The checks of a kind's declarations (loaded lazily), each ``(label, check)``.
 Checks = Callable[[], "list[tuple[str, Validator]]"]
 
@@ -318,28 +319,9 @@ class Registry(Generic[T]):
         return any(e.provider not in blocked for e in entries)
 
     def _info(self, e: Entry) -> ComponentInfo:
-        if catalog.is_blocked(e.provider):
-            status = "blocked"
-        elif e.ref is not None and not _compatible(e.provider):
-            status = "incompatible"
-        elif e.error is not None:
-            status = "failed"
-        elif e.obj is not UNSET:
-            status = "loaded"
-        else:
-            status = "available"
-        cause = (
-            f"{type(e.error.cause).__name__}: {e.error.cause}" if e.error and e.error.cause else ""
-        )
-        return ComponentInfo(
-            self.kind,
-            e.name,
-            e.provider,
-            e.version,
-            e.target,
-            status,
-            cause or (str(e.error) if e.error else ""),
-        )
+        blocked = catalog.is_blocked(e.provider)
+        incompatible = e.ref is not None and not _compatible(e.provider)
+        return describe(self.kind, e, blocked=blocked, incompatible=incompatible)
 
     def _load(self, e: Entry) -> T:
         if e.alias_of is not None:
@@ -413,25 +395,7 @@ class Registry(Generic[T]):
             checks.append(("", self._validate))
         if self._checks is not None:
             checks += self._checks()
-        problems = []
-        for label, check in checks:
-            try:
-                problem = check(obj)
-            except KeyboardInterrupt:
-                raise
-            except BaseException as err:  # a broken check is its pack's bug, not the component's
-                warnings.warn(
-                    f"the {self.kind} check declared by {label or 'this registry'} raised "
-                    f"{type(err).__name__}: {err} while checking {name!r}; the check was "
-                    f"skipped. Fix: report it to {label or 'its author'}, or block it with "
-                    f"TENSORWEAVE_BLOCK.",
-                    RuntimeWarning,
-                    stacklevel=4,
-                )
-                continue
-            if problem:
-                problems.append(f"{problem} (check of {label})" if label else problem)
-        return "; ".join(problems) if problems else None
+        return run_checks(self.kind, name, obj, checks)
 
 
 def _compatible(distribution: str) -> bool:
