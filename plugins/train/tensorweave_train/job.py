@@ -62,6 +62,7 @@ __all__ = [
     "evaluate",
     "predict",
     "resume",
+    "load_model",
 ]
 
 DEFAULTS = {"digits": "digits.toml", "chars": "chars.toml"}
@@ -326,11 +327,29 @@ def train(
     (where / "processors.json").write_text(json.dumps(_processors(job), indent=2) + "\n")
     if out is not None:
         out(f"training {job.run.name}: {job.model}\n  run directory: {where}")
-    return _fit(job, where, progress=progress, out=out)
+    return _fit_announced(job, where, filled, "train", progress=progress, out=out)
+
+
+def _fit_announced(
+    job: Job, where: Path, config: Mapping[str, Any], kind: str, **kw: Any
+) -> dict[str, Any]:
+    """``_fit`` between the ``tensorweave_job_started``/``_ended`` hooks."""
+    from tensorweave_train.hooks import job_ended, job_started
+
+    job_started(job, where, config, kind)
+    try:
+        summary = _fit(job, where, **kw)
+    except BaseException as err:
+        job_ended(job, where, kind, None, err)
+        raise
+    job_ended(job, where, kind, summary, None)
+    return summary
 
 
 def _restored(run_dir: str | Path, overrides: Sequence[str] | Mapping[str, Any] = ()) -> Job:
-    where = Path(run_dir)
+    from tensorweave_train.hooks import resolve_run
+
+    where = resolve_run(run_dir)
     path = where / FILLED
     if not path.is_file():
         raise twc.ConfigError(
@@ -371,7 +390,9 @@ def predict(run_dir: str | Path, raw: Any, *, generate: int = 0) -> Any:
 
     ``generate=N`` (sequence models) appends N predicted items one at a time.
     """
-    where = Path(run_dir)
+    from tensorweave_train.hooks import resolve_run
+
+    where = resolve_run(run_dir)
     job = _restored(where)
     steps = json.loads((where / "processors.json").read_text())
     pre, post = _pipeline(steps["preprocess"]), _pipeline(steps["postprocess"])
@@ -411,7 +432,22 @@ def resume(
         twc.save(twc.fill(cfg), path)
     if out is not None:
         out(f"resuming {job.run.name} in {where}")
-    return _fit(job, where, progress=progress, out=out, resume_from=where / "checkpoints")
+    return _fit_announced(
+        job,
+        where,
+        twc.load(path),
+        "resume",
+        progress=progress,
+        out=out,
+        resume_from=where / "checkpoints",
+    )
+
+
+def load_model(run: str | Path) -> Model:
+    """The trained ``Model`` of a run directory (newest valid checkpoint), or of any
+    reference an installed plugin resolves (``tensorweave_resolve_run``), such as a model
+    registry's ``"NAME@latest"``."""
+    return _restored(run).model
 
 
 def settings_dict(job: Job) -> dict[str, Any]:
