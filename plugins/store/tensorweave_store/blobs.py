@@ -2,7 +2,8 @@
 
 Any ``fsspec`` URL works (a local directory, ``file://``, ``memory://``, ``s3://`` with
 its driver installed…); a blob is written to a temporary name then moved into place, so a
-reader never sees half a blob, and the same content is stored once. ``get``/``fetch``
+reader never sees half a blob, and the same content is stored once (a damaged copy is
+replaced when the good content is stored again). ``get``/``fetch``
 re-hash what they read and raise ``BlobIntegrityError`` when it does not match its name
 (the blob is left in place for inspection; the database is not touched).
 
@@ -67,7 +68,9 @@ class BlobStore:
     def _write(self, sha: str, data: bytes | None = None, src: Path | None = None) -> None:
         dest = self.path(sha)
         if self.fs.exists(dest):
-            return
+            if self._intact(sha):
+                return  # stored once
+            self.fs.rm(dest)  # a damaged copy: the good content heals it
         self.fs.makedirs(dest.rsplit("/", 1)[0], exist_ok=True)
         tmp = f"{dest}.tmp-{uuid.uuid4().hex}"
         if src is not None:
@@ -76,6 +79,13 @@ class BlobStore:
             with self.fs.open(tmp, "wb") as f:
                 f.write(data)
         self.fs.mv(tmp, dest)
+
+    def _intact(self, sha: str) -> bool:
+        h = hashlib.sha256()
+        with self.fs.open(self.path(sha), "rb") as f:
+            for chunk in iter(lambda: f.read(_CHUNK), b""):
+                h.update(chunk)
+        return h.hexdigest() == sha
 
     def put_bytes(self, data: bytes) -> str:
         """Store ``data``; returns its sha256."""

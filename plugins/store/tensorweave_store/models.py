@@ -141,20 +141,22 @@ def register(
     if "@" in name or not name.strip():
         raise StoreError(f"model name {name!r} cannot be empty or contain '@'. Fix: e.g. digits")
     record = store.run(run)
-    stored = store.artifacts(record.id)
-    manifest = {
-        p: s for p, s in stored.items() if p in _MODEL_FILES or p.startswith("checkpoints/")
-    }
+    where = Path(record.run_dir or "")
+    files = model_files(where) if record.run_dir and where.is_dir() else []
+    if any("checkpoints" in f.parts for f in files):
+        manifest = store.upload_dir(where, files)  # stored once; a damaged blob is healed
+    else:  # the directory is gone: use the files recorded when the run ended
+        manifest = {
+            p: s
+            for p, s in store.artifacts(record.id).items()
+            if p in _MODEL_FILES or p.startswith("checkpoints/")
+        }
     if not any(p.startswith("checkpoints/") for p in manifest):
-        where = Path(record.run_dir or "")
-        files = model_files(where) if record.run_dir and where.is_dir() else []
-        if not any("checkpoints" in f.parts for f in files):
-            raise StoreError(
-                f"run {record.id} ({record.name}) has no stored checkpoint and its directory "
-                f"{record.run_dir} has none either. Fix: register a run that finished at least "
-                "one epoch (tensorweave runs list --where status=finished)."
-            )
-        manifest = store.upload_dir(where, files)
+        raise StoreError(
+            f"run {record.id} ({record.name}) has no stored checkpoint and its directory "
+            f"{record.run_dir} has none either. Fix: register a run that finished at least "
+            "one epoch (tensorweave runs list --where status=finished)."
+        )
     provenance = {
         "run_id": record.id,
         "run_name": record.name,

@@ -31,6 +31,7 @@ def pg_server() -> Iterator[str]:
 
     # a short directory: the server's Unix socket lives there (path limit ~100 chars)
     where = tempfile.mkdtemp(prefix="twpg-")
+    os.environ.setdefault("XDG_RUNTIME_DIR", where)  # platformdirs warns when it is unset
     with warnings.catch_warnings():  # platformdirs: XDG_RUNTIME_DIR unset on CI
         warnings.simplefilter("ignore")
         server = pgserver.get_server(where, cleanup_mode="delete")
