@@ -174,7 +174,7 @@ class SweepSpec:
     direction: str | None = None
     study: str | None = None
     store: str | None = None
-    runs_root: str = "runs"
+    runs_root: str | None = None  # default: the store's (TENSORWEAVE_RUNS, else runs)
     heartbeat: float = 5.0
     max_retry: int = 2
     pruner: str = "median"
@@ -190,6 +190,12 @@ class SweepSpec:
         from tensorweave_store.urls import default_url
 
         return str(default_url(runs_root=self.runs_root))
+
+    def root(self) -> Path:
+        """Where trial runs go: ``ROOT/sweeps/STUDY/trial-NNNN``."""
+        from tensorweave_store.urls import runs_root
+
+        return Path(self.runs_root) if self.runs_root else runs_root()
 
     def study_name(self) -> str:
         """``--study``, or ``sweep-CONFIG-HASH`` from the command (the same on every machine)."""
@@ -418,7 +424,7 @@ def _objective(spec: SweepSpec, search: list[SearchParam], metric: str, worker: 
     def objective(trial: Any) -> float:
         values = {p.path: p.suggest(trial) for p in search}
         study = trial.study.study_name
-        run_dir = Path(spec.runs_root) / "sweeps" / study / f"trial-{trial.number:04d}"
+        run_dir = spec.root() / "sweeps" / study / f"trial-{trial.number:04d}"
         trial.set_user_attr("run_dir", str(run_dir))
         trial.set_user_attr("worker", worker)
         overrides = _trial_overrides(spec, values)
@@ -434,7 +440,7 @@ def _objective(spec: SweepSpec, search: list[SearchParam], metric: str, worker: 
                 out=None,
             )
         seconds = time.perf_counter() - started
-        _link_run(trial, run_dir)
+        _link_run(trial, run_dir, pruned=rep.pruned_at is not None)
         shown = ", ".join(f"{k}={_fmt(v)}" for k, v in values.items())
         if rep.pruned_at is not None:
             print(
@@ -472,13 +478,18 @@ def _tags(*tags: str) -> Iterator[None]:
             os.environ[TAGS_ENV] = old
 
 
-def _link_run(trial: Any, run_dir: Path) -> None:
-    """Note the store's id of the trial's run in the trial (when the store recorded it)."""
+def _link_run(trial: Any, run_dir: Path, *, pruned: bool) -> None:
+    """Note the store's id of the trial's run in the trial (when the store recorded it), and
+    tag the run ``pruned`` when the sweep stopped it early."""
     from tensorweave_store.errors import StoreError
     from tensorweave_store.store import open_store
 
     try:
-        trial.set_user_attr("store_run", int(open_store().run(str(run_dir)).id))
+        store = open_store()
+        run_id = int(store.run(str(run_dir)).id)
+        trial.set_user_attr("store_run", run_id)
+        if pruned:
+            store.tag_run(run_id, ["pruned"])
     except (StoreError, AttributeError, ValueError, TypeError):
         pass  # recording off (TENSORWEAVE_STORE_RECORD=0): the run directory still says it
 

@@ -234,7 +234,7 @@ def _cmd_predict(argv: list[str]) -> int:
     if args.more_runs or args.voter:
         result = _ensemble_predict([str(run_dir), *args.more_runs], raw, args)
     else:
-        result = jobs.predict(_resolved(run_dir), raw, generate=args.generate)
+        result = jobs.predict(run_dir, raw, generate=args.generate)
     print(result if isinstance(result, str) else json.dumps(np.asarray(result).tolist()))
     return EXIT_OK
 
@@ -243,13 +243,6 @@ def _add_ensemble_options(p: _Parser) -> None:
     p.usage = "tensorweave predict RUN [RUN ...] [--voter NAME] (--input FILE | --text TEXT)"
     p.add_argument("more_runs", nargs="*", metavar="RUN", help="more runs: predict as an ensemble")
     p.add_argument("--voter", help="how an ensemble combines (default mean_probabilities.v1)")
-
-
-def _resolved(run: Path) -> Path:
-    """A run directory, or ``NAME@VERSION`` resolved by a plugin (tensorweave-store)."""
-    from tensorweave_train.runs import resolve_run
-
-    return resolve_run(run) if "@" in run.name and not run.exists() else run
 
 
 def _ensemble_predict(runs: list[str], raw: Any, args: argparse.Namespace) -> Any:

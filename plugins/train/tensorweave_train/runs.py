@@ -45,30 +45,20 @@ __all__ = ["OpenRun", "resolve_run", "open_run", "variable_names", "model_from_c
 FILLED = "config.json"
 
 
-def _hook_resolve(reference: str) -> str | None:
-    from tensorweave_train.hooks import ensure_hookspecs
-
-    pm = ensure_hookspecs()
-    caller = getattr(pm.hook, "tensorweave_resolve_run", None)
-    if caller is None:
-        return None
-    found: str | None = caller(reference=reference)
-    return found
-
-
 def resolve_run(reference: str | Path) -> Path:
     """The local run directory ``reference`` names (a directory, or ``NAME@VERSION``
     through the ``tensorweave_resolve_run`` hook); raises ``TensorweaveError`` with the fix.
     """
+    from tensorweave_train.hooks import resolve_run as hook_resolve
+
     where = Path(reference)
     if (where / FILLED).is_file():
         return where
     ref = str(reference)
-    found = _hook_resolve(ref)
-    if found is not None:
-        path = Path(found)
-        if (path / FILLED).is_file():
-            return path
+    path = hook_resolve(ref)
+    if (path / FILLED).is_file():
+        return path
+    if path != where:
         raise tw.TensorweaveError(
             f"{ref!r} resolved to {path}, which is not a run directory (no {FILLED})."
         )
