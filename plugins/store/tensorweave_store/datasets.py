@@ -9,9 +9,9 @@ tagged samples with datasets declared as tag queries (views: nothing is copied).
   query, evaluated each time it is loaded;
 - ``write_predictions(store, name, inputs, predictions, model=…)`` keeps a model's outputs
   as a dataset;
-- in a job config, ``[data] "@datasets" = "store.v1"`` with ``name = "digits@2"``, or
-  ``"@datasets" = "store_query.v1"`` with ``name = "clean_digits"`` (or ``tags = [...]``)
-  trains on them by name.
+- in a job config, ``[data] "@datasets" = "store.v1"`` with ``dataset = "digits@2"``, or
+  ``"@datasets" = "store_query.v1"`` with ``dataset = "clean_digits@1"`` (or
+  ``tags = [...]``) trains on them by name.
 
 >>> import tempfile, numpy as np
 >>> from tensorweave_store.store import open_store
@@ -405,13 +405,13 @@ def _open(store: str | None) -> Any:
     return open_store(store)
 
 
-def store_dataset(name: str, store: str | None = None) -> StoreSplits:
-    """``"@datasets" = "store.v1"``: a registered dataset by ``NAME@VERSION``."""
-    return get_dataset(_open(store), name).load()
+def store_dataset(dataset: str, store: str | None = None) -> StoreSplits:
+    """``"@datasets" = "store.v1"``: a registered dataset by ``dataset = "NAME@VERSION"``."""
+    return get_dataset(_open(store), dataset).load()
 
 
 def store_query(
-    name: str | None = None,
+    dataset: str | None = None,
     tags: list[str] | None = None,
     any_tags: list[str] | None = None,
     exclude: list[str] | None = None,
@@ -419,11 +419,11 @@ def store_query(
     seed: int = 0,
     store: str | None = None,
 ) -> StoreSplits:
-    """``"@datasets" = "store_query.v1"``: a declared query by ``name`` (``NAME@VERSION``),
+    """``"@datasets" = "store_query.v1"``: a declared query by ``dataset = "NAME@VERSION"``,
     or the samples with ``tags`` (a view, evaluated now)."""
     st = _open(store)
-    if name is not None:
-        return get_dataset(st, name).load()
+    if dataset is not None:
+        return get_dataset(st, dataset).load()
     q = {
         "tags": tags or [],
         "any": any_tags or [],

@@ -2,21 +2,22 @@
 
 The server comes from the ``pgserver`` wheel (PostgreSQL binaries, no system set-up), started
 once per test session (per xdist worker) in a temporary directory and stopped at the end;
-each test gets a fresh database on it. ``run_cli`` runs the real ``tensorweave`` command in a
-subprocess with the store pointed at the test's database.
+each test gets a fresh database on it. ``twstore_helpers`` starts the real ``tensorweave``
+command in a subprocess with the store pointed at the test's database.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))  # twstore_helpers, under importlib mode
 
 BACKENDS = ["sqlite", "postgresql"]
 _COUNTER = itertools.count()
@@ -68,46 +69,3 @@ def store(store_url: str, tmp_path: Path):
     s = open_store(store_url, blobs=str(tmp_path / "blobs"), cached=False)
     yield s
     s.close()
-
-
-def store_env(store_url: str, tmp_path: Path, **extra: str) -> dict[str, str]:
-    """The environment of a process that records into ``store_url``."""
-    env = dict(os.environ)
-    env.update(
-        TENSORWEAVE_STORE=store_url,
-        TENSORWEAVE_STORE_BLOBS=str(tmp_path / "blobs"),
-        TENSORWEAVE_STORE_CACHE=str(tmp_path / "cache"),
-        TENSORWEAVE_RUNS=str(tmp_path / "runs"),
-        TF_CPP_MIN_LOG_LEVEL="3",
-        CUDA_VISIBLE_DEVICES="-1",
-        **extra,
-    )
-    return env
-
-
-def tensorweave(args: Sequence[str], env: dict[str, str], cwd: Path, **kw) -> subprocess.Popen:
-    """Start the real ``tensorweave`` command (``python -m tensorweave.cli``)."""
-    script = Path(sys.executable).with_name("tensorweave")
-    return subprocess.Popen(
-        [str(script), *args],
-        env=env,
-        cwd=cwd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        **kw,
-    )
-
-
-def digits_args(name: str, run_dir: Path, *more: str) -> list[str]:
-    """A quick digits job: 2 small epochs."""
-    return [
-        "train",
-        "--quiet",
-        f"--run-dir={run_dir}",
-        f"--run.name={name}",
-        "--train.epochs=2",
-        "--train.limit=300",
-        "--dims.hidden=16",
-        *more,
-    ]
