@@ -79,7 +79,16 @@ def tensorweave_job_ended(
     if handle is None:
         return
     if error is None:
-        handle.record_artifacts(run_dir)
+        try:
+            handle.record_artifacts(run_dir)
+        except Exception as err:  # the run is done: keep its status even if files fail
+            import warnings
+
+            warnings.warn(
+                f"tensorweave-store: run {handle.id} finished but its files were not stored "
+                f"({err}); register it later from {run_dir}.",
+                stacklevel=2,
+            )
         handle.finish("finished", summary=summary)
     elif isinstance(error, KeyboardInterrupt):
         handle.finish("interrupted", error="interrupted (Ctrl-C)")

@@ -4,7 +4,7 @@ A run row holds the filled config, the provider (distribution and version) of ev
 component in it, the library versions, the status (``running``, ``finished``, ``failed``,
 ``interrupted``) and a heartbeat. While a run trains, a daemon thread beats every
 ``TENSORWEAVE_STORE_HEARTBEAT`` seconds (default 10) besides the beat of every epoch; a
-``running`` run whose heartbeat is older than three intervals died without saying so (a
+``running`` run whose heartbeat is older than three of its intervals died without saying so (a
 ``kill -9``, a lost machine) and is reported, then stored, as ``interrupted``.
 
 >>> providers_of({"opt": {"@optimizers": "Adam.v1", "@provider": "tensorweave-train 0.1.0"}})
@@ -257,6 +257,7 @@ def insert_run(
         "epochs_done": 0,
         "created_at": stamp,
         "heartbeat_at": stamp,
+        "summary": {"heartbeat_every": heartbeat_interval()},
     }
     with engine.begin() as conn:
         run_id = int(conn.execute(sa.insert(S.runs).values(**row)).inserted_primary_key[0])
@@ -272,6 +273,7 @@ def reopen_run(engine: Engine, run_id: int, kind: str) -> None:
             sa.update(S.runs)
             .where(S.runs.c.id == run_id)
             .values(
+                summary={"heartbeat_every": heartbeat_interval()},
                 status="running",
                 kind=kind,
                 heartbeat_at=now(),
@@ -284,18 +286,23 @@ def reopen_run(engine: Engine, run_id: int, kind: str) -> None:
 
 
 def reap(engine: Engine, *, stale_after: float | None = None) -> list[int]:
-    """Mark ``running`` runs with a stale heartbeat as ``interrupted``; returns their ids."""
-    limit = stale_after if stale_after is not None else 3 * heartbeat_interval()
-    cutoff = now() - dt.timedelta(seconds=limit)
+    """Mark ``running`` runs with a stale heartbeat as ``interrupted``; returns their ids.
+
+    Stale means older than three of the run's own heartbeat intervals (recorded when it
+    started), or ``stale_after`` seconds when given."""
+    moment = now()
     with engine.begin() as conn:
-        ids = [
-            int(r)
-            for r in conn.execute(
-                sa.select(S.runs.c.id).where(
-                    S.runs.c.status == "running", S.runs.c.heartbeat_at < cutoff
-                )
-            ).scalars()
-        ]
+        rows = conn.execute(
+            sa.select(S.runs.c.id, S.runs.c.heartbeat_at, S.runs.c.summary).where(
+                S.runs.c.status == "running"
+            )
+        ).all()
+        ids = []
+        for run_id, beat, summary in rows:
+            every = (summary or {}).get("heartbeat_every") or heartbeat_interval()
+            limit = stale_after if stale_after is not None else 3 * float(every)
+            if moment - _utc(beat) > dt.timedelta(seconds=limit):  # type: ignore[operator]
+                ids.append(int(run_id))
         if ids:
             conn.execute(
                 sa.update(S.runs)
