@@ -64,6 +64,7 @@ __all__ = [
     "run_sweep",
     "tally",
     "retry_class",
+    "report_to",
 ]
 
 KINDS = ("uniform", "loguniform", "int", "logint", "choice")
@@ -403,7 +404,9 @@ _PLUGIN = _TrialPlugin()
 
 
 @contextlib.contextmanager
-def _reporting(trial: Any, metric: str) -> Iterator[_TrialPlugin]:
+def report_to(trial: Any, metric: str) -> Iterator[_TrialPlugin]:
+    """While inside, every training in this process reports ``val_<metric>`` to ``trial``
+    at each epoch's end and stops when the trial's pruner says so (``pruned_at``)."""
     from tensorweave_train.hooks import ensure_hookspecs
 
     pm = ensure_hookspecs()
@@ -431,7 +434,7 @@ def _objective(spec: SweepSpec, search: list[SearchParam], metric: str, worker: 
         overrides.setdefault("run.name", f"{study}-trial-{trial.number}")
         cfg = jobs.load_config(spec.config, overrides)
         started = time.perf_counter()
-        with _reporting(trial, metric) as rep, _tags(f"sweep:{study}", f"trial:{trial.number}"):
+        with report_to(trial, metric) as rep, _tags(f"sweep:{study}", f"trial:{trial.number}"):
             summary = jobs.train(
                 cfg,
                 run_dir=run_dir,

@@ -16,7 +16,17 @@ from typing import Any
 import pytest
 
 from tensorweave.cli import main as cli_main
-from tensorweave_store.sweep import SweepError, SweepSpec, parse_param, retry_class, tally
+from tensorweave_store.sweep import (
+    SweepError,
+    SweepSpec,
+    create_study,
+    parse_param,
+    report_to,
+    retry_class,
+    run_worker,
+    tally,
+)
+from tensorweave_train import job as jobs
 
 TINY = [
     "--train.epochs=2",
@@ -76,6 +86,50 @@ def test_cli_mistakes_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown distribution" in capsys.readouterr().err
     assert cli_main(["sweep", "show"]) == 2
     assert "STUDY" in capsys.readouterr().err
+
+
+def test_pruning_stops_a_trial_through_the_epoch_events(tmp_path: Path) -> None:
+    import optuna
+
+    warnings.filterwarnings("ignore", category=FutureWarning)
+    study = optuna.create_study(
+        direction="maximize", pruner=optuna.pruners.ThresholdPruner(lower=2.0)
+    )
+    trial = study.ask()
+    cfg = jobs.load_config("digits", [*TINY, "--train.epochs=3"])
+    with report_to(trial, "accuracy") as rep:
+        summary = jobs.train(cfg, run_dir=tmp_path / "r", out=None, progress=False)
+    assert rep.pruned_at == 0  # accuracy < 2.0 after the first epoch: stop there
+    assert summary["epochs"] == 1
+    assert summary["stopped"] == "pruned by the sweep at epoch 1"
+    reported = study.trials[0].intermediate_values
+    assert list(reported) == [0] and 0.0 <= reported[0] <= 1.0
+    cfg = jobs.load_config("digits", [*TINY, "--train.epochs=2"])
+    summary = jobs.train(cfg, run_dir=tmp_path / "after", out=None, progress=False)
+    assert summary["epochs"] == 2  # outside report_to nothing reports or prunes
+
+
+def test_a_trial_that_raises_fails_without_retry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import optuna
+
+    url = f"sqlite:///{tmp_path}/s.db"
+    monkeypatch.setenv("TENSORWEAVE_STORE", url)
+    monkeypatch.setenv("TENSORWEAVE_STORE_BLOBS", str(tmp_path / "blobs"))
+    spec = SweepSpec(
+        "digits",
+        ["data.valid_fraction=choice(1.5)"],  # passes the config check, fails in the data
+        trials=2,
+        overrides=TINY,
+        store=url,
+        runs_root=str(tmp_path / "runs"),
+    )
+    create_study(spec)
+    assert run_worker(spec, "test") == 2
+    study = _study(url, spec.study_name())
+    assert [t.state for t in study.trials] == [optuna.trial.TrialState.FAIL] * 2
+    assert tally(study) == (2, [], [])
 
 
 def _env(url: str, tmp: Path) -> dict[str, str]:
