@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import tensorweave as tw
 
@@ -104,7 +104,8 @@ def _cv_parser() -> _Parser:
 def _split(argv: list[str], parser: _Parser) -> tuple[argparse.Namespace, list[str]]:
     from tensorweave_train.commands import parse
 
-    return parse(argv, parser)
+    found: tuple[argparse.Namespace, list[str]] = parse(argv, cast(Any, parser))
+    return found
 
 
 def _cmd_sweep(argv: list[str]) -> int:

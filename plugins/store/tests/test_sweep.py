@@ -182,7 +182,7 @@ def test_two_workers_one_killed_mid_trial(store_url: str, tmp_path: Path) -> Non
 
     name = "killed-worker"
     args = ["sweep", "digits", "--param", "optimizer.learning_rate=loguniform(1e-3,1e-1)"]
-    args += ["--trials", "4", "--workers", "2", "--heartbeat", "1", "--study", name]
+    args += ["--trials", "4", "--workers", "2", "--heartbeat", "2", "--study", name]
     args += ["--pruner", "none", "--store", store_url, *TINY]
     script = Path(sys.executable).with_name("tensorweave")
     proc = subprocess.Popen(
