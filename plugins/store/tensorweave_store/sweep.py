@@ -42,6 +42,7 @@ import hashlib
 import json
 import math
 import os
+import signal
 import socket
 import sys
 import time
@@ -65,6 +66,7 @@ __all__ = [
     "tally",
     "retry_class",
     "report_to",
+    "requeue_interrupted",
 ]
 
 KINDS = ("uniform", "loguniform", "int", "logint", "choice")
@@ -435,13 +437,17 @@ def _objective(spec: SweepSpec, search: list[SearchParam], metric: str, worker: 
         cfg = jobs.load_config(spec.config, overrides)
         started = time.perf_counter()
         with report_to(trial, metric) as rep, _tags(f"sweep:{study}", f"trial:{trial.number}"):
-            summary = jobs.train(
-                cfg,
-                run_dir=run_dir,
-                source=jobs.config_path(spec.config),
-                progress=False,
-                out=None,
-            )
+            try:
+                summary = jobs.train(
+                    cfg,
+                    run_dir=run_dir,
+                    source=jobs.config_path(spec.config),
+                    progress=False,
+                    out=None,
+                )
+            except KeyboardInterrupt:
+                trial.set_user_attr("interrupted", True)  # _worker_main queues its retry
+                raise
         seconds = time.perf_counter() - started
         _link_run(trial, run_dir, pruned=rep.pruned_at is not None)
         shown = ", ".join(f"{k}={_fmt(v)}" for k, v in values.items())
@@ -545,11 +551,15 @@ def run_sweep(spec: SweepSpec, *, out: Any = print) -> Any:
     ]
     try:
         codes = [p.wait() for p in procs]
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # let the workers queue their trials' retries, then stop them
         for p in procs:
-            p.terminate()
+            if p.poll() is None:
+                p.send_signal(signal.SIGINT)
         for p in procs:
-            p.wait()
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
         raise
     bad = [f"w{i + 1} exited {c}" for i, c in enumerate(codes) if c]
     counted, running, waiting = tally(study)
@@ -574,7 +584,25 @@ def _worker_main(argv: Sequence[str]) -> int:
     except tw.TensorweaveError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        requeue_interrupted(spec, worker)
+        return 130
     return 0
+
+
+def requeue_interrupted(spec: SweepSpec, worker: str | None) -> list[int]:
+    """Queue a retry of the trials Ctrl-C interrupted in ``worker`` (Optuna marks them
+    failed; unlike a killed worker's, no heartbeat will bring them back)."""
+    import optuna
+
+    study = load_study(spec.study_name(), spec)
+    retry = retry_class()(max_retry=spec.max_retry)
+    done = []
+    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.FAIL,)):
+        if t.user_attrs.get("interrupted") and t.user_attrs.get("worker") == worker:
+            retry(study, t)
+            done.append(t.number)
+    return done
 
 
 if __name__ == "__main__":  # a worker process started by run_sweep

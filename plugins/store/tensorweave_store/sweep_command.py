@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -141,7 +142,15 @@ def _cmd_sweep(argv: list[str]) -> int:
         max_retry=args.max_retry,
         pruner=args.pruner,
     )
-    study = sweep.run_sweep(spec)
+    try:
+        study = sweep.run_sweep(spec)
+    except KeyboardInterrupt:
+        print(
+            "interrupted: the study keeps its trials and queued a retry of the interrupted "
+            "ones; run the same command again to continue.",
+            file=sys.stderr,
+        )
+        return 130
     from tensorweave_store.sweep_show import summary_text
 
     print(summary_text(study, top=3))

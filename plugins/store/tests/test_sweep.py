@@ -22,6 +22,7 @@ from tensorweave_store.sweep import (
     create_study,
     parse_param,
     report_to,
+    requeue_interrupted,
     retry_class,
     run_worker,
     tally,
@@ -130,6 +131,28 @@ def test_a_trial_that_raises_fails_without_retry(
     study = _study(url, spec.study_name())
     assert [t.state for t in study.trials] == [optuna.trial.TrialState.FAIL] * 2
     assert tally(study) == (2, [], [])
+
+
+def test_an_interrupted_trial_is_queued_again(tmp_path: Path) -> None:
+    import optuna
+
+    spec = SweepSpec("digits", ["optimizer.learning_rate=uniform(0.001,0.1)"], trials=2)
+    spec.store = f"sqlite:///{tmp_path}/s.db"
+    study = create_study(spec)
+    dist = optuna.distributions.FloatDistribution(0.001, 0.1)
+    for worker in ("w1@a:1", "w2@b:2"):
+        study.add_trial(
+            optuna.trial.create_trial(
+                state=optuna.trial.TrialState.FAIL,
+                params={"optimizer.learning_rate": 0.01},
+                distributions={"optimizer.learning_rate": dist},
+                user_attrs={"interrupted": True, "worker": worker},
+            )
+        )
+    assert requeue_interrupted(spec, "w1@a:1") == [0]  # only this worker's trial
+    counted, running, waiting = tally(_study(spec.store, spec.study_name()))
+    assert counted == 2 and not running
+    assert [t.params for t in waiting] == [{"optimizer.learning_rate": 0.01}]
 
 
 def _env(url: str, tmp: Path) -> dict[str, str]:
