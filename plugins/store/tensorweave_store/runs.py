@@ -41,6 +41,7 @@ __all__ = [
 
 STATUSES = ("running", "finished", "failed", "interrupted")
 HEARTBEAT_ENV = "TENSORWEAVE_STORE_HEARTBEAT"
+_NO_HEARTBEAT = "no heartbeat: the process died or lost the store"
 
 
 def heartbeat_interval() -> float:
@@ -150,9 +151,25 @@ class RunHandle:
 
     # -- heartbeat ------------------------------------------------------------------------
     def beat(self) -> None:
-        """Touch the heartbeat."""
+        """Touch the heartbeat (and revive the run if a reader took it for dead)."""
         with self.engine.begin() as conn:
             conn.execute(sa.update(S.runs).where(S.runs.c.id == self.id).values(heartbeat_at=now()))
+            self._revive(conn)
+
+    def _revive(self, conn: sa.Connection) -> None:
+        """A run marked ``interrupted`` for want of a heartbeat that beats again was only
+        slow (a loaded machine): it is ``running`` again."""
+        if self.closed:
+            return
+        conn.execute(
+            sa.update(S.runs)
+            .where(
+                S.runs.c.id == self.id,
+                S.runs.c.status == "interrupted",
+                S.runs.c.error == _NO_HEARTBEAT,
+            )
+            .values(status="running", error=None, ended_at=None)
+        )
 
     def start_heartbeat(self, interval: float | None = None) -> None:
         """Beat every ``interval`` seconds from a daemon thread until ``finish``."""
@@ -191,6 +208,7 @@ class RunHandle:
                 .where(S.runs.c.id == self.id)
                 .values(heartbeat_at=now(), epochs_done=int(epoch) + 1)
             )
+            self._revive(conn)
 
     def add_tags(self, tags: Iterable[str]) -> None:
         """Tag the run (existing tags are kept)."""
@@ -310,7 +328,7 @@ def reap(engine: Engine, *, stale_after: float | None = None) -> list[int]:
                 .values(
                     status="interrupted",
                     ended_at=now(),
-                    error="no heartbeat: the process died or lost the store",
+                    error=_NO_HEARTBEAT,
                 )
             )
     return ids

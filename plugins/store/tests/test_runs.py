@@ -89,6 +89,8 @@ def test_a_run_whose_heartbeat_stopped_is_seen_as_interrupted(store, monkeypatch
     assert store.run(alive.id).status == "running"
     alive.finish("finished")
     assert store.run(alive.id).status == "finished"
+    dead.log_epoch(0, {"loss": 1.0})  # it was only slow: a new beat revives it
+    assert store.run(dead.id).status == "running" and store.run(dead.id).error is None
 
 
 def test_a_resumed_epoch_replaces_its_record(store):
