@@ -68,13 +68,24 @@ def _sweep_parser() -> _Parser:
         "choice(A,B,...).",
     )
     p.add_argument("config", nargs="?", help="config file or built-in name (default digits)")
-    p.add_argument("--param", action="append", default=[], metavar="PATH=DIST")
+    p.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="PATH=DIST",
+        help="a config value to search, e.g. optimizer.learning_rate=loguniform(1e-4,1e-1)",
+    )
     p.add_argument("--trials", type=int, default=20, help="trials the study holds (20)")
     p.add_argument("--workers", type=int, default=1, help="worker processes here (1)")
     p.add_argument("--study", help="study name (default: made from the command)")
     p.add_argument("--metric", help="validation value to optimise (default the first metric)")
     p.add_argument("--direction", choices=["minimize", "maximize"])
-    p.add_argument("--pruner", choices=["median", "none"], default="median")
+    p.add_argument(
+        "--pruner",
+        choices=["median", "none"],
+        default="median",
+        help="stop trials whose epoch values fall below the median of earlier ones (median)",
+    )
     p.add_argument("--heartbeat", type=float, default=5.0, help="seconds between beats (5)")
     p.add_argument("--max-retry", type=int, default=2, help="retries of a killed trial (2)")
     return p

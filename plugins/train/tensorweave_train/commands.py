@@ -88,9 +88,19 @@ def _train_parser() -> _Parser:
 def _add_warm_start_options(p: _Parser) -> None:
     group = p.add_argument_group("warm start (load weights of a trained run first)")
     group.add_argument("--warm-start", metavar="RUN|NAME@VERSION", help="the run to load from")
-    group.add_argument("--include", action="append", default=[], metavar="PATTERN")
-    group.add_argument("--exclude", action="append", default=[], metavar="PATTERN")
-    group.add_argument("--rename", action="append", default=[], metavar="OLD=NEW")
+    group.add_argument(
+        "--include", action="append", default=[], metavar="PATTERN", help="load only these (glob)"
+    )
+    group.add_argument(
+        "--exclude", action="append", default=[], metavar="PATTERN", help="do not load these"
+    )
+    group.add_argument(
+        "--rename",
+        action="append",
+        default=[],
+        metavar="OLD=NEW",
+        help="the source's names with OLD load into names with NEW",
+    )
 
 
 def _with_warm_start(cfg: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
