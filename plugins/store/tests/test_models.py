@@ -117,3 +117,13 @@ def test_a_tampered_blob_is_caught_on_load_and_nothing_stored_is_lost(store, tra
     store.register_model(str(trained), "digits")
     assert (materialize(store, "digits@1") / path).is_file()
     shutil.rmtree(cache)
+
+
+def test_blobs_on_an_fsspec_url(store_url, trained, cache, tmp_path):
+    from tensorweave_store.store import open_store
+
+    s = open_store(store_url, blobs="memory://tw-test-models", cached=False)
+    s.register_model(_recorded(s, trained), "digits")
+    assert "memory" in s.blobs.fs.protocol
+    assert (materialize(s, "digits@1") / "config.json").is_file()
+    s.close()
