@@ -87,6 +87,8 @@ def test_cli_mistakes_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown distribution" in capsys.readouterr().err
     assert cli_main(["sweep", "show"]) == 2
     assert "STUDY" in capsys.readouterr().err
+    assert cli_main(["cv", "--folds", "1"]) == 2
+    assert "at least 2" in capsys.readouterr().err
 
 
 def test_pruning_stops_a_trial_through_the_epoch_events(tmp_path: Path) -> None:
@@ -274,3 +276,15 @@ def test_cross_validation_covers_every_example_once(tmp_path: Path) -> None:
         data = json.loads((tmp_path / "cv" / f"fold-{k}" / "config.json").read_text())["data"]
         assert (data["@datasets"], data["fold"], data["folds"]) == ("cv_fold.v1", k, 2)
         assert data["data"]["@datasets"] == "digits.v1"
+
+
+def test_cv_command_prints_mean_and_spread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["cv", "--folds", "2", "--run-dir", str(tmp_path / "cv"), "--train.epochs=1"]
+    assert cli_main([*args, "--data.limit=120", "--data.workers=0", "--dims.hidden=8"]) == 0
+    out = capsys.readouterr().out
+    assert "fold 2/2: loss" in out and "2-fold cross-validation of digits" in out
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["folds"] == 2 and set(summary["mean"]) == {"loss", "accuracy"}
+    assert f"accuracy {summary['mean']['accuracy']:.4f} ± {summary['std']['accuracy']:.4f}" in out
