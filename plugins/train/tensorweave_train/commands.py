@@ -114,7 +114,7 @@ def _with_warm_start(cfg: dict[str, Any], args: argparse.Namespace) -> dict[str,
         return cfg
     resolve_run(args.warm_start)  # a missing source fails now, before a run directory is made
     try:
-        return warm_start.add_to_config(
+        with_cb = warm_start.add_to_config(
             cfg,
             args.warm_start,
             include=args.include,
@@ -124,6 +124,11 @@ def _with_warm_start(cfg: dict[str, Any], args: argparse.Namespace) -> dict[str,
         )
     except ValueError as err:
         raise UsageError(f"tensorweave train: {err}") from err
+    if not args.help:  # nothing would load: say so before anything is made
+        warm_start.check(
+            cfg, args.warm_start, include=args.include, exclude=args.exclude, rename=args.rename
+        )
+    return with_cb
 
 
 def parse(argv: Sequence[str], parser: _Parser) -> tuple[argparse.Namespace, list[str]]:

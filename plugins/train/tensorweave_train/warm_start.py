@@ -37,7 +37,15 @@ from typing import Any
 import tensorweave as tw
 from tensorweave_train.events import Callback, Event, TrainState, on_train
 
-__all__ = ["WarmStartReport", "warm_start", "WarmStart", "parse_rename", "add_to_config"]
+__all__ = [
+    "WarmStartReport",
+    "warm_start",
+    "plan",
+    "check",
+    "WarmStart",
+    "parse_rename",
+    "add_to_config",
+]
 
 
 @dataclass
@@ -107,29 +115,25 @@ def _renamed(name: str, rules: list[tuple[str, str]]) -> str:
     return name
 
 
-def warm_start(
+def plan(
     model: Any,
-    source: str | Path | Any,
+    source_model: Any,
     *,
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
     rename: Sequence[str] | Mapping[str, str] | None = None,
-    require_any: bool = True,
-) -> WarmStartReport:
-    """Load the weights of ``source`` into ``model`` by variable name; see the module doc.
+    label: str = "the source",
+) -> tuple[WarmStartReport, list[tuple[Any, Any]]]:
+    """What a warm start of ``model`` from ``source_model`` would load: the report and the
+    ``(variable here, variable there)`` pairs to copy. Nothing is assigned."""
+    from tensorweave_train.runs import variable_names
 
-    ``source`` is a run reference or an opened run (``runs.open_run``). With
-    ``require_any`` (default) loading nothing is an error: the patterns or names are wrong.
-    """
-    from tensorweave_train.runs import OpenRun, open_run, variable_names
-
-    src = source if isinstance(source, OpenRun) else open_run(source)
     rules = parse_rename(rename)
     theirs: dict[str, tuple[str, Any]] = {}
-    for name, var in variable_names(src.model).items():
+    for name, var in variable_names(source_model).items():
         theirs.setdefault(_renamed(name, rules), (name, var))
-    label = str(src.reference) + (f" ({src.path})" if str(src.path) != src.reference else "")
     report = WarmStartReport(label)
+    pairs: list[tuple[Any, Any]] = []
     used: set[str] = set()
     for name, var in variable_names(model).items():
         if include and _matches(name, include) is None:
@@ -159,15 +163,77 @@ def warm_start(
                 (name, f"dtype mismatch: source {value.dtype.name}, here {var.dtype.name}")
             )
             continue
-        var.assign(value)
+        pairs.append((var, value))
         used.add(there)
         report.loaded.append((name, there))
     report.unused = sorted(n for n, _ in theirs.values() if n not in used)
-    if require_any and not report.loaded:
-        raise tw.TensorweaveError(
-            f"warm start loaded no variable from {label}.\n{report}\nFix: check --include/"
-            "--exclude patterns and --rename old=new rules against the names above."
-        )
+    return report, pairs
+
+
+def _nothing_loaded(report: WarmStartReport) -> tw.TensorweaveError:
+    return tw.TensorweaveError(
+        f"warm start loaded no variable from {report.source}.\n{report}\nFix: check "
+        "--include/--exclude patterns and --rename old=new rules against the names above."
+    )
+
+
+def warm_start(
+    model: Any,
+    source: str | Path | Any,
+    *,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    rename: Sequence[str] | Mapping[str, str] | None = None,
+    require_any: bool = True,
+) -> WarmStartReport:
+    """Load the weights of ``source`` into ``model`` by variable name; see the module doc.
+
+    ``source`` is a run reference or an opened run (``runs.open_run``). With
+    ``require_any`` (default) loading nothing is an error: the patterns or names are wrong.
+    """
+    from tensorweave_train.runs import OpenRun, open_run
+
+    src = source if isinstance(source, OpenRun) else open_run(source)
+    label = str(src.reference) + (f" ({src.path})" if str(src.path) != src.reference else "")
+    report, pairs = plan(
+        model, src.model, include=include, exclude=exclude, rename=rename, label=label
+    )
+    if require_any and not pairs:
+        raise _nothing_loaded(report)
+    for var, value in pairs:
+        var.assign(value)
+    return report
+
+
+def check(
+    cfg: Mapping[str, Any],
+    source: str | Path,
+    *,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    rename: Sequence[str] | Mapping[str, str] | None = None,
+) -> WarmStartReport:
+    """Whether a warm start of the job ``cfg`` from ``source`` would load anything, from the
+    two configs alone (no data, no checkpoint read): ``TensorweaveError`` if not. What
+    ``tensorweave train --warm-start`` runs before it makes the run directory."""
+    import tensorweave.config as twc
+    from tensorweave_train.runs import FILLED, model_from_config, resolve_run
+
+    where = resolve_run(source)
+    try:
+        ours = model_from_config(cfg)
+    except twc.ConfigError:
+        return WarmStartReport(str(source))  # the job's own check lists every problem
+    report, pairs = plan(
+        ours,
+        model_from_config(twc.load(where / FILLED)),
+        include=include,
+        exclude=exclude,
+        rename=rename,
+        label=str(source) + (f" ({where})" if str(where) != str(source) else ""),
+    )
+    if not pairs:
+        raise _nothing_loaded(report)
     return report
 
 

@@ -169,3 +169,11 @@ def test_cli_warm_start_mistakes(
     assert code == 1
     assert "is not a run directory" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
+    narrow = ["--dims.hidden=4", "--exclude", "logits"]
+    code = cli_main(
+        ["train", *TINY, "--run-dir", str(tmp_path / "r"), "--warm-start", str(source), *narrow]
+    )
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "loaded no variable" in err and "shape mismatch: source (64, 8), here (64, 4)" in err
+    assert not (tmp_path / "r").exists()  # checked before the run directory is made
