@@ -4,6 +4,11 @@ import os
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 os.environ.setdefault("CUDA_VISIBLE_DEVICES", "-1")
+# tensorweave-store records every training in a store under the runs root and caches model
+# versions: keep the suite's records out of the working tree and the home directory.
+os.environ.setdefault("TW_TEST_STORE", f"/tmp/tw-test-store-{os.getpid()}")
+os.environ.setdefault("TENSORWEAVE_RUNS", os.environ["TW_TEST_STORE"] + "/runs")
+os.environ.setdefault("TENSORWEAVE_STORE_CACHE", os.environ["TW_TEST_STORE"] + "/cache")
 
 import pytest
 from hypothesis import HealthCheck, settings

@@ -84,7 +84,54 @@ def _train_parser() -> _Parser:
     p.add_argument("--overwrite", action="store_true", help="replace the run already in --run-dir")
     p.add_argument("--quiet", action="store_true", help="print only the final summary")
     p.add_argument("--progress", action="store_true", default=None, help="force progress bars")
+    _add_warm_start_options(p)
     return p
+
+
+def _add_warm_start_options(p: _Parser) -> None:
+    group = p.add_argument_group("warm start (load weights of a trained run first)")
+    group.add_argument("--warm-start", metavar="RUN|NAME@VERSION", help="the run to load from")
+    group.add_argument(
+        "--include", action="append", default=[], metavar="PATTERN", help="load only these (glob)"
+    )
+    group.add_argument(
+        "--exclude", action="append", default=[], metavar="PATTERN", help="do not load these"
+    )
+    group.add_argument(
+        "--rename",
+        action="append",
+        default=[],
+        metavar="OLD=NEW",
+        help="the source's names with OLD load into names with NEW",
+    )
+
+
+def _with_warm_start(cfg: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """``cfg`` with the ``WarmStart.v1`` callback ``--warm-start`` asks for."""
+    from tensorweave_train import warm_start
+    from tensorweave_train.runs import resolve_run
+
+    if args.warm_start is None:
+        if args.include or args.exclude or args.rename:
+            raise UsageError("tensorweave train: --include/--exclude/--rename need --warm-start")
+        return cfg
+    resolve_run(args.warm_start)  # a missing source fails now, before a run directory is made
+    try:
+        with_cb = warm_start.add_to_config(
+            cfg,
+            args.warm_start,
+            include=args.include,
+            exclude=args.exclude,
+            rename=args.rename,
+            quiet=bool(args.quiet),
+        )
+    except ValueError as err:
+        raise UsageError(f"tensorweave train: {err}") from err
+    if not args.help:  # nothing would load: say so before anything is made
+        warm_start.check(
+            cfg, args.warm_start, include=args.include, exclude=args.exclude, rename=args.rename
+        )
+    return with_cb
 
 
 def parse(argv: Sequence[str], parser: _Parser) -> tuple[argparse.Namespace, list[str]]:
@@ -113,7 +160,7 @@ def _cmd_train(argv: list[str]) -> int:
 
     parser = _train_parser()
     args, overrides = parse(argv, parser)
-    cfg = jobs.load_config(args.config, overrides)
+    cfg = _with_warm_start(jobs.load_config(args.config, overrides), args)
     if args.help:
         parser.print_help()
         print(
@@ -190,6 +237,7 @@ def _cmd_predict(argv: list[str]) -> int:
     parser.add_argument("--input", help="a .npy, .json or .txt file of raw examples")
     parser.add_argument("--text", help="raw text input (character models)")
     parser.add_argument("--generate", type=int, default=0, help="append N predicted items")
+    _add_ensemble_options(parser)
     args, _ = parse(argv, parser)
     if args.help:
         parser.print_help()
@@ -209,9 +257,26 @@ def _cmd_predict(argv: list[str]) -> int:
             raw = path.read_text()
     else:
         raise UsageError("tensorweave predict: give --input FILE or --text TEXT")
-    result = jobs.predict(run_dir, raw, generate=args.generate)
+    if args.more_runs or args.voter:
+        result = _ensemble_predict([str(run_dir), *args.more_runs], raw, args)
+    else:
+        result = jobs.predict(run_dir, raw, generate=args.generate)
     print(result if isinstance(result, str) else json.dumps(np.asarray(result).tolist()))
     return EXIT_OK
+
+
+def _add_ensemble_options(p: _Parser) -> None:
+    p.usage = "tensorweave predict RUN [RUN ...] [--voter NAME] (--input FILE | --text TEXT)"
+    p.add_argument("more_runs", nargs="*", metavar="RUN", help="more runs: predict as an ensemble")
+    p.add_argument("--voter", help="how an ensemble combines (default mean_probabilities.v1)")
+
+
+def _ensemble_predict(runs: list[str], raw: Any, args: argparse.Namespace) -> Any:
+    from tensorweave_train.ensemble import Ensemble
+
+    if args.generate:
+        raise UsageError("tensorweave predict: --generate works with one run, not an ensemble")
+    return Ensemble(runs, voter=args.voter or "mean_probabilities.v1").predict(raw)
 
 
 def _cmd_resume(argv: list[str]) -> int:

@@ -7,10 +7,13 @@ blocked/not installed as a distribution).
 
 >>> hook_callbacks(None)
 []
+>>> resolve_run("runs/my-run")       # a path no plugin claims stays a path
+PosixPath('runs/my-run')
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pluggy
@@ -18,7 +21,14 @@ import pluggy
 import tensorweave as tw
 from tensorweave_train import hookspecs
 
-__all__ = ["tensorweave_add_hookspecs", "hook_callbacks", "ensure_hookspecs"]
+__all__ = [
+    "tensorweave_add_hookspecs",
+    "hook_callbacks",
+    "ensure_hookspecs",
+    "job_started",
+    "job_ended",
+    "resolve_run",
+]
 
 
 @tw.hookimpl
@@ -46,3 +56,29 @@ def hook_callbacks(model: Any) -> list[Any]:
     ensure_hookspecs()
     results = tw.plugins.call("tensorweave_train_callbacks", model=model)
     return [cb for group in results for cb in (group or [])]
+
+
+def job_started(job: Any, run_dir: Path, config: Any, kind: str) -> None:
+    """Tell plugins a job starts (``tensorweave_job_started``)."""
+    ensure_hookspecs().hook.tensorweave_job_started(
+        job=job, run_dir=run_dir, config=config, kind=kind
+    )
+
+
+def job_ended(
+    job: Any, run_dir: Path, kind: str, summary: Any, error: BaseException | None
+) -> None:
+    """Tell plugins a job ended (``tensorweave_job_ended``)."""
+    ensure_hookspecs().hook.tensorweave_job_ended(
+        job=job, run_dir=run_dir, kind=kind, summary=summary, error=error
+    )
+
+
+def resolve_run(ref: str | Path) -> Path:
+    """``ref`` as a local run directory: an existing directory as is, else what a plugin's
+    ``tensorweave_resolve_run`` answers, else ``Path(ref)``."""
+    path = Path(ref)
+    if path.is_dir():
+        return path
+    found = ensure_hookspecs().hook.tensorweave_resolve_run(reference=str(ref))
+    return Path(found) if found is not None else path

@@ -6,7 +6,11 @@ A plugin module named in the ``tensorweave.plugins`` entry-point group implement
     def tensorweave_train_callbacks(model):
         return [MyCallback()]        # Callback objects or registered callback names
 
-and every ``Model.train`` / ``Trainer`` then runs those callbacks too.
+and every ``Model.train`` / ``Trainer`` then runs those callbacks too. The job hooks let a
+plugin follow every ``tensorweave train``/``resume`` (``tensorweave_job_started`` /
+``tensorweave_job_ended``, with the run directory and the filled config) and name runs its
+own way (``tensorweave_resolve_run``: a reference such as ``NAME@VERSION`` -> a local run
+directory, for ``evaluate``/``predict``/``load_model``).
 
 >>> hasattr(tensorweave_train_callbacks, "tensorweave_spec")
 True
@@ -18,10 +22,41 @@ from typing import Any
 
 import tensorweave as tw
 
-__all__ = ["tensorweave_train_callbacks"]
+__all__ = [
+    "tensorweave_train_callbacks",
+    "tensorweave_resolve_run",
+    "tensorweave_job_started",
+    "tensorweave_job_ended",
+]
 
 
 @tw.hookspec
 def tensorweave_train_callbacks(model: Any) -> list[Any]:
     """Return callbacks (objects, names or ``(name, params)``) to add to ``model``'s training."""
+    raise NotImplementedError  # a spec: never called
+
+
+# Added by the warm-start/ensemble work (issue 17); tensorweave-store implements it to
+# resolve NAME@VERSION (model versions) to a local directory with the run-directory layout.
+@tw.hookspec(firstresult=True)
+def tensorweave_resolve_run(reference: str) -> str | None:
+    """Return a local run directory for ``reference`` (e.g. ``digits@3``), or ``None`` when
+    this plugin does not know it. ``runs.resolve_run`` asks every plugin, first answer wins."""
+    raise NotImplementedError  # a spec: never called
+
+
+@tw.hookspec
+def tensorweave_job_started(job: Any, run_dir: Any, config: Any, kind: str) -> None:
+    """A job starts training: ``kind`` is ``"train"`` or ``"resume"``, ``run_dir`` its
+    directory (a ``Path``), ``config`` the filled config (defaults, providers, versions).
+    Raising here stops the job before it trains."""
+    raise NotImplementedError  # a spec: never called
+
+
+@tw.hookspec
+def tensorweave_job_ended(
+    job: Any, run_dir: Any, kind: str, summary: Any, error: BaseException | None
+) -> None:
+    """A job ended: ``summary`` (the dict ``train`` returns) on success, else ``error`` (a
+    ``KeyboardInterrupt`` when interrupted). Called once per ``tensorweave_job_started``."""
     raise NotImplementedError  # a spec: never called

@@ -71,6 +71,7 @@ __all__ = [
     "resume",
     "Interrupted",
     "PredictInputError",
+    "load_model",
 ]
 
 DEFAULTS = {"digits": "digits.toml", "chars": "chars.toml"}
@@ -390,7 +391,7 @@ def train(
         (where / "processors.json").write_text(json.dumps(_processors(job), indent=2) + "\n")
         if out is not None:
             out(f"training {job.run.name}: {job.model}\n  run directory: {where}")
-        return _fit(job, where, progress=progress, out=out)
+        return _fit_announced(job, where, filled, "train", progress=progress, out=out)
     except BaseException:
         lock.release()
         if created and not Checkpointer(where).checkpoints():
@@ -400,8 +401,26 @@ def train(
         lock.release()
 
 
+def _fit_announced(
+    job: Job, where: Path, config: Mapping[str, Any], kind: str, **kw: Any
+) -> dict[str, Any]:
+    """``_fit`` between the ``tensorweave_job_started``/``_ended`` hooks."""
+    from tensorweave_train.hooks import job_ended, job_started
+
+    job_started(job, where, config, kind)
+    try:
+        summary = _fit(job, where, **kw)
+    except BaseException as err:
+        job_ended(job, where, kind, None, err)
+        raise
+    job_ended(job, where, kind, summary, None)
+    return summary
+
+
 def _restored(run_dir: str | Path, overrides: Sequence[str] | Mapping[str, Any] = ()) -> Job:
-    where = Path(run_dir)
+    from tensorweave_train.hooks import resolve_run
+
+    where = resolve_run(run_dir)
     path = where / FILLED
     if not path.is_file():
         raise rundir.RunDirError(
@@ -437,7 +456,9 @@ def predict(run_dir: str | Path, raw: Any, *, generate: int = 0) -> Any:
 
     ``generate=N`` (sequence models) appends N predicted items one at a time.
     """
-    where = Path(run_dir)
+    from tensorweave_train.hooks import resolve_run
+
+    where = resolve_run(run_dir)
     if not (where / "processors.json").is_file():
         raise rundir.RunDirError(f"{where} is not a run directory (no processors.json).")
     steps = json.loads((where / "processors.json").read_text())
@@ -501,7 +522,9 @@ def resume(
             twc.save(twc.fill(cfg), path)
         if out is not None:
             out(f"resuming {job.run.name} in {where}")
-        return _fit(job, where, progress=progress, out=out, resume_from=where)
+        return _fit_announced(
+            job, where, twc.load(path), "resume", progress=progress, out=out, resume_from=where
+        )
 
 
 def _restore_checked(
@@ -535,6 +558,13 @@ def _restore_checked(
                 for p in paths
             ]
         ) from err
+
+
+def load_model(run: str | Path) -> Model:
+    """The trained ``Model`` of a run directory (newest valid checkpoint), or of any
+    reference an installed plugin resolves (``tensorweave_resolve_run``), such as a model
+    registry's ``"NAME@latest"``."""
+    return _restored(run).model
 
 
 def settings_dict(job: Job) -> dict[str, Any]:

@@ -1,0 +1,77 @@
+"""tensorweave-store: runs, model versions, datasets and tagged samples in a SQL database.
+
+With this pack installed every ``tensorweave train``/``resume`` is recorded in a store: an
+SQLite file under the runs root by default (``runs/tensorweave-store.db``, zero set-up), or
+the database ``TENSORWEAVE_STORE`` (or ``--store URL``) names, e.g.
+``postgresql+psycopg://user@host/db`` for a team. Blobs (checkpoints, model files) live in a
+content-addressed directory beside the database (``runs/tensorweave-store.blobs``) or at
+``TENSORWEAVE_STORE_BLOBS`` (any ``fsspec`` URL).
+
+The public API (other packs and scripts build on these names)::
+
+    import tensorweave_store as tws
+
+    store = tws.open_store()                  # or open_store("postgresql+psycopg://…")
+    run = store.start_run(config, run_dir="runs/a", name="a", tags=["baseline"])
+    run.log_epoch(0, {"loss": 0.5, "val_accuracy": 0.9})   # also beats the heartbeat
+    run.finish("finished", summary={"val_accuracy": 0.93})  # or "failed"/"interrupted"
+    store.runs(where=["val_accuracy>0.9"], tags=["baseline"])   # -> list[RunRecord]
+    store.run("7")                            # by id, run name or run directory
+    mv = store.register_model("7", "digits", stage="production")   # -> ModelVersion
+    store.resolve("digits@latest")            # -> a local model directory (run-dir layout)
+    model = tws.load_model("digits@1")        # a trained tensorweave_train.Model
+
+``NAME@VERSION`` takes a number, ``latest``, or a stage (``digits@production``). Errors are
+``StoreError`` subclasses naming the fix: ``StoreUnreachableError``, ``SchemaTooNewError``,
+``RunNotFoundError``, ``ModelNotFoundError``, ``BlobIntegrityError``.
+
+Nothing heavy is imported until used (no SQLAlchemy, no TensorFlow at ``import``):
+
+>>> import tensorweave_store as tws
+>>> tws.__version__
+'0.1.0'
+>>> tws.default_url(runs_root="runs", env={})
+'sqlite:///runs/tensorweave-store.db'
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "open_store": "tensorweave_store.store",
+    "Store": "tensorweave_store.store",
+    "RunHandle": "tensorweave_store.runs",
+    "RunRecord": "tensorweave_store.runs",
+    "ModelVersion": "tensorweave_store.models",
+    "load_model": "tensorweave_store.models",
+    "default_url": "tensorweave_store.urls",
+    "parse_ref": "tensorweave_store.urls",
+    "BlobStore": "tensorweave_store.blobs",
+    "RecordRun": "tensorweave_store.recorder",
+    "StoreError": "tensorweave_store.errors",
+    "StoreUnreachableError": "tensorweave_store.errors",
+    "SchemaTooNewError": "tensorweave_store.errors",
+    "RunNotFoundError": "tensorweave_store.errors",
+    "ModelNotFoundError": "tensorweave_store.errors",
+    "BlobIntegrityError": "tensorweave_store.errors",
+    "DatasetNotFoundError": "tensorweave_store.errors",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tensorweave_store' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

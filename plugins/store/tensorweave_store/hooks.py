@@ -1,0 +1,109 @@
+"""The pack's pluggy plugin: records every training job in the store.
+
+Implements the train pack's public hooks: ``tensorweave_job_started`` opens a run (config,
+providers, versions, heartbeat), ``tensorweave_train_callbacks`` adds a ``RecordRun``
+for that job's model (per-epoch values), ``tensorweave_job_ended`` stores the status
+(``finished``, ``failed`` with the error, ``interrupted`` on Ctrl-C), the final figures and
+the run's files; ``tensorweave_resolve_run`` turns ``NAME@VERSION`` into a model directory
+for ``tensorweave evaluate|predict`` and ``load_model``. Light at import.
+
+>>> tensorweave_resolve_run("not/a/ref") is None
+True
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import tensorweave as tw
+
+__all__ = [
+    "tensorweave_job_started",
+    "tensorweave_job_ended",
+    "tensorweave_train_callbacks",
+    "tensorweave_resolve_run",
+    "RECORD_ENV",
+    "TAGS_ENV",
+    "active",
+]
+
+RECORD_ENV = "TENSORWEAVE_STORE_RECORD"  # "0" turns recording off for jobs
+TAGS_ENV = "TENSORWEAVE_STORE_TAGS"  # comma-separated tags for the jobs' runs
+
+#: ``id(model) -> RunHandle`` of the jobs running in this process.
+active: dict[int, Any] = {}
+
+
+def _enabled() -> bool:
+    return os.environ.get(RECORD_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+@tw.hookimpl
+def tensorweave_job_started(job: Any, run_dir: Path, config: Any, kind: str) -> None:
+    """Open the job's run in the store."""
+    if not _enabled():
+        return
+    from tensorweave_store.store import open_store
+
+    tags = [t.strip() for t in os.environ.get(TAGS_ENV, "").split(",") if t.strip()]
+    handle = open_store().start_run(
+        config,
+        run_dir=run_dir,
+        name=getattr(getattr(job, "run", None), "name", None),
+        kind=kind,
+        tags=tags,
+        resume=kind == "resume",
+    )
+    active[id(job.model)] = handle
+
+
+@tw.hookimpl
+def tensorweave_train_callbacks(model: Any) -> list[Any]:
+    """The recorder of the job that trains ``model``, if any."""
+    handle = active.get(id(model))
+    if handle is None:
+        return []
+    from tensorweave_store.recorder import RecordRun
+
+    return [RecordRun(handle=handle)]
+
+
+@tw.hookimpl
+def tensorweave_job_ended(
+    job: Any, run_dir: Path, kind: str, summary: Any, error: BaseException | None
+) -> None:
+    """Close the job's run: status, final figures, artifacts."""
+    handle = active.pop(id(job.model), None)
+    if handle is None:
+        return
+    if error is None:
+        try:
+            handle.record_artifacts(run_dir)
+        except Exception as err:  # the run is done: keep its status even if files fail
+            import warnings
+
+            warnings.warn(
+                f"tensorweave-store: run {handle.id} finished but its files were not stored "
+                f"({err}); register it later from {run_dir}.",
+                stacklevel=2,
+            )
+        handle.finish("finished", summary=summary)
+    elif isinstance(error, KeyboardInterrupt):
+        handle.finish("interrupted", error="interrupted (Ctrl-C)")
+    else:
+        handle.finish("failed", error=f"{type(error).__name__}: {error}")
+
+
+@tw.hookimpl
+def tensorweave_resolve_run(reference: str) -> str | None:
+    """``NAME@VERSION`` -> the model's local directory (fetched from the store)."""
+    from tensorweave_store.urls import is_model_ref
+
+    if not is_model_ref(reference) or Path(reference).exists():
+        return None
+    from tensorweave_store.models import materialize
+    from tensorweave_store.store import open_store
+
+    return str(materialize(open_store(), reference))

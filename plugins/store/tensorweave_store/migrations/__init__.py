@@ -1,0 +1,1 @@
+"""Alembic migrations of the store schema (``versions/``), run by ``engine.migrate``."""

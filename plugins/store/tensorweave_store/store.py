@@ -1,0 +1,263 @@
+"""``Store``: one database (runs, models, datasets) and its blob directory.
+
+>>> import tempfile, os
+>>> root = tempfile.mkdtemp()
+>>> store = open_store(f"sqlite:///{root}/s.db")
+>>> run = store.start_run({"train": {"epochs": 1}}, name="demo", tags=["smoke"])
+>>> run.log_epoch(0, {"loss": 0.5, "val_accuracy": 0.9})
+>>> run.finish("finished")
+>>> [(r.name, r.status, r.figures["val_accuracy"]) for r in store.runs(where=["val_accuracy>0.5"])]
+[('demo', 'finished', 0.9)]
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from tensorweave_store import runs as R
+from tensorweave_store import schema as S
+from tensorweave_store.blobs import BlobStore
+from tensorweave_store.engine import connect
+from tensorweave_store.urls import default_blobs, default_url, redact
+
+__all__ = ["Store", "open_store"]
+
+_OPEN: dict[tuple[str, str], Store] = {}
+
+
+def open_store(url: str | None = None, *, blobs: str | None = None, cached: bool = True) -> Store:
+    """The store at ``url`` (default: ``TENSORWEAVE_STORE`` or the SQLite file under the runs
+    root), migrated to the newest schema. One ``Store`` per URL and process when ``cached``."""
+    resolved = default_url(url)
+    blob_root = blobs or default_blobs(resolved)
+    key = (resolved, blob_root)
+    if cached and key in _OPEN:
+        return _OPEN[key]
+    store = Store(resolved, blobs=blob_root)
+    if cached:
+        _OPEN[key] = store
+    return store
+
+
+class Store:
+    """The store at ``url`` with blobs at ``blobs``; see the package docstring."""
+
+    def __init__(self, url: str, *, blobs: str | None = None) -> None:
+        self.url = url
+        self.display_url = redact(url)
+        self.engine = connect(url)
+        self.blobs = BlobStore(blobs or default_blobs(url))
+
+    def __repr__(self) -> str:
+        return f"Store({self.display_url!r})"
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+        for key, value in list(_OPEN.items()):
+            if value is self:
+                del _OPEN[key]
+
+    # -- runs -----------------------------------------------------------------------------
+    def start_run(
+        self,
+        config: Mapping[str, Any],
+        *,
+        run_dir: str | Path | None = None,
+        name: str | None = None,
+        kind: str = "train",
+        tags: Sequence[str] = (),
+        heartbeat: bool = True,
+        resume: bool = False,
+    ) -> R.RunHandle:
+        """Record a new run (status ``running``) and start its heartbeat. With ``resume``,
+        the existing run of ``run_dir`` (if any) is reopened instead."""
+        where = str(Path(run_dir).resolve()) if run_dir is not None else None
+        run_name = name or str((config.get("run") or {}).get("name") or "run")
+        run_id = None
+        if resume and where is not None:
+            try:
+                run_id = R.get_run(self.engine, where).id
+                R.reopen_run(self.engine, run_id, kind)
+            except LookupError:
+                run_id = None
+        if run_id is None:
+            run_id = R.insert_run(
+                self.engine, config, name=run_name, run_dir=where, kind=kind, tags=tags
+            )
+        handle = R.RunHandle(self, run_id)
+        if heartbeat:
+            handle.start_heartbeat()
+        return handle
+
+    def runs(
+        self,
+        *,
+        where: Iterable[str] = (),
+        tags: Iterable[str] = (),
+        status: str | None = None,
+        name: str | None = None,
+        limit: int | None = None,
+    ) -> list[R.RunRecord]:
+        """Runs, newest first (stale ``running`` runs are marked ``interrupted`` first)."""
+        R.reap(self.engine)
+        return R.list_runs(
+            self.engine, where=where, tags=tags, status=status, name=name, limit=limit
+        )
+
+    def run(self, ref: int | str) -> R.RunRecord:
+        """One run by id, run directory or name (``RunNotFoundError`` if none)."""
+        R.reap(self.engine)
+        return R.get_run(self.engine, ref)
+
+    def metrics(self, ref: int | str) -> dict[str, list[tuple[int, float]]]:
+        """A run's per-epoch values: ``{name: [(epoch, value), …]}``."""
+        return R.run_metrics(self.engine, self.run(ref).id)
+
+    def tag_run(self, ref: int | str, tags: Iterable[str]) -> None:
+        """Add tags to a run."""
+        run = self.run(ref)
+        new = set(tags) - set(run.tags)
+        if new:
+            with self.engine.begin() as conn:
+                conn.execute(sa.insert(S.run_tags), [{"run_id": run.id, "tag": t} for t in new])
+
+    def delete_run(self, ref: int | str) -> R.RunRecord:
+        """Delete a run's records (metrics, tags, artifact index); blobs and the run
+        directory stay. Model versions made from it keep their blobs."""
+        run = self.run(ref)
+        with self.engine.begin() as conn:
+            for table in (S.metrics, S.run_tags, S.artifacts):
+                conn.execute(sa.delete(table).where(table.c.run_id == run.id))
+            conn.execute(
+                sa.update(S.model_versions)
+                .where(S.model_versions.c.run_id == run.id)
+                .values(run_id=None)
+            )
+            conn.execute(sa.delete(S.runs).where(S.runs.c.id == run.id))
+        return run
+
+    def reap(self, stale_after: float | None = None) -> list[int]:
+        """Mark runs whose heartbeat stopped as ``interrupted``; returns their ids."""
+        return R.reap(self.engine, stale_after=stale_after)
+
+    # -- blobs and artifacts --------------------------------------------------------------
+    def put_blob(self, path: str | Path | None = None, *, data: bytes | None = None) -> str:
+        """Store a file (or bytes) in the blob directory and index it; returns the sha256."""
+        if data is not None:
+            sha, size = self.blobs.put_bytes(data), len(data)
+        elif path is not None:
+            sha, size = self.blobs.put_file(path), Path(path).stat().st_size
+        else:
+            raise ValueError("give a path or data")
+        self._index_blobs([(sha, size)])
+        return sha
+
+    def _index_blobs(self, items: Iterable[tuple[str, int]]) -> None:
+        items = dict(items)
+        if not items:
+            return
+        with self.engine.begin() as conn:
+            known = set(
+                conn.execute(
+                    sa.select(S.blobs.c.sha256).where(S.blobs.c.sha256.in_(list(items)))
+                ).scalars()
+            )
+            fresh = [
+                {"sha256": s, "size": n, "created_at": R.now()}
+                for s, n in items.items()
+                if s not in known
+            ]
+            if fresh:
+                conn.execute(sa.insert(S.blobs), fresh)
+
+    def upload_dir(self, run_dir: str | Path, files: Iterable[Path]) -> dict[str, str]:
+        """Store files of ``run_dir``; returns ``{relative path: sha256}``."""
+        base = Path(run_dir)
+        manifest: dict[str, str] = {}
+        sizes: list[tuple[str, int]] = []
+        for path in files:
+            sha = self.blobs.put_file(path)
+            manifest[path.relative_to(base).as_posix()] = sha
+            sizes.append((sha, path.stat().st_size))
+        self._index_blobs(sizes)
+        return manifest
+
+    def record_artifacts(self, ref: int | str, run_dir: str | Path) -> int:
+        """Store a run directory's files (its newest checkpoint only) as the run's
+        artifacts; returns how many files."""
+        from tensorweave_store.models import run_files
+
+        run = self.run(ref)
+        manifest = self.upload_dir(run_dir, run_files(run_dir))
+        sizes = {p: (Path(run_dir) / p).stat().st_size for p in manifest}
+        with self.engine.begin() as conn:
+            conn.execute(sa.delete(S.artifacts).where(S.artifacts.c.run_id == run.id))
+            if manifest:
+                conn.execute(
+                    sa.insert(S.artifacts),
+                    [
+                        {"run_id": run.id, "path": p, "sha256": s, "size": sizes[p]}
+                        for p, s in manifest.items()
+                    ],
+                )
+        return len(manifest)
+
+    def artifacts(self, ref: int | str) -> dict[str, str]:
+        """A run's stored files: ``{relative path: sha256}``."""
+        run = self.run(ref)
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(S.artifacts.c.path, S.artifacts.c.sha256).where(
+                    S.artifacts.c.run_id == run.id
+                )
+            ).all()
+        return {p: s for p, s in rows}
+
+    # -- models and datasets (see models.py, datasets.py) ---------------------------------
+    def register_model(self, run: int | str, name: str, **kw: Any) -> Any:
+        """Store a run's model as the next version of ``name``; see ``models.register``."""
+        from tensorweave_store import models
+
+        return models.register(self, run, name, **kw)
+
+    def model_version(self, ref: str) -> Any:
+        """The ``ModelVersion`` of ``NAME@VERSION`` (``ModelNotFoundError`` if none)."""
+        from tensorweave_store import models
+
+        return models.get_version(self, ref)
+
+    def models(self) -> list[Any]:
+        """Every model name with its versions (``ModelVersion`` lists), by name."""
+        from tensorweave_store import models
+
+        return models.list_models(self)
+
+    def set_stage(self, ref: str, stage: str | None) -> Any:
+        """Move ``NAME@VERSION`` to ``stage`` (one version per stage and name)."""
+        from tensorweave_store import models
+
+        return models.set_stage(self, ref, stage)
+
+    def tag_model(self, ref: str, tags: Iterable[str]) -> Any:
+        """Add tags to a model version."""
+        from tensorweave_store import models
+
+        return models.tag_version(self, ref, tags)
+
+    def resolve(self, ref: str) -> Path:
+        """A local model directory (run-directory layout) for ``NAME@VERSION``, fetched
+        from the blobs and verified."""
+        from tensorweave_store import models
+
+        return models.materialize(self, ref)
+
+
+def utc_text(value: dt.datetime | None) -> str:
+    """A timestamp as ``YYYY-MM-DD HH:MM:SS`` (UTC), or ``-``."""
+    return value.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S") if value else "-"

@@ -1,0 +1,31 @@
+"""The pack is light at import: its plugin and command modules load neither SQLAlchemy nor
+anything of TensorFlow beyond what ``import tensorweave`` already brought."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+SCRIPT = """
+import json, sys
+import tensorweave
+before = set(sys.modules)
+import tensorweave_store, tensorweave_store.commands, tensorweave_store.hooks
+import tensorweave_store.urls, tensorweave_store.errors
+new = sorted(set(sys.modules) - before)
+print(json.dumps(new))
+"""
+
+
+def test_plugin_and_command_modules_import_no_sqlalchemy_and_no_more_tensorflow():
+    out = subprocess.run(
+        [sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120, check=True
+    ).stdout
+    new = json.loads(out.strip().splitlines()[-1])
+    assert not [
+        m
+        for m in new
+        if m.split(".")[0] in ("sqlalchemy", "alembic", "tensorflow", "fsspec", "tensorweave_train")
+    ]
+    assert "tensorweave_store.commands" in new
