@@ -39,6 +39,27 @@ def test_a_job_and_its_resume_are_one_run(recording, tmp_path):
 
 
 def test_a_job_that_fails_while_training_is_recorded_as_failed(recording, tmp_path):
+    import tensorweave as tw
+    import tensorweave_train as twt
+    from tensorweave_train import job as jobs
+
+    def explode() -> twt.Callback:
+        def fail(event, state):
+            raise RuntimeError("the disk is full")
+
+        return twt.LambdaCallback(fail)
+
+    cfg = jobs.load_config("digits", ["--train.epochs=2", "--train.limit=64"])
+    cfg["callbacks"] = [{"@callbacks": "test_explode.v1"}]
+    with tw.callbacks.scoped():
+        tw.callbacks.register("test_explode.v1", explode)
+        with pytest.raises(RuntimeError, match="the disk is full"):
+            jobs.train(cfg, run_dir=tmp_path / "bad", out=None, progress=False)
+    (run,) = recording.runs(tags=["unit"])
+    assert run.status == "failed" and "the disk is full" in run.error
+
+
+def test_a_config_refused_before_training_records_no_run(recording, tmp_path):
     import tensorweave.config as twc
     from tensorweave_store import datasets as D
     from tensorweave_train import job as jobs
@@ -49,8 +70,7 @@ def test_a_job_that_fails_while_training_is_recorded_as_failed(recording, tmp_pa
     cfg["data"] = {"@datasets": "store.v1", "dataset": "no_labels@1", "store": recording.url}
     with pytest.raises(twc.ConfigError, match="no field 'y'"):
         jobs.train(cfg, run_dir=tmp_path / "bad", out=None, progress=False)
-    (run,) = recording.runs(tags=["unit"])
-    assert run.status == "failed" and "no field 'y'" in run.error
+    assert recording.runs(tags=["unit"]) == [] and not (tmp_path / "bad").exists()
 
 
 def test_model_train_records_when_asked(recording):

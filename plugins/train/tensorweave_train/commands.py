@@ -204,7 +204,9 @@ def _run_parser(name: str, description: str) -> _Parser:
 def _need_run_dir(args: argparse.Namespace, parser: _Parser) -> Path:
     if args.run_dir is None:
         raise UsageError(f"{parser.prog}: give the RUN_DIR that `tensorweave train` printed")
-    where = Path(args.run_dir)
+    from tensorweave_train.hooks import resolve_run
+
+    where = resolve_run(args.run_dir)  # a directory, or NAME@VERSION through a plugin
     if not (where / "config.json").is_file():
         what = "does not exist" if not where.exists() else "is not a run directory (no config.json)"
         raise UsageError(
