@@ -34,6 +34,7 @@ from tensorweave.errors import (
     TensorweaveError,
     UnknownComponentError,
 )
+from tensorweave.lazy import lazy_exports
 from tensorweave.registries import CORE_VERSION as __version__
 from tensorweave.registries import (
     Alias,
@@ -171,4 +172,6 @@ __all__ = [
     # argument checks for components
     "positive_int",
     "dimension",
+    # for packs
+    "lazy_exports",
 ]

@@ -16,8 +16,9 @@ True
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+import tensorweave as tw
 
 if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_template.losses import log_cosh
@@ -29,15 +30,4 @@ _EXPORTS = {"Scale": "scale", "log_cosh": "losses"}
 __all__ = ["Scale", "log_cosh"]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name's submodule on first use."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = tw.lazy_exports(__name__, _EXPORTS)

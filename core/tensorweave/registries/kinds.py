@@ -66,6 +66,21 @@ class Kind:
     doc: str = ""
     check: Validator | None = None
 
+    @classmethod
+    def of_callables(cls, name: str, *, doc: str = "", expected: str = "") -> Kind:
+        """A kind whose components are callables (classes or functions); ``expected`` says
+        what a component must be, for the message on anything else.
+
+        >>> Kind.of_callables("widgets", expected="a widget must be a class").check(3)
+        'a widget must be a class, got int 3'
+        """
+        what = expected or f"a {name} component must be a class or a function"
+
+        def check(obj: Any) -> str | None:
+            return None if callable(obj) else f"{what}, got {type(obj).__name__} {obj!r}"
+
+        return cls(name, doc=doc, check=check)
+
 
 _lock = threading.RLock()
 _registries: dict[str, Registry[Any]] = {}

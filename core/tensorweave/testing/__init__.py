@@ -16,5 +16,16 @@ The ``tensorweave`` pytest plugin (installed with the core) runs every check on 
 from pytest_tensorweave import test_conformance
 
 from tensorweave.testing.conformance import CHECKS, Case, InputSpec, build, run_check, sample
+from tensorweave.testing.packages import check_lazy_package, check_light_modules
 
-__all__ = ["CHECKS", "Case", "InputSpec", "build", "run_check", "sample", "test_conformance"]
+__all__ = [
+    "CHECKS",
+    "Case",
+    "InputSpec",
+    "build",
+    "check_lazy_package",
+    "check_light_modules",
+    "run_check",
+    "sample",
+    "test_conformance",
+]

@@ -10,33 +10,23 @@ processing steps. Light on purpose: imported whenever a component of these kinds
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import tensorweave as tw
 
 __all__ = ["datasets", "pipelines", "processors"]
 
 
-def _callable(what: str) -> Callable[[Any], str | None]:
-    def check(obj: Any) -> str | None:
-        return None if callable(obj) else f"{what}, got {type(obj).__name__} {obj!r}"
-
-    return check
-
-
-datasets = tw.Kind(
+datasets = tw.Kind.of_callables(
     "datasets",
     doc="functions (**params) -> DataSplits: train/validation/test samples, no download",
-    check=_callable("a dataset must be a function (**params) -> DataSplits"),
+    expected="a dataset must be a function (**params) -> DataSplits",
 )
-pipelines = tw.Kind(
+pipelines = tw.Kind.of_callables(
     "pipelines",
     doc="classes that run processors over samples in worker processes and feed tf.data",
-    check=_callable("a pipeline must be a class (or factory) Pipeline(steps, ...)"),
+    expected="a pipeline must be a class (or factory) Pipeline(steps, ...)",
 )
-processors = tw.Kind(
+processors = tw.Kind.of_callables(
     "processors",
     doc="pure-Python steps fn(value, **params) -> value, for pipelines and predictors",
-    check=_callable("a processor must be a function fn(value, **params) -> value"),
+    expected="a processor must be a function fn(value, **params) -> value",
 )

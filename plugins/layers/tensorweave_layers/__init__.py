@@ -12,8 +12,9 @@ package is cheap: each name's module is imported when the name is first used.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+import tensorweave as tw
 
 if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_layers import activations, initializers, kinds
@@ -147,16 +148,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name's submodule on first use."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    imported = importlib.import_module(f"{__name__}.{module}")
-    value = imported if module == name else getattr(imported, name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = tw.lazy_exports(__name__, _EXPORTS)

@@ -9,32 +9,18 @@ on purpose (no TensorFlow): it is imported whenever a component of these kinds l
 
 from __future__ import annotations
 
-from typing import Any
-
 import tensorweave as tw
 
 __all__ = ["losses", "metrics"]
 
 
-def _function_of(what: str) -> Any:
-    def check(obj: Any) -> str | None:
-        if callable(obj):
-            return None
-        return (
-            f"a {what} must be a function (labels, predictions, ...) -> value or a class, got "
-            f"{type(obj).__name__} {obj!r}"
-        )
-
-    return check
-
-
-losses = tw.Kind(
+losses = tw.Kind.of_callables(
     "losses",
     doc="functions (labels, predictions, ...) -> loss; called with layers, a graph node",
-    check=_function_of("loss"),
+    expected="a loss must be a function (labels, predictions, ...) -> value or a class",
 )
-metrics = tw.Kind(
+metrics = tw.Kind.of_callables(
     "metrics",
     doc="metric functions and streaming metric classes (accuracy, auc, perplexity…)",
-    check=_function_of("metric"),
+    expected="a metric must be a function (labels, predictions, ...) -> value or a class",
 )

@@ -44,8 +44,9 @@ per sequence) and the fused cells DropConnect (``input_dropconnect``,
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+import tensorweave as tw
 
 if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_rnn import kinds
@@ -95,16 +96,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name's submodule on first use."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    imported = importlib.import_module(f"{__name__}.{module}")
-    value = imported if module == name else getattr(imported, name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = tw.lazy_exports(__name__, _EXPORTS)

@@ -36,8 +36,7 @@ Nothing heavy is imported until used (no SQLAlchemy, no TensorFlow at ``import``
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+import tensorweave as tw
 
 __version__ = "0.1.0"
 
@@ -64,14 +63,4 @@ _LAZY = {
 __all__ = ["__version__", *_LAZY]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tensorweave_store' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = tw.lazy_exports(__name__, _LAZY, base="")
