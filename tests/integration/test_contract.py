@@ -102,12 +102,13 @@ def test_the_core_names_no_plugin():
 ALLOWED = {
     "errors": set(),
     "checks": {"errors"},
+    "lazy": set(),
     "registries": {"errors"},
     "graph": {"errors", "checks", "registries"},
     "config": {"errors", "checks", "registries", "graph"},
     "cli": {"errors", "registries"},  # no graph, no config: the CLI itself needs no TensorFlow
     "testing": {"errors", "checks", "registries", "graph", "config", ""},
-    "": {"errors", "checks", "registries", "graph", "config"},  # tensorweave/__init__.py
+    "": {"errors", "checks", "lazy", "registries", "graph", "config"},  # tensorweave/__init__.py
 }
 
 
