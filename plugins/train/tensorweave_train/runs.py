@@ -118,7 +118,7 @@ def open_run(reference: str | Path) -> OpenRun:
     cfg = twc.load(where / FILLED)
     model = model_from_config(cfg)
     model.build()
-    # the same layout as ``job._restored`` (the job's CheckpointCallback writes there)
+    # the same layout as ``restore._restored`` (the job's CheckpointCallback writes there)
     snap = Checkpointer(where / "checkpoints").restore(model)
     if snap is None:
         snap = Checkpointer(where).restore(model)

@@ -11,6 +11,7 @@ import pytest
 import tensorweave as tw
 import tensorweave.config as twc
 from tensorweave_train import job as jobs
+from tensorweave_train import restore
 
 
 @pytest.fixture(autouse=True)
@@ -101,7 +102,7 @@ def test_predict_applies_saved_processors(digits_run: tuple[Path, dict]) -> None
     raw = load_digits().data[:5]  # pixels 0..16, before any processing
     ids = jobs.predict(run, raw)
     assert ids.shape == (5,) and ids.dtype.kind == "i"
-    job = jobs._restored(run)
+    job = restore._restored(run)
     probs = job.model.predict({"x": (raw / 16.0).astype("float32")})
     np.testing.assert_array_equal(ids, probs.argmax(-1))
 

@@ -19,7 +19,7 @@ from test_rundir import TENSORWEAVE, cli_env
 import tensorweave as tw
 import tensorweave_train as twt
 from tensorweave.cli import main as cli_main
-from tensorweave_train import commands
+from tensorweave_train import commands, training
 from tensorweave_train import job as jobs
 
 TINY = ["--data.limit=200", "--train.epochs=2", "--train.batch_size=64", "--dims.hidden=8"]
@@ -271,7 +271,7 @@ def test_nan_in_training_data_stops_the_cli_job(tmp_path: Path) -> None:
     job = jobs.build_job(cfg)
     job.data.train["x"][3, 5] = float("nan")
     with pytest.raises(tw.TensorweaveError, match=r"'x' has NaN or inf values \(first at ex"):
-        jobs._check_data(job)
+        training._check_data(job)
     # a NaN that appears while training (here: weights) stops the job at the epoch's end
     job.data.train["x"][3, 5] = 0.0
     job.model.build()
@@ -281,7 +281,7 @@ def test_nan_in_training_data_stops_the_cli_job(tmp_path: Path) -> None:
         pytest.raises(tw.TensorweaveError, match=r"hold NaN/inf at epoch 1 \(step 3\)"),
         pytest.warns(NonFiniteWarning, match=r"after epoch 0 \(step 3\)"),
     ):
-        jobs._fit(job, tmp_path, progress=False, out=None)
+        training._fit(job, tmp_path, progress=False, out=None)
     assert len((tmp_path / "log.csv").read_text().splitlines()) == 2  # stopped after epoch 1
 
 

@@ -115,9 +115,10 @@ def test_every_report_of_a_validation_figure_is_the_same_number(tmp_path):
     assert json.loads(evaluated.stdout.strip().splitlines()[-1]) == valid
     # the run's model, built from the config and restored, predicts the same twice and
     # evaluates to the same figures in this process as in the evaluate command
-    from tensorweave_train import job as jobs
 
-    job = jobs._restored(run)
+    from tensorweave_train import restore
+
+    job = restore._restored(run)
     raw = np.random.default_rng(0).random((5, 64)).astype("float32")
     first, second = job.model.predict({"x": raw}), job.model.predict({"x": raw})
     np.testing.assert_array_equal(first, second)

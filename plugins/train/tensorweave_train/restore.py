@@ -1,0 +1,138 @@
+"""Using a trained run: restore it, ``evaluate`` it, ``predict`` with it, ``load_model``.
+
+A run is a run directory or any reference an installed plugin resolves through the
+``tensorweave_resolve_run`` hook (a model registry's ``"NAME@latest"``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+import tensorweave as tw
+import tensorweave.config as twc
+from tensorweave_train import guards, rundir
+from tensorweave_train.checkpoint import Checkpointer
+from tensorweave_train.job_config import FILLED, Job, build_job
+from tensorweave_train.model import Model
+
+__all__ = ["evaluate", "predict", "load_model", "restore_checked"]
+
+
+def _restored(run_dir: str | Path, overrides: Sequence[str] | Mapping[str, Any] = ()) -> Job:
+    from tensorweave_train.hooks import resolve_run
+
+    where = resolve_run(run_dir)
+    path = where / FILLED
+    if not path.is_file():
+        raise rundir.RunDirError(
+            f"{where} is not a run directory (no {FILLED}). Fix: pass the directory "
+            "`tensorweave train` printed."
+        )
+    cfg = twc.load(path, overrides=overrides)
+    job = build_job(cfg)
+    job.model.build()
+    snap = restore_checked(job, where, overrides)
+    if snap is None:
+        raise tw.TensorweaveError(f"{where} has no valid checkpoint to restore.")
+    return job
+
+
+def evaluate(
+    run_dir: str | Path, *, split: str = "valid", overrides: Sequence[str] = ()
+) -> dict[str, float]:
+    """The loss and metrics of a trained run on its ``valid`` (or ``train``) data."""
+    job = _restored(run_dir, overrides)
+    return job.model.evaluate(job.split(split), batch_size=job.settings.batch_size)
+
+
+def _pipeline(steps: list[dict[str, Any]]) -> Any:
+    if not steps:
+        return lambda v: v
+    return tw.registry("pipelines")["Pipeline.v1"](steps, workers=0)
+
+
+def predict(run_dir: str | Path, raw: Any, *, generate: int = 0) -> Any:
+    """Run a trained model on raw input: the saved pre-processing, the model, then the
+    post-processing (e.g. pixels -> normalised -> class scores -> class ids).
+
+    ``generate=N`` (sequence models) appends N predicted items one at a time.
+    """
+    from tensorweave_train.hooks import resolve_run
+
+    where = resolve_run(run_dir)
+    if not (where / "processors.json").is_file():
+        raise rundir.RunDirError(f"{where} is not a run directory (no processors.json).")
+    steps = json.loads((where / "processors.json").read_text())
+    guards.check_raw(raw, steps.get("info", {}))
+    job = _restored(where)
+    pre, post = _pipeline(steps["preprocess"]), _pipeline(steps["postprocess"])
+    try:
+        x = np.asarray(pre(raw))
+    except (ValueError, TypeError) as err:
+        raise guards.PredictInputError(f"cannot pre-process this input: {err}") from err
+    if x.size == 0:
+        raise guards.PredictInputError("the input is empty. Fix: give at least one example.")
+    if x.ndim == len(job.model.inputs[0].shape) - 1:
+        x = x[None]  # one example: add the batch dimension
+    try:
+        job.model.inputs[0].check(x)
+    except (tw.ShapeError, tw.InputValueError) as err:
+        raise guards.PredictInputError(f"this input does not fit the model: {err}") from err
+    feed = {job.model.inputs[0].name: x}
+    if generate:
+        ids = x
+        for _ in range(generate):
+            logits = job.model.predict({job.model.inputs[0].name: ids})
+            nxt = np.argmax(logits[:, -1], axis=-1).astype(ids.dtype)
+            ids = np.concatenate([ids, nxt[:, None]], axis=1)
+        vocab = steps["info"].get("vocab")
+        if vocab:
+            return tw.processors["detokenize_chars.v1"](ids[0], vocab=vocab)
+        return ids
+    return post(job.model.predict(feed))
+
+
+def load_model(run: str | Path) -> Model:
+    """The trained ``Model`` of a run directory (newest valid checkpoint), or of any
+    reference an installed plugin resolves (``tensorweave_resolve_run``), such as a model
+    registry's ``"NAME@latest"``."""
+    return _restored(run).model
+
+
+def restore_checked(
+    job: Job, where: Path, overrides: Sequence[str] | Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """Restore the newest valid checkpoint of ``where`` into the built ``job.model``; a
+    model the overrides changed so that the checkpoint does not fit is a ``ConfigError``."""
+    try:
+        return Checkpointer(where).restore(job.model)
+    except (ValueError, AssertionError, tf.errors.OpError) as err:
+        given = (
+            [f"{k}={v}" for k, v in overrides.items()]
+            if isinstance(overrides, Mapping)
+            else list(overrides)
+        )
+        first = str(err).strip().splitlines()[0][:300] if str(err).strip() else type(err).__name__
+        if not given:
+            raise tw.TensorweaveError(f"cannot restore the checkpoint in {where}: {first}") from err
+        paths = [twc.parse_override(g)[0] if isinstance(g, str) else str(g) for g in given]
+        plain = ("train.", "run.", "data.", "optimizer.", "callbacks")
+        paths = [p for p in paths if not p.startswith(plain)] or paths
+        raise twc.ConfigError(
+            [
+                (
+                    p,
+                    "this override changes the model's variables, so the checkpoint in "
+                    f"{where} cannot be restored into it ({first}). Fix: resume with the "
+                    "same model (change only [train], [data] or the optimizer's settings), or "
+                    "train a new run.",
+                )
+                for p in paths
+            ]
+        ) from err
