@@ -60,6 +60,8 @@ TENSORWEAVE_CASES = [
     Case("tensorweave-layers:CoupledGate.v1", inputs=[(None, 4), (None, 4), (None, 4)]),
     Case("tensorweave-layers:Reshape.v1", {"shape": (-1, 2, 2)}, inputs=[(None, 4)]),
     Case("tensorweave-layers:Transpose.v1", inputs=[(None, 2, 3)]),
+    Case("tensorweave-layers:Transpose.v1", {"perm": (2, 0, 1)}, inputs=[(None, 2, 3)]),
+    Case("tensorweave-layers:Transpose.v1", {"perm": (1, 0)}, inputs=[(None, 4)]),
     Case(
         "tensorweave-layers:OneHot.v1",
         {"n_units": 10},
