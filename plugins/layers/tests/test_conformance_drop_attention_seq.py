@@ -71,4 +71,5 @@ TENSORWEAVE_CASES = [
     Case("SeqMap.v1", {"layer": _two_layer_step}, inputs=[(None, 4, 3)]),
     Case("SeqConcat.v1", {}, inputs=[(None, 3, 2)]),
     Case("SeqConcat.v1", {}, inputs=[(None, None, 2)]),
+    Case("SeqConcat.v1", {"seq_size": 3}, inputs=[(None, 3, 2)]),
 ]
