@@ -61,6 +61,8 @@ class WeightMask(tw.Layer):
     True
     """
 
+    probability: float
+
     def __init__(
         self,
         shape: tuple[int, int],
@@ -104,6 +106,9 @@ class DropConnect(tw.Layer):
             ``.mask``, whose mask to use: both drop the same weights in one evaluation.
         name, share_state_with: see ``tw.Layer``.
     """
+
+    probability: float
+    mask: WeightMask | None
 
     def __init__(
         self,

@@ -172,7 +172,7 @@ class Lookup(tw.Layer):
             shape = (None, seq_len if seq_len is not None else x.shape[1], units)
         if batch_size is not None:
             shape = (batch_size, *shape[1:])
-        self._cfg = {
+        self._cfg: dict[str, Any] = {
             "vocab": int(vocab_size),
             "units": units,
             "seq_len": seq_len,
