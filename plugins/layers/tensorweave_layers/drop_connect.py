@@ -1,10 +1,19 @@
 """``DropConnect``: a linear map ``x @ W + b`` whose *weights* are dropped at training time.
 
-Each run draws one mask over ``W`` (entries kept with ``1 - probability`` and scaled by
-``1 / (1 - probability)``), so the expected map equals the undropped one, which the
-inference node ``dc.reuse_with(x, training=False)`` uses. The bias is never dropped.
+Each evaluation draws one mask over ``W`` (entries kept with ``1 - probability`` and
+scaled by ``1 / (1 - probability)``), so the expected map equals the undropped one, which
+the inference node ``dc.reuse_with(x, training=False)`` uses. The bias is never dropped.
 Dense and sparse ``[batch, n_in]`` inputs are supported.
 
+- ``linear=`` wraps an existing ``Linear`` (also a tied, transposed one): the
+  DropConnect node uses that layer's very variables, so ``training=False`` computes
+  exactly that ``Linear``;
+- the mask is a node of the graph (``dc.mask``), drawn once per evaluation;
+  ``dc.reuse_with(x2, share_mask=True)`` (or ``mask_from=dc``) uses the same mask, so
+  both uses drop the same weights in one evaluation (TensorX's shared mask).
+
+>>> import numpy as np, tensorweave as tw
+>>> from tensorweave_layers.drop_connect import DropConnect
 >>> x = tw.Input(n_units=3, name="x", value=np.eye(3, dtype="float32"))
 >>> dc = DropConnect(x, n_units=2, probability=0.5, add_bias=False)
 >>> rows = dc().numpy()                       # x = I, so the rows are the dropped W
@@ -12,6 +21,14 @@ Dense and sparse ``[batch, n_in]`` inputs are supported.
 >>> bool(np.all((rows == 0) | np.isclose(rows, 2 * w)))
 True
 >>> np.allclose(dc.reuse_with(x, training=False)().numpy(), w)
+True
+>>> lin = tw.layers["Linear.v1"](x, 2)
+>>> dc = DropConnect(x, linear=lin, probability=0.5)
+>>> dc.weights is lin.weights, np.allclose(dc.reuse_with(x, training=False)(), lin())
+(True, True)
+>>> twin = dc.reuse_with(x, share_mask=True)
+>>> both = tw.compile([dc, twin])(np.eye(3, dtype="float32"))
+>>> np.array_equal(both[0], both[1])          # the same weights dropped in one run
 True
 """
 
@@ -26,8 +43,49 @@ import tensorweave as tw
 from ._param_init import Initializer, initial_value
 from ._shapes import owner as name_owner
 from ._spatial import describe
+from .linear import Linear, dense_matmul
 
-__all__ = ["DropConnect"]
+__all__ = ["DropConnect", "WeightMask"]
+
+DEFAULT_PROBABILITY = 0.1
+
+
+class WeightMask(tw.Layer):
+    """A DropConnect mask over a weight matrix: one draw per evaluation (no inputs).
+
+    Entries are ``0`` (dropped, with chance ``probability``) or ``1 / (1 - probability)``.
+    Every node that takes this layer as input sees the same draw within an evaluation.
+
+    >>> m = WeightMask((2, 3), probability=0.5)
+    >>> sorted(set(m().numpy().ravel().tolist())) in ([0.0, 2.0], [0.0], [2.0])
+    True
+    """
+
+    probability: float
+
+    def __init__(
+        self,
+        shape: tuple[int, int],
+        *,
+        probability: float,
+        dtype: tf.DType | str = tf.float32,
+        name: str | None = None,
+        share_state_with: WeightMask | None = None,
+    ) -> None:
+        self.probability = float(probability)
+        super().__init__(
+            shape=tuple(int(d) for d in shape),
+            dtype=dtype,
+            name=name,
+            share_state_with=share_state_with,
+        )
+        self.state.generator()  # the masks' random state, checkpointed
+
+    def compute(self) -> tf.Tensor:
+        """A fresh mask, scaled so that the expected masked weights equal the weights."""
+        keep = self.state.generator().uniform(self.shape) >= self.probability
+        scale = tf.constant(1.0 / (1.0 - self.probability), self.dtype)
+        return tf.cast(keep, self.dtype) * scale
 
 
 class DropConnect(tw.Layer):
@@ -35,23 +93,35 @@ class DropConnect(tw.Layer):
 
     Args:
         x: the input, ``[batch, n_in]``, dense or sparse, with a known ``n_in``.
-        n_units: the output width.
-        probability: the chance of dropping each weight, in ``[0, 1)``.
+        n_units: the output width (taken from ``linear`` when it is given).
+        linear: an existing ``Linear`` whose weights (transposed if it is) and bias this
+            layer uses instead of making its own.
+        probability: the chance of dropping each weight, in ``[0, 1)`` (default 0.1, or
+            the probability of ``mask_from``).
         training: drop weights (``True``) or use them all (``False``).
-        add_bias: add a learned bias.
-        w_init, b_init: initializers (registered name or ``(shape, dtype)`` function).
+        add_bias: add a bias (a learned one, or the bias of ``linear`` if it has one).
+        w_init, b_init: initializers (registered name or ``(shape, dtype)`` function),
+            unused with ``linear``.
+        mask_from: another DropConnect (in training mode, same weight shape), or its
+            ``.mask``, whose mask to use: both drop the same weights in one evaluation.
+        name, share_state_with: see ``tw.Layer``.
     """
+
+    probability: float
+    mask: WeightMask | None
 
     def __init__(
         self,
         x: tw.Layer,
-        n_units: int,
+        n_units: int | None = None,
         *,
-        probability: float = 0.1,
+        linear: Linear | None = None,
+        probability: float | None = None,
         training: bool = True,
         add_bias: bool = True,
         w_init: Initializer = "tensorweave-layers:glorot_uniform",
         b_init: Initializer = "tensorweave-layers:zeros",
+        mask_from: DropConnect | WeightMask | None = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
@@ -62,35 +132,99 @@ class DropConnect(tw.Layer):
                 "Fix: flatten the input (e.g. SeqConcat.v1 or Reshape.v1), or wrap the layer "
                 "in SeqMap.v1 for sequences."
             )
+        if mask_from is not None and not isinstance(mask_from, (DropConnect, WeightMask)):
+            raise TypeError(
+                f"{owner}: mask_from must be a DropConnect layer (or its .mask), got "
+                f"{type(mask_from).__name__}."
+            )
+        if probability is None:
+            probability = DEFAULT_PROBABILITY if mask_from is None else mask_from.probability
         p = float(probability)
         if not 0.0 <= p < 1.0:
             raise ValueError(f"{owner}: probability must be in [0, 1), got {probability!r}.")
         self.n_in = int(x.shape[-1])
-        self.n_out = int(n_units)
-        if share_state_with is not None:
-            want = tuple(share_state_with.state.weights.shape.as_list())
-            if want != (self.n_in, self.n_out):
+        self.linear = linear
+        source = share_state_with if share_state_with is not None else linear
+        if linear is not None and not isinstance(linear, Linear):
+            raise TypeError(
+                f"{owner}: linear must be a Linear layer (tw.layers['Linear.v1']), got "
+                f"{type(linear).__name__}."
+            )
+        if source is not None:
+            self.transpose = (
+                source.transpose_weights if isinstance(source, Linear) else source.transpose
+            )
+            rows, cols = (int(d) for d in source.state.weights.shape)
+            w_in, w_out = (cols, rows) if self.transpose else (rows, cols)
+            if w_in != self.n_in:
                 raise tw.ShapeError(
-                    f"{owner}: cannot share weights {want} of {share_state_with.name!r} on "
-                    f"input {describe(x)}. Fix: reuse it on inputs with {want[0]} features."
+                    f"{owner}: cannot use the weights {(rows, cols)} of {source.name!r}"
+                    f"{' (transposed)' if self.transpose else ''} on input {describe(x)}. "
+                    f"Fix: reuse it on inputs with {w_in} features."
                 )
+            if n_units is not None and int(n_units) != w_out:
+                raise tw.ShapeError(
+                    f"{owner}: n_units={n_units} but the weights of {source.name!r} give "
+                    f"{w_out} outputs. Fix: omit n_units when wrapping or reusing a layer."
+                )
+            n_units = w_out
+        else:
+            self.transpose = False
+        self.n_out = tw.positive_int(n_units, "n_units", owner)
         self.probability = p
         self.training = bool(training)
         self.add_bias = bool(add_bias)
         self._w_init = tw.resolve("initializers", w_init, owner=owner, option="w_init")
         self._b_init = tw.resolve("initializers", b_init, owner=owner, option="b_init")
+        w_shape = (self.n_out, self.n_in) if self.transpose else (self.n_in, self.n_out)
+        dtype = linear.dtype if linear is not None else x.dtype
+        self.mask = self._mask_node(mask_from, w_shape, dtype, share_state_with, owner)
+        inputs = (x,) if self.mask is None else (x, self.mask)
         super().__init__(
-            x,
+            *inputs,
             shape=(x.shape[0], self.n_out),
-            dtype=x.dtype,
+            dtype=dtype,
             name=name,
             share_state_with=share_state_with,
         )
-        if self.training and p > 0.0:
-            self.state.generator()  # the weight masks' random state, checkpointed
+
+    def _mask_node(
+        self,
+        mask_from: DropConnect | WeightMask | None,
+        w_shape: tuple[int, int],
+        dtype: tf.DType,
+        share_state_with: tw.Layer | None,
+        owner: str,
+    ) -> WeightMask | None:
+        if not self.training or self.probability == 0.0:
+            return None
+        if mask_from is not None:
+            mask = mask_from if isinstance(mask_from, WeightMask) else mask_from.mask
+            if mask is None or mask.shape != w_shape or mask.probability != self.probability:
+                have = "no mask (training=False)" if mask is None else f"a mask {mask.shape}"
+                raise ValueError(
+                    f"{owner}: mask_from={mask_from.name!r} has {have}"
+                    f"{'' if mask is None else f' with probability {mask.probability}'}, "
+                    f"but this layer needs a {w_shape} mask with probability "
+                    f"{self.probability}. Fix: share masks between DropConnect layers in "
+                    "training mode over weights of one shape, with one probability."
+                )
+            return mask
+        base = getattr(share_state_with, "mask", None)
+        return WeightMask(
+            w_shape,
+            probability=self.probability,
+            dtype=dtype,
+            share_state_with=base if isinstance(base, WeightMask) else None,
+        )
 
     def init_state(self) -> None:
-        """``weights`` ``[n_in, n_units]`` and optional ``bias``."""
+        """``weights`` ``[n_in, n_units]`` and optional ``bias`` (or those of ``linear``)."""
+        if self.linear is not None:
+            self.state.weights = self.linear.state.weights
+            if self.add_bias and hasattr(self.linear.state, "bias"):
+                self.state.bias = self.linear.state.bias
+            return
         self.state.weights = tf.Variable(
             initial_value(self._w_init, (self.n_in, self.n_out), self.dtype), name="weights"
         )
@@ -102,39 +236,55 @@ class DropConnect(tw.Layer):
     def dropped_weights(self) -> tf.Tensor:
         """The weights with a fresh DropConnect mask applied (as used in training)."""
         w = self.state.weights
-        if self.probability == 0.0:
+        if self.mask is None:
             return tf.convert_to_tensor(w)
-        keep = self.state.generator().uniform(tf.shape(w)) >= self.probability
-        return w * tf.cast(keep, w.dtype) / tf.constant(1.0 - self.probability, w.dtype)
+        return w * self.mask.compute()
 
-    def compute(self, x: Any) -> tf.Tensor:
-        """``x @ W' + b`` with ``W'`` dropped in training, ``W`` otherwise."""
-        w = self.dropped_weights() if self.training else self.state.weights
-        if isinstance(x, tf.SparseTensor):
-            y = tf.sparse.sparse_dense_matmul(x, w)
-        else:
-            y = tf.matmul(x, w)
+    def compute(self, x: Any, mask: Any = None) -> tf.Tensor:
+        """``x @ W' + b`` with ``W' = W * mask`` in training, ``W`` otherwise."""
+        w = self.state.weights if mask is None else self.state.weights * mask
+        if not isinstance(x, tf.SparseTensor):
+            x = tf.convert_to_tensor(x)
+        if x.dtype != w.dtype:
+            x = tf.cast(x, w.dtype)
+        y = dense_matmul(x, w, transpose=self.transpose)
         if self.add_bias and hasattr(self.state, "bias"):
-            y = tf.nn.bias_add(y, self.state.bias)
+            y = y + self.state.bias
         return y
 
     def reuse_with(  # type: ignore[override]  # explicit per-use options
         self,
         x: tw.Layer,
+        mask: WeightMask | None = None,
         *,
         training: bool | None = None,
         probability: float | None = None,
+        share_mask: bool = False,
         name: str | None = None,
     ) -> DropConnect:
-        """A node on ``x`` sharing ``W`` and ``b``; ``training=False`` for inference."""
+        """A node on ``x`` sharing ``W`` and ``b``; ``training=False`` for inference.
+
+        ``share_mask=True`` makes the new node use this node's mask, so both drop the same
+        weights within one evaluation; a ``mask`` given (as graph rebuilds such as
+        ``tw.with_options`` pass a node's inputs back) is used the same way, unless the
+        new ``probability`` differs from its own (then a new mask is drawn).
+        """
+        p = self.probability if probability is None else float(probability)
+        source: DropConnect | WeightMask | None = mask
+        if source is not None and source.probability != p:
+            source = None  # a mask passed back by a rebuild with a new probability: redraw
+        if source is None and share_mask:
+            source = self
         return DropConnect(
             x,
             self.n_out,
-            probability=self.probability if probability is None else probability,
+            linear=self.linear,
+            probability=p,
             training=self.training if training is None else training,
             add_bias=self.add_bias,
             w_init=self._w_init,
             b_init=self._b_init,
+            mask_from=source,
             name=name,
             share_state_with=self,
         )

@@ -7,6 +7,7 @@ from tensorweave.testing import Case, InputSpec, test_conformance  # noqa: F401
 
 ids = InputSpec((None, None), dtype="int64", maxval=10)
 sparse_ids = InputSpec((None, 4), dtype="int64", maxval=10, sparse=True)
+bags = InputSpec((None, 4), sparse=True)  # weighted bags of the ids 0..3 (TensorX)
 NO_STATE = "a stateless layer with no inputs"
 
 TENSORWEAVE_CASES = [
@@ -60,6 +61,8 @@ TENSORWEAVE_CASES = [
     Case("tensorweave-layers:CoupledGate.v1", inputs=[(None, 4), (None, 4), (None, 4)]),
     Case("tensorweave-layers:Reshape.v1", {"shape": (-1, 2, 2)}, inputs=[(None, 4)]),
     Case("tensorweave-layers:Transpose.v1", inputs=[(None, 2, 3)]),
+    Case("tensorweave-layers:Transpose.v1", {"perm": (2, 0, 1)}, inputs=[(None, 2, 3)]),
+    Case("tensorweave-layers:Transpose.v1", {"perm": (1, 0)}, inputs=[(None, 4)]),
     Case(
         "tensorweave-layers:OneHot.v1",
         {"n_units": 10},
@@ -76,11 +79,27 @@ TENSORWEAVE_CASES = [
         {"vocab_size": 10, "n_units": 3, "pad_id": 0, "seq_len": 5},
         inputs=[ids],
     ),
-    Case("tensorweave-layers:Lookup.v1", {"vocab_size": 10, "n_units": 3}, inputs=[sparse_ids]),
     Case(
         "tensorweave-layers:Lookup.v1",
-        {"vocab_size": 10, "n_units": 3, "combiner": "mean"},
+        {"vocab_size": 10, "n_units": 3, "sparse_values": "ids"},
         inputs=[sparse_ids],
+    ),
+    Case(
+        "tensorweave-layers:Lookup.v1",
+        {"vocab_size": 10, "n_units": 3, "combiner": "mean", "sparse_values": "ids"},
+        inputs=[sparse_ids],
+    ),
+    Case("tensorweave-layers:Lookup.v1", {"vocab_size": 4, "n_units": 3}, inputs=[bags]),
+    Case(
+        "tensorweave-layers:Lookup.v1",
+        {"vocab_size": 4, "n_units": 3, "seq_len": 2, "combiner": "mean"},
+        inputs=[bags],
+        batch_sizes=(2, 4),
+    ),
+    Case(
+        "tensorweave-layers:Lookup.v1",
+        {"vocab_size": 10, "n_units": 3, "batch_size": 8},
+        inputs=[ids],
     ),
     Case("tensorweave-layers:Param.v1", {"value": [1.0, 2.0], "trainable": True}, inputs=[]),
     Case("tensorweave-layers:Constant.v1", {"value": [[1.0, 2.0]]}, inputs=[]),

@@ -20,6 +20,16 @@ IDS = InputSpec((None, None), "int64", maxval=3)
 SPARSE = InputSpec((None, 6), sparse=True)
 
 
+def _drop_connect_on_linear(x: tw.Layer, **options: object) -> tw.Layer:
+    return tw.layers["DropConnect.v1"](x, linear=tw.layers["Linear.v1"](x, 3), **options)
+
+
+def _drop_connect_on_tied_linear(x: tw.Layer) -> tw.Layer:
+    enc = tw.layers["Linear.v1"](tw.Input(n_units=3), 5)  # W (3, 5)
+    dec = enc.reuse_with(enc, transpose_weights=True)  # x @ W.T: 5 -> 3, tied
+    return tw.layers["DropConnect.v1"](x, linear=dec, training=False)
+
+
 def _two_layer_step(step: tw.Layer) -> tw.Layer:
     hidden = tw.layers["DropConnect.v1"](step, n_units=4, training=False)
     return tw.layers["LayerNorm.v1"](hidden)
@@ -41,6 +51,17 @@ TENSORWEAVE_CASES = [
     ),
     Case("DropConnect.v1", {"n_units": 3, "training": False}, inputs=[(None, 5)]),
     Case("DropConnect.v1", {"n_units": 3, "training": False}, inputs=[SPARSE]),
+    Case(
+        "DropConnect.v1", {"training": False}, inputs=[(None, 5)], factory=_drop_connect_on_linear
+    ),
+    Case(
+        "DropConnect.v1",
+        {"probability": 0.5},
+        inputs=[(None, 5)],
+        factory=_drop_connect_on_linear,
+        skip=RANDOM_SKIPS,
+    ),
+    Case("DropConnect.v1", inputs=[(None, 5)], factory=_drop_connect_on_tied_linear),
     Case("DropLookup.v1", {"probability": 0.5}, inputs=[(None, None, 4), IDS], skip=RANDOM_SKIPS),
     Case("DropLookup.v1", {"probability": 0.3}, inputs=[(None, None, 4)], skip=RANDOM_SKIPS),
     Case("DropLookup.v1", {"training": False}, inputs=[(None, None, 4), IDS]),
@@ -71,4 +92,5 @@ TENSORWEAVE_CASES = [
     Case("SeqMap.v1", {"layer": _two_layer_step}, inputs=[(None, 4, 3)]),
     Case("SeqConcat.v1", {}, inputs=[(None, 3, 2)]),
     Case("SeqConcat.v1", {}, inputs=[(None, None, 2)]),
+    Case("SeqConcat.v1", {"seq_size": 3}, inputs=[(None, 3, 2)]),
 ]
