@@ -166,6 +166,13 @@ def unknown_component(
     close = difflib.get_close_matches(bare, list(index), n=4, cutoff=0.6)
     base = split_version(bare)[0].lower()
     close += [n for n in index if split_version(n)[0].lower() == base and n not in close]
+    # a typo of the base name ("rleu" for relu.v1, "glorot" for glorot_uniform.v1)
+    bases: dict[str, list[str]] = {}
+    for n in index:
+        bases.setdefault(split_version(n)[0].lower(), []).append(n)
+    near = difflib.get_close_matches(base, list(bases), n=3, cutoff=0.6)
+    near += [b for b in bases if len(base) >= 4 and b.startswith(base) and b not in near]
+    close += [n for b in near[:3] for n in bases[b] if n not in close]
     dists: dict[str, int] = {}
     for es in index.values():
         for e in es:

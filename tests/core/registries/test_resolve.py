@@ -43,3 +43,10 @@ def test_an_unknown_name_says_who_asked_and_close_matches(steps):
 def test_anything_else_is_refused(steps, bad):
     with pytest.raises(TypeError, match="must be a registered test_steps name or a callable"):
         tw.resolve("test_steps", bad)
+
+
+def test_a_typo_of_the_base_name_gets_close_matches(steps):
+    with pytest.raises(tw.UnknownComponentError, match=r"Close matches: double\.v1"):
+        tw.resolve("test_steps", "duoble")
+    with pytest.raises(tw.UnknownComponentError, match=r"Close matches: double\.v1"):
+        tw.resolve("test_steps", "doub")
