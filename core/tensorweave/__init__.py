@@ -61,6 +61,7 @@ if _typing.TYPE_CHECKING:  # the lazily imported names, for type checkers
         Lambda,
         Layer,
         LayerState,
+        Lifted,
         Module,
         Stateful,
         compile,
@@ -83,6 +84,7 @@ _GRAPH_NAMES = frozenset(
         "Lambda",
         "Layer",
         "LayerState",
+        "Lifted",
         "Module",
         "Stateful",
         "compile",
@@ -127,6 +129,7 @@ __all__ = [
     # graph building
     "Layer",
     "LayerState",
+    "Lifted",
     "Stateful",
     "Input",
     "Lambda",

@@ -5,7 +5,8 @@
 - ``input``: ``Input``; ``lambda_layer``: ``Lambda``; ``module``: ``Module``;
 - ``graph``: ``Graph`` (validated, dependency-ordered, with the one executor ``run``);
 - ``compile``: ``compile``, one ``tf.function`` over ``Graph.run``;
-- ``ops``: operators on layers, ``lift`` and any public TensorFlow op by name;
+- ``lift``: ``lift``, the one way a function of tensors becomes a node (``Lifted``);
+- ``ops``: operators on layers and any public TensorFlow op by name;
 - ``transform``: ``with_options``, a graph with a per-use option (``training=False``) set
   on every layer that takes it (how a training graph gives its inference graph);
 - ``naming``: scoped automatic names; ``drawing``: pictures of graphs;
@@ -24,9 +25,10 @@ from tensorweave.graph.graph import Graph
 from tensorweave.graph.input import Input
 from tensorweave.graph.lambda_layer import Lambda
 from tensorweave.graph.layer import Layer, LayerState, normalize_shape
+from tensorweave.graph.lift import Lifted, lift
 from tensorweave.graph.module import Module
 from tensorweave.graph.naming import name_scope, reset_names
-from tensorweave.graph.ops import lift, op
+from tensorweave.graph.ops import op
 from tensorweave.graph.stateful import Stateful
 from tensorweave.graph.transform import takes_option, with_options
 
@@ -38,6 +40,7 @@ __all__ = [
     "Lambda",
     "Layer",
     "LayerState",
+    "Lifted",
     "Module",
     "Stateful",
     "compile",

@@ -29,6 +29,7 @@ import tensorflow as tf
 from tensorweave.errors import UnknownComponentError
 from tensorweave.graph.lambda_layer import Lambda
 from tensorweave.graph.layer import Layer, _hooks
+from tensorweave.graph.lift import lift
 
 __all__ = [
     "op",
@@ -44,45 +45,6 @@ __all__ = [
 ]
 
 _SEARCH_PATH = ("math", "nn", "", "linalg", "signal", "sparse", "strings", "random", "image")
-
-
-def lift(fn: Callable[..., Any], *args: Any, name: str | None = None, **kwargs: Any) -> Layer:
-    """Apply ``fn`` to a mix of layers and plain values, as one ``Lambda`` node.
-
-    Layers among ``args`` become the node's inputs; other values are bound as constants.
-
-    >>> import tensorweave as tw
-    >>> x = tw.Input(n_units=3)
-    >>> lift(tf.add, 1.0, x).shape
-    (None, 3)
-    """
-    # (argument index, item index) of every layer, one level into lists and tuples so that
-    # ``tw.ops.concat([a, b], axis=-1)`` works like ``tf.concat``.
-    slots: list[tuple[int, int | None]] = []
-    for i, a in enumerate(args):
-        if isinstance(a, Layer):
-            slots.append((i, None))
-        elif type(a) in (list, tuple):
-            slots += [(i, j) for j, item in enumerate(a) if isinstance(item, Layer)]
-    if not slots:
-        raise TypeError(f"{getattr(fn, '__name__', fn)!s}: at least one argument must be a Layer.")
-    if len(slots) == len(args) and all(j is None for _, j in slots):
-        return Lambda(fn, *args, name=name, **kwargs)
-    template = list(args)
-    layers = [args[i] if j is None else args[i][j] for i, j in slots]
-
-    def bound(*tensors: Any, **kw: Any) -> Any:
-        full = [list(a) if type(a) in (list, tuple) else a for a in template]
-        for (i, j), t in zip(slots, tensors, strict=True):
-            if j is None:
-                full[i] = t
-            else:
-                full[i][j] = t
-        full = [tuple(f) if type(a) is tuple else f for a, f in zip(template, full, strict=True)]
-        return fn(*full, **kw)
-
-    functools.update_wrapper(bound, fn)
-    return Lambda(bound, *layers, name=name, **kwargs)
 
 
 def add(a: Any, b: Any) -> Layer:
@@ -139,10 +101,8 @@ def op(path: str) -> Callable[..., Layer]:
     short = path.rsplit(".", 1)[-1]
 
     def factory(*args: Any, name: str | None = None, **kwargs: Any) -> Layer:
-        # Bind the op's keywords now: ``dtype=``/``shape=`` are the op's (``tf.cast(x,
-        # dtype=...)``), not the Lambda's output description.
-        target = functools.partial(fn, **kwargs) if kwargs else fn
-        return lift(target, *args, name=name or short)
+        # The op's keywords (``dtype=`` of ``tf.cast``…) are the call's, not the node's.
+        return lift(fn, *args, name=name or short, **kwargs)
 
     factory.__name__ = short
     factory.__qualname__ = short

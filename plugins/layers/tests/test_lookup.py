@@ -114,7 +114,9 @@ def test_sparse_rows_are_weighted_bags_of_ids_as_in_tensorx(combiner):
     want = np.where(scale[:, None] != 0, total / np.where(scale == 0, 1, scale)[:, None], 0)
     sp = tf.sparse.from_dense(bags)
     np.testing.assert_allclose(layer(sp).numpy(), want.reshape(4, 2, 3), rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(tw.compile(layer)(sp).numpy(), want.reshape(4, 2, 3), rtol=1e-5)
+    np.testing.assert_allclose(
+        tw.compile(layer)(sp).numpy(), want.reshape(4, 2, 3), rtol=1e-5, atol=1e-5
+    )
     assert isinstance(_grad(layer, sp), tf.IndexedSlices)
     if combiner == "sum":  # TensorX's call, on rows that are not empty
         ids = tf.SparseTensor(sp.indices, sp.indices[:, 1], sp.dense_shape)

@@ -20,9 +20,8 @@ loss node, and ``node.function`` is the plain function it applies.
 from __future__ import annotations
 
 import functools
-import inspect
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -61,65 +60,19 @@ class ProbabilitiesAsLogitsWarning(UserWarning):
     """Predictions passed as logits look like probabilities (rows in [0, 1] summing to 1)."""
 
 
-class _Slot:
-    """Marks where the tensor of input ``index`` goes among a call's arguments."""
-
-    __slots__ = ("index",)
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-
-    def __repr__(self) -> str:
-        return f"<input {self.index}>"
-
-
-class _Bound:
-    """``function`` with its layer arguments replaced by the tensors of the node's inputs."""
-
-    def __init__(self, function: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any]):
-        self.function = function
-        self.args = tuple(args)
-        self.kwargs = dict(kwargs)
-        self.__name__ = getattr(function, "__name__", "loss")
-
-    def __call__(self, *tensors: Any) -> Any:
-        args = [tensors[a.index] if isinstance(a, _Slot) else a for a in self.args]
-        kwargs = {
-            k: tensors[v.index] if isinstance(v, _Slot) else v for k, v in self.kwargs.items()
-        }
-        return self.function(*args, **kwargs)
-
-
-class LossLayer(tw.Lambda):
+class LossLayer(tw.Lifted):
     """A loss, metric or distance applied in a graph.
 
     Built by calling a registered loss with layers (``tw.losses["mse.v1"](labels, preds)``),
-    rarely directly. ``tf.Variable`` arguments (NCE and sampled-softmax output weights) are
-    kept in this node's state, so they train and checkpoint with the graph.
+    through ``tw.lift``; rarely directly. ``tf.Variable`` arguments (NCE and sampled-softmax
+    output weights) are kept in this node's state, so they train and checkpoint with the
+    graph. ``reuse_with`` applies the same loss to other layers (``reduction="none"``
+    overrides an option).
 
     Attributes:
         function: the plain tensor function this node applies.
         options: the non-layer arguments it was called with.
     """
-
-    def __init__(
-        self,
-        function: Callable[..., Any],
-        *inputs: tw.Layer,
-        call_args: Sequence[Any] = (),
-        call_kwargs: dict[str, Any] | None = None,
-        name: str | None = None,
-        share_state_with: tw.Layer | None = None,
-    ) -> None:
-        bound = _Bound(function, call_args, call_kwargs or {})
-        self.function = function
-        self._bound = bound
-        options = {k: v for k, v in bound.kwargs.items() if not isinstance(v, _Slot)}
-        self.options = options
-        variables = [v for v in (*bound.args, *bound.kwargs.values()) if isinstance(v, tf.Variable)]
-        super().__init__(
-            bound, *inputs, variables=variables, name=name, share_state_with=share_state_with
-        )
 
     def streaming(self) -> Any:
         """A fresh streaming state of this metric node (``update(*input tensors)``,
@@ -128,27 +81,7 @@ class LossLayer(tw.Lambda):
         """
         from tensorweave_losses.streaming import node_metric
 
-        return node_metric(self.function, self._bound.args, self._bound.kwargs)
-
-    def reuse_with(self, *inputs: tw.Layer, **options: Any) -> LossLayer:
-        """The same loss on other input layers (same options, shared variables); ``options``
-        override the loss's keyword arguments (``reduction="none"``)."""
-        if len(inputs) != len(self.inputs):
-            raise TypeError(
-                f"{self.name!r}.reuse_with expected {len(self.inputs)} input(s), got {len(inputs)}."
-            )
-        kwargs = dict(self._bound.kwargs)
-        # Options this loss does not take (``training=`` sent by ``Module.reuse_with`` to
-        # every inner node) are not its business: keep only the ones its function accepts.
-        accepted = inspect.signature(self.function).parameters
-        kwargs.update({k: v for k, v in options.items() if k in accepted})
-        return LossLayer(
-            self.function,
-            *inputs,
-            call_args=self._bound.args,
-            call_kwargs=kwargs,
-            share_state_with=self,
-        )
+        return node_metric(self.function, self.call_args, self.call_kwargs)
 
 
 def graph_function(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -163,17 +96,7 @@ def graph_function(fn: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, name: str | None = None, **kwargs: Any) -> Any:
         if not any(isinstance(a, tw.Layer) for a in (*args, *kwargs.values())):
             return fn(*args, **kwargs)
-        inputs = []
-
-        def slot(value: Any) -> Any:
-            if isinstance(value, tw.Layer):
-                inputs.append(value)
-                return _Slot(len(inputs) - 1)
-            return value
-
-        call_args = [slot(a) for a in args]
-        call_kwargs = {k: slot(v) for k, v in kwargs.items()}
-        return LossLayer(fn, *inputs, call_args=call_args, call_kwargs=call_kwargs, name=name)
+        return tw.lift(fn, *args, name=name, node=LossLayer, **kwargs)
 
     wrapper.function = fn  # type: ignore[attr-defined]
     return wrapper

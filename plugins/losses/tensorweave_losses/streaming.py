@@ -22,10 +22,11 @@ from typing import Any
 
 import tensorflow as tf
 
+from tensorweave.graph.lift import Call, Slot
 from tensorweave_losses import auc as _auc
 from tensorweave_losses import classification as _cls
 from tensorweave_losses import sequence as _seq
-from tensorweave_losses.base import _Bound, _Slot, float_tensor, graph_function, weights_like
+from tensorweave_losses.base import float_tensor, graph_function, weights_like
 
 __all__ = [
     "mean",
@@ -357,9 +358,9 @@ def node_metric(function: Any, args: Sequence[Any], kwargs: dict[str, Any]) -> N
     if entry is None:
         return None
     make, keys = entry
-    constants = {k: v for k, v in kwargs.items() if k in keys and not isinstance(v, _Slot)}
+    constants = {k: v for k, v in kwargs.items() if k in keys and not isinstance(v, Slot)}
     if len(constants) != len([k for k in kwargs if k in keys]):
         return None  # an option fed by a layer: no fixed streaming state
     metric = make(constants)
     rest = {k: v for k, v in kwargs.items() if k not in keys}
-    return NodeMetric(metric, _Bound(metric.accumulate, args, rest))
+    return NodeMetric(metric, Call(metric.accumulate, args, rest))

@@ -13,4 +13,4 @@ def test_every_public_name_resolves_lazily():
 
 
 def test_light_modules_import_no_tensorflow_and_no_other_module_of_the_pack():
-    check_light_modules(PACKAGE, LIGHT, allowed=[f"{PACKAGE}.hookspecs"])
+    check_light_modules(PACKAGE, LIGHT, allowed=[f"{PACKAGE}.contract"])

@@ -39,6 +39,7 @@ from tensorweave_train.job_config import (
     DEFAULTS,
     FILLED,
     Job,
+    SECTIONS,
     RunSettings,
     TrainSettings,
     build_job,
@@ -54,6 +55,7 @@ from tensorweave_train.training import resume, train
 __all__ = [
     "DEFAULTS",
     "FILLED",
+    "SECTIONS",
     "TrainSettings",
     "RunSettings",
     "Job",

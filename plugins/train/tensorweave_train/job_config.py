@@ -29,6 +29,7 @@ from tensorweave_train.model import Model
 __all__ = [
     "DEFAULTS",
     "FILLED",
+    "SECTIONS",
     "TrainSettings",
     "RunSettings",
     "Job",
