@@ -38,8 +38,8 @@ from tensorweave_train.guards import Interrupted, PredictInputError
 from tensorweave_train.job_config import (
     DEFAULTS,
     FILLED,
-    Job,
     SECTIONS,
+    Job,
     RunSettings,
     TrainSettings,
     build_job,
