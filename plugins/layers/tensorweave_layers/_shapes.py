@@ -1,4 +1,4 @@
-"""Shape checks shared by part-A layers: describe inputs, merge shapes, demand ranks.
+"""Shape checks shared by the dense, merge and structure layers: describe inputs, merge shapes, demand ranks.
 
 >>> merge_shapes([(None, 3), (2, None)], "Add 'add'")
 (2, 3)

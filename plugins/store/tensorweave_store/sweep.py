@@ -28,19 +28,13 @@ Note for the store's schema: Optuna creates its own tables (``studies``, ``trial
 version table ``alembic_version``; the store's own migrations therefore keep their revision
 in a table of another name.
 
->>> p = parse_param("optimizer.learning_rate=loguniform(1e-4,1e-1)")
->>> p.path, p.kind, p.args
-('optimizer.learning_rate', 'loguniform', (0.0001, 0.1))
->>> parse_param("model.nodes.h1.activation=choice(relu,tanh)").args
-('relu', 'tanh')
+The search space and the spec are in ``tensorweave_store.search_space``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
-import math
 import os
 import signal
 import socket
@@ -48,13 +42,16 @@ import sys
 import time
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import tensorweave as tw
+from tensorweave_store.pruning import report_to
+from tensorweave_store.search_space import KINDS, SearchParam, SweepError, SweepSpec, parse_param
 
 __all__ = [
+    "KINDS",
+    "SweepError",
     "SearchParam",
     "SweepSpec",
     "parse_param",
@@ -69,154 +66,7 @@ __all__ = [
     "requeue_interrupted",
 ]
 
-KINDS = ("uniform", "loguniform", "int", "logint", "choice")
 TAGS_ENV = "TENSORWEAVE_STORE_TAGS"  # the store tags the runs it records with these
-
-
-class SweepError(tw.TensorweaveError):
-    """A sweep cannot start or continue (bad ``--param``, unknown study...)."""
-
-
-@dataclass(frozen=True)
-class SearchParam:
-    """One searched config value: ``path`` (dotted), a distribution ``kind`` and its args."""
-
-    path: str
-    kind: str
-    args: tuple[Any, ...]
-
-    def suggest(self, trial: Any) -> Any:
-        """The trial's value for this parameter (Optuna's ``suggest_*``)."""
-        a = self.args
-        if self.kind in ("uniform", "loguniform"):
-            step = a[2] if len(a) > 2 else None
-            return trial.suggest_float(
-                self.path, a[0], a[1], log=self.kind == "loguniform", step=step
-            )
-        if self.kind in ("int", "logint"):
-            step = int(a[2]) if len(a) > 2 else 1
-            return trial.suggest_int(
-                self.path, int(a[0]), int(a[1]), log=self.kind == "logint", step=step
-            )
-        return trial.suggest_categorical(self.path, list(a))
-
-    def __str__(self) -> str:
-        return f"{self.path}={self.kind}({','.join(str(x) for x in self.args)})"
-
-
-def _split_args(text: str) -> list[str]:
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        parts.append(cur.strip())
-    return parts
-
-
-def parse_param(text: str) -> SearchParam:
-    """``PATH=KIND(ARGS)`` as a ``SearchParam``; ``SweepError`` saying how to write it."""
-    import tensorweave.config as twc
-
-    usage = (
-        "write --param PATH=DIST, DIST one of uniform(LO,HI[,STEP]), loguniform(LO,HI), "
-        "int(LO,HI[,STEP]), logint(LO,HI), choice(A,B,...); e.g. "
-        "--param optimizer.learning_rate=loguniform(1e-4,1e-1)"
-    )
-    path, sep, dist = text.partition("=")
-    path = path.strip().removeprefix("--")
-    dist = dist.strip()
-    if not sep or not path or not dist.endswith(")") or "(" not in dist:
-        raise SweepError(f"cannot read --param {text!r}: {usage}")
-    kind, _, inner = dist[:-1].partition("(")
-    kind = kind.strip().lower()
-    if kind == "categorical":
-        kind = "choice"
-    if kind not in KINDS:
-        raise SweepError(f"--param {text!r}: unknown distribution {kind!r}; {usage}")
-    args = tuple(twc.parse_value(a) for a in _split_args(inner))
-    if kind == "choice":
-        if not args:
-            raise SweepError(f"--param {text!r}: choice() needs at least one value")
-        return SearchParam(path, kind, args)
-    if len(args) not in (2, 3) or not all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in args
-    ):
-        raise SweepError(f"--param {text!r}: {kind} takes numbers LO,HI[,STEP]; {usage}")
-    lo, hi = args[0], args[1]
-    if not lo < hi:
-        raise SweepError(f"--param {text!r}: LO must be below HI (got {lo} and {hi})")
-    if kind.startswith("log") and lo <= 0:
-        raise SweepError(f"--param {text!r}: {kind} needs LO > 0 (got {lo})")
-    if kind.startswith("log") and len(args) == 3:
-        raise SweepError(f"--param {text!r}: {kind} takes no STEP")
-    if kind in ("int", "logint"):
-        args = tuple(int(v) for v in args)
-    else:
-        args = tuple(float(v) for v in args)
-    return SearchParam(path, kind, args)
-
-
-@dataclass
-class SweepSpec:
-    """Everything a worker needs: what to train, what to search, where to store."""
-
-    config: str | None
-    params: list[str]
-    trials: int = 20
-    workers: int = 1
-    overrides: list[str] = field(default_factory=list)
-    metric: str | None = None
-    direction: str | None = None
-    study: str | None = None
-    store: str | None = None
-    runs_root: str | None = None  # default: the store's (TENSORWEAVE_RUNS, else runs)
-    heartbeat: float = 5.0
-    max_retry: int = 2
-    pruner: str = "median"
-
-    def search(self) -> list[SearchParam]:
-        """The parsed ``params``."""
-        return [parse_param(p) for p in self.params]
-
-    def url(self) -> str:
-        """The store's database URL (``--store``, ``TENSORWEAVE_STORE``, or the default)."""
-        if self.store:
-            return self.store
-        from tensorweave_store.urls import default_url
-
-        return str(default_url(runs_root=self.runs_root))
-
-    def root(self) -> Path:
-        """Where trial runs go: ``ROOT/sweeps/STUDY/trial-NNNN``."""
-        from tensorweave_store.urls import runs_root
-
-        return Path(self.runs_root) if self.runs_root else runs_root()
-
-    def study_name(self) -> str:
-        """``--study``, or ``sweep-CONFIG-HASH`` from the command (the same on every machine)."""
-        if self.study:
-            return self.study
-        stem = Path(self.config).stem if self.config else "digits"
-        key = json.dumps(
-            [self.config, sorted(self.params), list(self.overrides), self.metric],
-            sort_keys=True,
-        )
-        return f"sweep-{stem}-{hashlib.sha256(key.encode()).hexdigest()[:8]}"
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self))
-
-    @classmethod
-    def from_json(cls, text: str) -> SweepSpec:
-        return cls(**json.loads(text))
 
 
 def _quiet_optuna() -> Any:
@@ -367,58 +217,6 @@ def tally(study: Any) -> tuple[int, list[Any], list[Any]]:
     running = [t for t in counted if t.state == optuna.trial.TrialState.RUNNING]
     waiting = [t for t in counted if t.state == optuna.trial.TrialState.WAITING]
     return len(counted), running, waiting
-
-
-# -- pruning through the train pack's events --------------------------------------------
-class _TrialPlugin:
-    """A pluggy plugin giving every training in this worker the current trial's reporter."""
-
-    def __init__(self) -> None:
-        self.trial: Any = None
-        self.metric = "loss"
-        self.pruned_at: int | None = None
-
-    @tw.hookimpl
-    def tensorweave_train_callbacks(self, model: Any) -> list[Any]:
-        if self.trial is None:
-            return []
-        from tensorweave_train.events import Callback, Event, TrainState, on_epoch
-
-        plugin = self
-
-        class ReportToTrial(Callback):
-            priority = 90  # after the values are set, before checkpoints (100)
-            triggers = (on_epoch(),)
-
-            def __call__(self, event: Event, state: TrainState) -> None:
-                value = state.values.get(f"val_{plugin.metric}")
-                if value is None or not math.isfinite(value):
-                    return
-                plugin.trial.report(float(value), state.epoch)
-                if plugin.trial.should_prune():
-                    plugin.pruned_at = state.epoch
-                    state.request_stop(f"pruned by the sweep at epoch {state.epoch + 1}")
-
-        return [ReportToTrial()]
-
-
-_PLUGIN = _TrialPlugin()
-
-
-@contextlib.contextmanager
-def report_to(trial: Any, metric: str) -> Iterator[_TrialPlugin]:
-    """While inside, every training in this process reports ``val_<metric>`` to ``trial``
-    at each epoch's end and stops when the trial's pruner says so (``pruned_at``)."""
-    from tensorweave_train.hooks import ensure_hookspecs
-
-    pm = ensure_hookspecs()
-    if not pm.is_registered(_PLUGIN):
-        pm.register(_PLUGIN, name="tensorweave-store:sweep-trial")
-    _PLUGIN.trial, _PLUGIN.metric, _PLUGIN.pruned_at = trial, metric, None
-    try:
-        yield _PLUGIN
-    finally:
-        _PLUGIN.trial = None
 
 
 def _objective(spec: SweepSpec, search: list[SearchParam], metric: str, worker: str) -> Any:

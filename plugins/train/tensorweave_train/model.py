@@ -43,9 +43,10 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_train.data import Batches, as_batches
+from tensorweave_train.evaluation import ExampleMean, add_batch, figure, needed, state_of
 from tensorweave_train.optimizers import Adam, Optimizer
 
-__all__ = ["Model", "ExampleMean", "figure"]
+__all__ = ["Model", "ExampleMean", "figure"]  # the last two from evaluation, as before
 
 
 def _layers(value: tw.Layer | Iterable[tw.Layer] | None) -> tuple[tw.Layer, ...]:
@@ -143,7 +144,7 @@ class Model(tw.Stateful):
             zip(names, derived[len(self.outputs) :], strict=True)
         )
         with tf.init_scope():  # the states' variables are made eagerly
-            self._states = {name: _state_of(node) for name, node in self._scored}
+            self._states = {name: state_of(node) for name, node in self._scored}
         if self._scored:
             self._eval_graph = self._graph(self._needed(), "metrics")
             graphs.append(self._eval_graph)
@@ -294,14 +295,7 @@ class Model(tw.Stateful):
         return self._states
 
     def _needed(self) -> list[tw.Layer]:
-        """What the evaluation graph computes: the inputs of a node with a streaming state
-        (its state takes them), the node itself for an ``ExampleMean``."""
-        out: dict[int, tw.Layer] = {}
-        for name, node in self._scored:
-            streams = not isinstance(self._states[name], ExampleMean)
-            for layer in node.inputs if streams else (node,):
-                out.setdefault(id(layer), layer)
-        return list(out.values())
+        return needed(self._scored, self._states)
 
     @property
     def eval_function(self) -> Any:
@@ -320,12 +314,7 @@ class Model(tw.Stateful):
                 outs = out if isinstance(out, tuple) else (out,)
                 found = {id(layer): t for layer, t in zip(graph.outputs, outs, strict=True)}
                 size = tf.shape(values[0])[0]
-                for name, node in scored:
-                    state = states[name]
-                    if isinstance(state, ExampleMean):
-                        state.update(found[id(node)], size)
-                    else:
-                        state.update(*[found[id(i)] for i in node.inputs])
+                add_batch(scored, states, found, size)
                 return size
 
             # a state that cannot compile with XLA (the exact AUC grows) turns XLA off here
@@ -463,49 +452,3 @@ class Model(tw.Stateful):
             f"loss={self.loss.name if self.loss is not None else None!r}, "
             f"metrics={list(self.metrics)})"
         )
-
-
-def figure(value: Any) -> float:
-    """A reported value: the float32 it is, as the shortest decimal that reads back to it.
-
-    >>> figure(tf.constant(2.0) / 3.0), figure(0.1)
-    (0.6666667, 0.1)
-    """
-    return float(str(np.float32(value)))
-
-
-class ExampleMean:
-    """The mean of a per-batch scalar over examples (each batch weighted by its size): the
-    exact figure for a per-example mean such as a loss, the default for nodes without a
-    ``streaming()`` state.
-
-    >>> m = ExampleMean()
-    >>> m.update(tf.constant(1.0), 3); m.update(tf.constant(5.0), 1)
-    >>> float(m.result())
-    2.0
-    """
-
-    def __init__(self) -> None:
-        self.total = tf.Variable(0.0, dtype=tf.float64, trainable=False, name="total")
-        self.count = tf.Variable(0.0, dtype=tf.float64, trainable=False, name="count")
-
-    def update(self, value: Any, size: Any) -> None:
-        """Add one batch's value, weighted by its ``size`` (examples)."""
-        n = tf.cast(size, tf.float64)
-        self.total.assign_add(tf.cast(value, tf.float64) * n)
-        self.count.assign_add(n)
-
-    def result(self) -> tf.Tensor:
-        """The mean so far (0 before any example)."""
-        return tf.math.divide_no_nan(self.total, self.count)
-
-    def reset(self) -> None:
-        """Forget every batch."""
-        self.total.assign(0.0)
-        self.count.assign(0.0)
-
-
-def _state_of(node: tw.Layer) -> Any:
-    make = getattr(node, "streaming", None)
-    state = make() if callable(make) and node.inputs else None
-    return state if state is not None else ExampleMean()
