@@ -87,9 +87,10 @@ class SeqConcat(tw.Layer):
         shape = tf.shape(x)
         if self.shape[1] is None:
             return tf.reshape(x, [shape[0], shape[1] * shape[2]])
-        tf.debugging.assert_equal(
+        check = tf.debugging.assert_equal(
             shape[1],
             tf.constant(self.seq_size, shape.dtype),
             message=f"SeqConcat {self.name!r}: the sequence length differs from seq_size",
         )
-        return tf.reshape(x, [shape[0], self.shape[1]])
+        with tf.control_dependencies([check]):  # the check runs before the reshape can fail
+            return tf.reshape(x, [shape[0], self.shape[1]])
