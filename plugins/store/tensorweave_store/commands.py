@@ -27,24 +27,20 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tensorweave as tw
+
+if TYPE_CHECKING:  # the train pack's command helpers are imported when a command runs
+    from tensorweave_train.commands import CommandParser
 
 __all__ = ["tensorweave_add_commands", "COMMANDS", "main"]
 
 
-class UsageError(Exception):
-    """A command-line mistake (exit code 2)."""
+def _parser(command: str, action: str, description: str = "") -> CommandParser:
+    from tensorweave_train.commands import CommandParser  # loaded when a command runs
 
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:
-        raise UsageError(f"{self.prog}: {message}")
-
-
-def _parser(command: str, action: str, description: str = "") -> _Parser:
-    p = _Parser(prog=f"tensorweave {command} {action}", description=description)
+    p = CommandParser(prog=f"tensorweave {command} {action}", description=description)
     p.add_argument("--store", help="store URL (default: $TENSORWEAVE_STORE or the runs root's)")
     p.add_argument("--traceback", action="store_true", help="show the full traceback on errors")
     if command == "runs" and action == "list":
@@ -83,6 +79,8 @@ def _sub(argv: list[str], command: str, actions: dict[str, Callable[..., int]]) 
         return 0 if argv else 2
     action, rest = argv[0], argv[1:]
     if action not in actions:
+        from tensorweave_train.commands import UsageError
+
         raise UsageError(
             f"tensorweave {command}: unknown action {action!r}; actions: {', '.join(actions)}"
         )
@@ -127,6 +125,8 @@ def _runs_compare(argv: list[str]) -> int:
     p.add_argument("-o", "--output", help="also draw the curves (.png, .svg or .pdf)")
     args = p.parse_args(argv)
     if len(args.runs) < 2:
+        from tensorweave_train.commands import UsageError
+
         raise UsageError("tensorweave runs compare: give at least two runs")
     store = _store(args)
     runs = [store.run(r) for r in args.runs]
@@ -356,39 +356,25 @@ COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
 }
 
 
-def _guarded(fn: Callable[[list[str]], int], argv: list[str]) -> int:
-    from tensorweave_train.commands import UsageError as TrainUsage
-    from tensorweave_train.commands import run_guarded
-
-    def call(args: list[str]) -> int:
-        try:
-            return fn(args)
-        except UsageError as err:
-            raise TrainUsage(str(err)) from err
-        except SystemExit as err:  # argparse --help
-            return int(err.code or 0)
-
-    return run_guarded(call, argv)
-
-
 @tw.hookimpl
 def tensorweave_add_commands(subparsers: Any) -> None:
     """Add ``runs``, ``models`` and ``datasets`` to ``tensorweave``."""
-    for name, (fn, help_text) in COMMANDS.items():
-        sub = subparsers.add_parser(name, help=help_text, add_help=False, prefix_chars="+")
-        sub.add_argument("args", nargs="*")
-        sub.set_defaults(func=lambda ns, fn=fn: _guarded(fn, list(ns.args)))
+    from tensorweave_train.commands import add_commands
+
+    add_commands(subparsers, COMMANDS)
 
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m tensorweave_store.commands runs list``: the commands without the CLI."""
     import sys
 
+    from tensorweave_train.commands import run_guarded
+
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] not in COMMANDS:
         print(f"usage: python -m tensorweave_store.commands {{{','.join(COMMANDS)}}} ...")
         return 2
-    return _guarded(COMMANDS[argv[0]][0], argv[1:])
+    return run_guarded(COMMANDS[argv[0]][0], argv[1:])
 
 
 if __name__ == "__main__":  # pragma: no cover

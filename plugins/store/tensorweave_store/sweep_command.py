@@ -25,23 +25,13 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import tensorweave as tw
+from tensorweave_train.commands import CommandParser, UsageError, add_commands
 
 __all__ = ["tensorweave_add_commands", "COMMANDS"]
 
 
-def _usage_error(message: str) -> Exception:
-    from tensorweave_train.commands import UsageError
-
-    return UsageError(message)
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:  # raise: run_guarded maps it to exit code 2
-        raise _usage_error(f"{self.prog}: {message}")
-
-
-def _parser(name: str, usage: str, description: str) -> _Parser:
-    p = _Parser(
+def _parser(name: str, usage: str, description: str) -> CommandParser:
+    p = CommandParser(
         prog=f"tensorweave {name}",
         usage=f"tensorweave {name} {usage}",
         description=description,
@@ -58,7 +48,7 @@ def _parser(name: str, usage: str, description: str) -> _Parser:
     return p
 
 
-def _sweep_parser() -> _Parser:
+def _sweep_parser() -> CommandParser:
     p = _parser(
         "sweep",
         "[CONFIG] --param PATH=DIST [--param ...] [--trials N] [--workers K] "
@@ -91,7 +81,7 @@ def _sweep_parser() -> _Parser:
     return p
 
 
-def _show_parser() -> _Parser:
+def _show_parser() -> CommandParser:
     p = _parser("sweep show", "STUDY [-o plot.png] [--top N]", "The best trials of a sweep.")
     p.add_argument("study", nargs="?", help="the study name `tensorweave sweep` printed")
     p.add_argument("-o", "--output", help="the plot (.png, .svg, .pdf; default STUDY.png)")
@@ -99,7 +89,7 @@ def _show_parser() -> _Parser:
     return p
 
 
-def _cv_parser() -> _Parser:
+def _cv_parser() -> CommandParser:
     p = _parser(
         "cv",
         "[CONFIG] --folds K [--section.key=VALUE ...]",
@@ -113,7 +103,7 @@ def _cv_parser() -> _Parser:
     return p
 
 
-def _split(argv: list[str], parser: _Parser) -> tuple[argparse.Namespace, list[str]]:
+def _split(argv: list[str], parser: CommandParser) -> tuple[argparse.Namespace, list[str]]:
     from tensorweave_train.commands import parse
 
     found: tuple[argparse.Namespace, list[str]] = parse(argv, cast(Any, parser))
@@ -131,14 +121,14 @@ def _cmd_sweep(argv: list[str]) -> int:
         parser.print_help()
         return 0
     if not args.param:
-        raise _usage_error("tensorweave sweep: give at least one --param PATH=DIST")
+        raise UsageError("tensorweave sweep: give at least one --param PATH=DIST")
     try:
         for p in args.param:
             sweep.parse_param(p)
     except sweep.SweepError as err:
-        raise _usage_error(f"tensorweave sweep: {err}") from err
+        raise UsageError(f"tensorweave sweep: {err}") from err
     if args.trials < 1 or args.workers < 1:
-        raise _usage_error("tensorweave sweep: --trials and --workers must be at least 1")
+        raise UsageError("tensorweave sweep: --trials and --workers must be at least 1")
     spec = sweep.SweepSpec(
         config=args.config,
         params=list(args.param),
@@ -179,9 +169,7 @@ def _cmd_show(argv: list[str]) -> int:
         parser.print_help()
         return 0
     if not args.study:
-        raise _usage_error(
-            "tensorweave sweep show: give the STUDY name `tensorweave sweep` printed"
-        )
+        raise UsageError("tensorweave sweep show: give the STUDY name `tensorweave sweep` printed")
     spec = sweep.SweepSpec(config=None, params=[], store=args.store)
     study = sweep.load_study(args.study, spec)
     print(summary_text(study, top=args.top))
@@ -200,7 +188,7 @@ def _cmd_cv(argv: list[str]) -> int:
         parser.print_help()
         return 0
     if args.folds < 2:
-        raise _usage_error("tensorweave cv: --folds must be at least 2")
+        raise UsageError("tensorweave cv: --folds must be at least 2")
     if args.store:
         import os
 
@@ -219,19 +207,7 @@ COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
 }
 
 
-def _handler(fn: Callable[[list[str]], int]) -> Callable[[argparse.Namespace], int]:
-    def handle(ns: argparse.Namespace) -> int:
-        from tensorweave_train.commands import run_guarded
-
-        return run_guarded(fn, list(ns.args))
-
-    return handle
-
-
 @tw.hookimpl
 def tensorweave_add_commands(subparsers: Any) -> None:
     """Add ``sweep`` and ``cv`` to ``tensorweave``."""
-    for name, (fn, help_text) in COMMANDS.items():
-        sub = subparsers.add_parser(name, help=help_text, add_help=False, prefix_chars="+")
-        sub.add_argument("args", nargs="*")
-        sub.set_defaults(func=_handler(fn))
+    add_commands(subparsers, COMMANDS)

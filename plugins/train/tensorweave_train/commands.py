@@ -30,13 +30,22 @@ import argparse
 import json
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import tensorweave as tw
 
-__all__ = ["tensorweave_add_commands", "main", "parse", "EXIT_CODES"]
+__all__ = [
+    "tensorweave_add_commands",
+    "add_commands",
+    "run_guarded",
+    "CommandParser",
+    "UsageError",
+    "main",
+    "parse",
+    "EXIT_CODES",
+]
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_COMPONENT, EXIT_CONFIG, EXIT_INTERRUPTED = 0, 1, 2, 3, 4, 130
 EXIT_CODES = {
@@ -54,13 +63,16 @@ class UsageError(Exception):
     """A command-line mistake (exit code 2)."""
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:  # raise instead of exiting, to map the exit code
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser that raises ``UsageError`` (exit code 2 through ``run_guarded``)
+    instead of exiting, for the commands of this pack and of packs that build on it."""
+
+    def error(self, message: str) -> Any:
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _base(name: str, usage: str, description: str) -> _Parser:
-    p = _Parser(
+def _base(name: str, usage: str, description: str) -> CommandParser:
+    p = CommandParser(
         prog=f"tensorweave {name}",
         usage=f"tensorweave {name} {usage}",
         description=description,
@@ -73,7 +85,7 @@ def _base(name: str, usage: str, description: str) -> _Parser:
     return p
 
 
-def _train_parser() -> _Parser:
+def _train_parser() -> CommandParser:
     p = _base(
         "train",
         "[CONFIG] [--section.key=VALUE ...] [options]",
@@ -88,7 +100,7 @@ def _train_parser() -> _Parser:
     return p
 
 
-def _add_warm_start_options(p: _Parser) -> None:
+def _add_warm_start_options(p: CommandParser) -> None:
     group = p.add_argument_group("warm start (load weights of a trained run first)")
     group.add_argument("--warm-start", metavar="RUN|NAME@VERSION", help="the run to load from")
     group.add_argument(
@@ -134,7 +146,7 @@ def _with_warm_start(cfg: dict[str, Any], args: argparse.Namespace) -> dict[str,
     return with_cb
 
 
-def parse(argv: Sequence[str], parser: _Parser) -> tuple[argparse.Namespace, list[str]]:
+def parse(argv: Sequence[str], parser: CommandParser) -> tuple[argparse.Namespace, list[str]]:
     """Known options, and the ``--a.b=value`` overrides (anything else is a usage error)."""
     overrides = [a for a in argv if a.startswith("--") and "." in a.split("=", 1)[0]]
     rest = [a for a in argv if a not in overrides]
@@ -195,13 +207,13 @@ def _print_summary(summary: dict[str, Any]) -> None:
     )
 
 
-def _run_parser(name: str, description: str) -> _Parser:
+def _run_parser(name: str, description: str) -> CommandParser:
     p = _base(name, "RUN_DIR [--section.key=VALUE ...] [options]", description)
     p.add_argument("run_dir", nargs="?", help="a run directory written by tensorweave train")
     return p
 
 
-def _need_run_dir(args: argparse.Namespace, parser: _Parser) -> Path:
+def _need_run_dir(args: argparse.Namespace, parser: CommandParser) -> Path:
     if args.run_dir is None:
         raise UsageError(f"{parser.prog}: give the RUN_DIR that `tensorweave train` printed")
     from tensorweave_train.hooks import resolve_run
@@ -267,7 +279,7 @@ def _cmd_predict(argv: list[str]) -> int:
     return EXIT_OK
 
 
-def _add_ensemble_options(p: _Parser) -> None:
+def _add_ensemble_options(p: CommandParser) -> None:
     p.usage = "tensorweave predict RUN [RUN ...] [--voter NAME] (--input FILE | --text TEXT)"
     p.add_argument("more_runs", nargs="*", metavar="RUN", help="more runs: predict as an ensemble")
     p.add_argument("--voter", help="how an ensemble combines (default mean_probabilities.v1)")
@@ -354,13 +366,6 @@ COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
 }
 
 
-def _handler(fn: Callable[[list[str]], int]) -> Callable[[argparse.Namespace], int]:
-    def handle(ns: argparse.Namespace) -> int:
-        return run_guarded(fn, list(ns.args))
-
-    return handle
-
-
 def run_guarded(fn: Callable[[list[str]], int], argv: list[str]) -> int:
     """Run a command, turning errors into messages and documented exit codes."""
     import tensorweave.config as twc
@@ -370,6 +375,8 @@ def run_guarded(fn: Callable[[list[str]], int], argv: list[str]) -> int:
     show_tb = "--traceback" in argv
     try:
         return fn(argv)
+    except SystemExit as err:  # a parser's own --help (or exit): its code, not a failure
+        return err.code if isinstance(err.code, int) else 0
     except (UsageError, RunDirError, PredictInputError) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_USAGE
@@ -397,14 +404,23 @@ def run_guarded(fn: Callable[[list[str]], int], argv: list[str]) -> int:
         return EXIT_FAIL
 
 
+def add_commands(
+    subparsers: Any, commands: Mapping[str, tuple[Callable[[list[str]], int], str]]
+) -> None:
+    """Add ``{name: (fn(argv) -> exit code, help)}`` to ``tensorweave``: every argument
+    (even ``--help`` and ``--a.b=1``) reaches ``fn``, which runs under ``run_guarded``.
+    Packs that build on this one add their commands the same way."""
+    for name, (fn, help_text) in commands.items():
+        # '+' prefix: every argument reaches the command's own parser
+        sub = subparsers.add_parser(name, help=help_text, add_help=False, prefix_chars="+")
+        sub.add_argument("args", nargs="*")
+        sub.set_defaults(func=lambda ns, fn=fn: run_guarded(fn, list(ns.args)))
+
+
 @tw.hookimpl
 def tensorweave_add_commands(subparsers: Any) -> None:
     """Add train, evaluate, predict, resume, plot and draw to ``tensorweave``."""
-    for name, (fn, help_text) in COMMANDS.items():
-        # '+' prefix: every argument (even --help and --a.b=1) reaches our own parser
-        sub = subparsers.add_parser(name, help=help_text, add_help=False, prefix_chars="+")
-        sub.add_argument("args", nargs="*")
-        sub.set_defaults(func=_handler(fn))
+    add_commands(subparsers, COMMANDS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
