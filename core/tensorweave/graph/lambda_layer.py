@@ -12,6 +12,7 @@ it, and a function that does not fit its inputs fails there, naming the layer.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -86,23 +87,26 @@ class Lambda(Layer):
         take (e.g. ``training=False`` sent to every layer of a ``Module``) are ignored.
         """
         kwargs: dict[str, Any] = dict(self._fn_kwargs)
-        kwargs.update({k: v for k, v in options.items() if k in kwargs or _takes(self.fn, k)})
+        kwargs.update(
+            {k: v for k, v in options.items() if k in kwargs or accepts_keyword(self.fn, k)}
+        )
         return Lambda(self.fn, *inputs, share_state_with=self, **kwargs)
 
 
-def _takes(fn: Callable[..., Any], keyword: str) -> bool:
-    """Whether ``fn`` declares the keyword argument ``keyword`` by name."""
-    import inspect
-
+def accepts_keyword(fn: Callable[..., Any], keyword: str, *, via_var_keyword: bool = False) -> bool:
+    """Whether ``fn`` takes the keyword argument ``keyword`` by name (or, with
+    ``via_var_keyword``, through a ``**kwargs`` parameter)."""
     try:
         params = inspect.signature(fn).parameters
     except (TypeError, ValueError):
         return False
     param = params.get(keyword)
-    return param is not None and param.kind in (
+    if param is not None and param.kind in (
         inspect.Parameter.KEYWORD_ONLY,
         inspect.Parameter.POSITIONAL_OR_KEYWORD,
-    )
+    ):
+        return True
+    return via_var_keyword and any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
 
 
 def _label(fn: Callable[..., Any]) -> str:

@@ -19,13 +19,12 @@ applies the same call to other inputs and may override keyword arguments.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import tensorflow as tf
 
-from tensorweave.graph.lambda_layer import Lambda
+from tensorweave.graph.lambda_layer import Lambda, accepts_keyword
 from tensorweave.graph.layer import Layer
 
 __all__ = ["Slot", "Call", "Lifted", "lift"]
@@ -107,7 +106,13 @@ class Lifted(Lambda):
                 f"{self.name!r}.reuse_with expected {len(self.inputs)} input(s), got {len(inputs)}."
             )
         kwargs = dict(self.call_kwargs)
-        kwargs.update({k: v for k, v in options.items() if _takes(self.function, k)})
+        kwargs.update(
+            {
+                k: v
+                for k, v in options.items()
+                if accepts_keyword(self.function, k, via_var_keyword=True)
+            }
+        )
         return type(self)(
             self.function,
             *inputs,
@@ -121,20 +126,6 @@ def _holds_slot(value: Any) -> bool:
     return isinstance(value, Slot) or (
         type(value) in (list, tuple) and any(isinstance(v, Slot) for v in value)
     )
-
-
-def _takes(function: Callable[..., Any], keyword: str) -> bool:
-    try:
-        params = inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return False
-    param = params.get(keyword)
-    if param is not None and param.kind in (
-        inspect.Parameter.KEYWORD_ONLY,
-        inspect.Parameter.POSITIONAL_OR_KEYWORD,
-    ):
-        return True
-    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
 
 
 def lift(

@@ -113,11 +113,7 @@ class Registry(Generic[T]):
     def __contains__(self, name: object) -> bool:
         if not isinstance(name, str):
             return False
-        provider, bare = split_qualified(name)
-        entries = self._entries().get(bare, [])
-        if provider is not None:
-            entries = [e for e in entries if e.provider == provider]
-        return self._usable(entries, catalog.blocked())
+        return self._usable(self._offers(name)[2], catalog.blocked())
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.names())
@@ -131,12 +127,9 @@ class Registry(Generic[T]):
     # -- lookup ---------------------------------------------------------------------------
     def __getitem__(self, name: str) -> T:
         """The component registered exactly as ``name`` (or ``"dist:name"``), loaded."""
-        provider, bare = split_qualified(name)
-        entries = self._entries().get(bare, [])
-        if provider is not None:
-            entries = [e for e in entries if e.provider == provider]
-            if not entries:
-                raise self._unknown(name, bare, provider)
+        provider, bare, entries = self._offers(name)
+        if provider is not None and not entries:
+            raise self._unknown(name, bare, provider)
         usable = [e for e in entries if not catalog.is_blocked(e.provider)]
         if not usable:
             if entries:  # a qualified name does not get around a block either
@@ -194,10 +187,7 @@ class Registry(Generic[T]):
 
     def info(self, name: str) -> ComponentInfo:
         """What is known of ``name`` (its first provider), without loading it."""
-        provider, bare = split_qualified(name)
-        entries = self._entries().get(bare, [])
-        if provider is not None:
-            entries = [e for e in entries if e.provider == provider]
+        provider, bare, entries = self._offers(name)
         if not entries:
             raise self._unknown(name, bare, provider)
         return self._info(entries[0])
@@ -292,6 +282,15 @@ class Registry(Generic[T]):
                 self._seen_generation = -1
 
     # -- internals ------------------------------------------------------------------------
+    def _offers(self, name: str) -> tuple[str | None, str, list[Entry]]:
+        """``(provider, bare name, entries)``: the entries offering ``name``, only the
+        named provider's for a qualified ``"dist:Name.v1"``."""
+        provider, bare = split_qualified(name)
+        entries = self._entries().get(bare, [])
+        if provider is not None:
+            entries = [e for e in entries if e.provider == provider]
+        return provider, bare, entries
+
     def _unknown(self, asked: str, bare: str, provider: str | None) -> UnknownComponentError:
         return unknown_component(self.kind, self.group, self._entries(), asked, bare, provider)
 

@@ -21,21 +21,25 @@ from tensorweave_train.checkpoint import Checkpointer
 from tensorweave_train.job_config import FILLED, Job, build_job
 from tensorweave_train.model import Model
 
-__all__ = ["evaluate", "predict", "load_model", "restore_checked"]
+__all__ = ["evaluate", "predict", "load_model", "restore_checked", "run_config"]
 
 
-def _restored(run_dir: str | Path, overrides: Sequence[str] | Mapping[str, Any] = ()) -> Job:
-    from tensorweave_train.hooks import resolve_run
-
-    where = resolve_run(run_dir)
+def run_config(where: Path, overrides: Sequence[str] | Mapping[str, Any] = ()) -> dict[str, Any]:
+    """The filled config a run directory saved (``config.json``), with ``overrides``."""
     path = where / FILLED
     if not path.is_file():
         raise rundir.RunDirError(
             f"{where} is not a run directory (no {FILLED}). Fix: pass the directory "
             "`tensorweave train` printed."
         )
-    cfg = twc.load(path, overrides=overrides)
-    job = build_job(cfg)
+    return twc.load(path, overrides=overrides)
+
+
+def _restored(run_dir: str | Path, overrides: Sequence[str] | Mapping[str, Any] = ()) -> Job:
+    from tensorweave_train.hooks import resolve_run
+
+    where = resolve_run(run_dir)
+    job = build_job(run_config(where, overrides))
     job.model.build()
     snap = restore_checked(job, where, overrides)
     if snap is None:

@@ -21,7 +21,7 @@ from tensorweave_train import guards, rundir
 from tensorweave_train.checkpoint import CheckpointCallback, Checkpointer
 from tensorweave_train.events import Callback, Event, TrainState, on_epoch, on_train
 from tensorweave_train.job_config import FILLED, Job, build_job, validate_job
-from tensorweave_train.restore import restore_checked
+from tensorweave_train.restore import restore_checked, run_config
 
 __all__ = ["EpochPrinter", "train", "resume"]
 
@@ -220,12 +220,7 @@ def resume(
     """
     where = Path(run_dir)
     path = where / FILLED
-    if not path.is_file():
-        raise rundir.RunDirError(
-            f"{where} is not a run directory (no {FILLED}). Fix: pass the directory "
-            "`tensorweave train` printed."
-        )
-    cfg = twc.load(path, overrides=overrides)
+    cfg = run_config(where, overrides)
     job = build_job(cfg)
     _check_data(job)
     with rundir.RunLock(where):
