@@ -51,6 +51,12 @@ from tensorweave.registries import (
     registry,
     resolve,
 )
+from tensorweave.renames import (
+    RenamedArgumentWarning,
+    apply_renames,
+    renamed_arguments,
+    renames_of,
+)
 
 if _typing.TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave import config
@@ -177,4 +183,8 @@ __all__ = [
     "dimension",
     # for packs
     "lazy_exports",
+    "renamed_arguments",
+    "renames_of",
+    "apply_renames",
+    "RenamedArgumentWarning",
 ]

@@ -34,6 +34,7 @@ from tensorweave.config.promises import META_KEYS, is_promise, promise_kind
 from tensorweave.config.resolve import validate
 from tensorweave.config.schema import params_of
 from tensorweave.registries import library_versions, registry
+from tensorweave.renames import apply_renames, renames_of
 
 __all__ = ["fill", "save", "plain"]
 
@@ -67,7 +68,11 @@ def _fill_promise(node: dict[str, Any], n_inputs: int, skip: tuple[str, ...]) ->
     obj = reg.get(exact)
     node[f"@{kind}"] = exact
     info = reg.info(exact)
-    node_out = dict(node)
+    aliases = renames_of(obj)
+    # deprecated names are written out under their new names (warning, as a call would)
+    node_out = (
+        apply_renames(f"{kind} {exact}", aliases, node, stacklevel=3) if aliases else dict(node)
+    )
     notes = []
     positional = 0
     for p in params_of(obj):

@@ -34,6 +34,7 @@ from tensorweave.config import graphs
 from tensorweave.config.errors import ConfigError, join_path
 from tensorweave.config.promises import META_KEYS, is_promise, lookup, promise_kind, promise_params
 from tensorweave.config.schema import Param, accepts_var_keyword, check_type, params_of
+from tensorweave.renames import renames_of
 
 __all__ = ["validate", "resolve", "resolve_graph", "Resolver"]
 
@@ -99,9 +100,19 @@ class Resolver:
                 (path, f"{name} takes {len(positional)} input(s), {n_inputs} were given")
             )
         open_kw = accepts_var_keyword(spec)
+        aliases = renames_of(obj)
         for key, value in params.items():
             sub = join_path(path, key)
             p = by_name.get(key)
+            if p is None and key in aliases:  # a deprecated name: checked as the new one
+                if aliases[key] in params:
+                    self.errors.append(
+                        (sub, f"{key!r} is the deprecated name of {aliases[key]!r}; give one")
+                    )
+                p = by_name.get(aliases[key])
+                if p is None and open_kw:
+                    self.check(value, sub)
+                    continue
             if p is None or p.kind is inspect.Parameter.VAR_POSITIONAL or key in fed:
                 if p is None and open_kw:
                     self.check(value, sub)
@@ -116,8 +127,9 @@ class Resolver:
                 self.check(value, sub)
                 continue
             self.check_value(value, p.hint, sub)
+        given = set(params) | {aliases[k] for k in params if k in aliases}
         for p in spec:
-            if p.required and p.name not in params and p.name not in fed:
+            if p.required and p.name not in given and p.name not in fed:
                 if n_inputs == 0 and p.positional and p is positional[0] and _is_layer_hint(p):
                     self.errors.append((path, f"{name} needs an input layer ({p.name!r})"))
                     continue

@@ -63,13 +63,17 @@ def _parse(step: Any, position: int) -> Step:
     raise tw.TensorweaveError(f"pipeline step {position}: cannot read {step!r}")
 
 
-def _check(name: str, params: dict[str, Any], position: int) -> Any:
-    """The processor ``name``, after checking ``params`` fit its signature."""
+def _check(name: str, params: dict[str, Any], position: int) -> dict[str, Any]:
+    """``params`` of the processor ``name`` (deprecated names renamed, with a warning),
+    after checking they fit its signature."""
     fn = tw.processors[name]  # raises the registry's helpful UnknownComponentError
+    aliases = tw.renames_of(fn)
+    if aliases:
+        params = tw.apply_renames(f"pipeline step {position} ({name})", aliases, params)
     try:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
-        return fn
+        return params
     names = list(sig.parameters)
     takes_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
     unknown = [k for k in params if k not in names[1:] and not takes_any]
@@ -87,7 +91,7 @@ def _check(name: str, params: dict[str, Any], position: int) -> Any:
             f"pipeline step {position} ({name}): {'; '.join(problems)}. "
             f"Parameters: {', '.join(names[1:])}"
         )
-    return fn
+    return params
 
 
 def _apply(fns: Sequence[tuple[str, Any, dict[str, Any]]], sample: Any) -> list[Any]:
@@ -142,9 +146,9 @@ class Pipeline:
     def __init__(
         self, steps: Iterable[Any] = (), *, workers: int = 2, chunk_size: int | None = None
     ) -> None:
-        self.steps: list[Step] = [_parse(s, i) for i, s in enumerate(steps)]
-        for i, (name, params) in enumerate(self.steps):
-            _check(name, params, i)
+        parsed = [_parse(s, i) for i, s in enumerate(steps)]
+        # deprecated parameter names are stored (and saved) under their new names
+        self.steps: list[Step] = [(n, _check(n, p, i)) for i, (n, p) in enumerate(parsed)]
         self.workers = int(workers)
         self.chunk_size = chunk_size
 

@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+import tensorweave as tw
+
 __all__ = [
     "normalize",
     "one_hot",
@@ -73,20 +75,21 @@ def normalize(
     return _on(value, field, lambda v: ((np.asarray(v, dtype=dtype) - mean) / std).astype(dtype))
 
 
-def one_hot(value: Any, n_classes: int, field: str | None = None) -> Any:
-    """Integer class ids to one-hot float32 rows.
+@tw.renamed_arguments({"n_classes": "num_classes"})
+def one_hot(value: Any, num_classes: int, field: str | None = None) -> Any:
+    """Integer class ids to one-hot float32 rows (``n_classes=`` is a deprecated alias).
 
-    >>> one_hot(np.array([2, 0]), n_classes=3).tolist()
+    >>> one_hot(np.array([2, 0]), num_classes=3).tolist()
     [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]
     """
 
     def fn(v: Any) -> Any:
         ids = np.asarray(v, dtype=np.int64)
-        if ids.size and (ids.min() < 0 or ids.max() >= n_classes):
+        if ids.size and (ids.min() < 0 or ids.max() >= num_classes):
             raise ValueError(
-                f"one_hot: ids must be in [0, {n_classes}), got {ids.min()}..{ids.max()}"
+                f"one_hot: ids must be in [0, {num_classes}), got {ids.min()}..{ids.max()}"
             )
-        return np.eye(n_classes, dtype=np.float32)[ids]
+        return np.eye(num_classes, dtype=np.float32)[ids]
 
     return _on(value, field, fn)
 

@@ -100,7 +100,7 @@ def test_steps_checked_when_built() -> None:
         Pipeline([{"step": "normalise.v1"}])
     with pytest.raises(tw.TensorweaveError, match="unknown parameter 'sdt'"):
         Pipeline([{"step": "normalize.v1", "sdt": 2.0}])
-    with pytest.raises(tw.TensorweaveError, match="missing parameter 'n_classes'"):
+    with pytest.raises(tw.TensorweaveError, match="missing parameter 'num_classes'"):
         Pipeline([{"step": "one_hot.v1"}])
     with pytest.raises(tw.TensorweaveError, match="'step' key"):
         Pipeline([{"name": "x"}])

@@ -47,9 +47,9 @@ def test_field_applies_to_one_field_only() -> None:
 
 def test_one_hot_and_range_check() -> None:
     fn = tw.processors["one_hot.v1"]
-    np.testing.assert_array_equal(fn(np.array([1, 0]), n_classes=2), [[0, 1], [1, 0]])
+    np.testing.assert_array_equal(fn(np.array([1, 0]), num_classes=2), [[0, 1], [1, 0]])
     with pytest.raises(ValueError, match=r"\[0, 3\)"):
-        fn(np.array([3]), n_classes=3)
+        fn(np.array([3]), num_classes=3)
 
 
 @given(st.text(alphabet="abcdef", max_size=30))

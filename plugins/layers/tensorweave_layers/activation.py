@@ -25,32 +25,34 @@ from tensorweave_layers._shapes import describe, owner, require_dense
 __all__ = ["Activation"]
 
 
+@tw.renamed_arguments({"fn": "activation"})
 class Activation(tw.Layer):
-    """Apply ``fn(x, **fn_kwargs)``.
+    """Apply ``activation(x, **options)``.
 
     Args:
         x: the input layer (dense).
-        fn: an activation name (``"relu"``, ``"softmax.v1"``) or a callable; ``None`` is
-            the identity.
+        activation: an activation name (``"relu"``, ``"softmax.v1"``) or a callable;
+            ``None`` is the identity (the name as in ``FC(activation=)``; ``fn=`` is its
+            deprecated alias).
         name, share_state_with: see ``tw.Layer`` (an activation has no variables).
-        **fn_kwargs: options for the function, e.g. ``alpha=`` for ``leaky_relu``.
+        **options: options for the function, e.g. ``alpha=`` for ``leaky_relu``.
     """
 
     def __init__(
         self,
         x: tw.Layer,
-        fn: ActivationLike = "tensorweave-layers:relu",
+        activation: ActivationLike = "tensorweave-layers:relu",
         *,
         name: str | None = None,
         share_state_with: Activation | None = None,
-        **fn_kwargs: Any,
+        **options: Any,
     ) -> None:
         who = owner("Activation", name)
         require_dense(x, who)
-        self.fn = activation_fn(fn, who, "fn")
-        self._fn_kwargs = dict(fn_kwargs)
-        if not isinstance(fn, str) or fn_kwargs:
-            _check_shape_kept(self.fn, x, dict(fn_kwargs), who)
+        self.fn = activation_fn(activation, who, "activation")
+        self._fn_kwargs = dict(options)
+        if not isinstance(activation, str) or options:
+            _check_shape_kept(self.fn, x, dict(options), who)
         super().__init__(
             x, shape=x.shape, dtype=x.dtype, name=name, share_state_with=share_state_with
         )

@@ -1,7 +1,7 @@
 """``DropConnect``: a linear map ``x @ W + b`` whose *weights* are dropped at training time.
 
-Each evaluation draws one mask over ``W`` (entries kept with ``1 - probability`` and
-scaled by ``1 / (1 - probability)``), so the expected map equals the undropped one, which
+Each evaluation draws one mask over ``W`` (entries kept with ``1 - rate`` and
+scaled by ``1 / (1 - rate)``), so the expected map equals the undropped one, which
 the inference node ``dc.reuse_with(x, training=False)`` uses. The bias is never dropped.
 Dense and sparse ``[batch, n_in]`` inputs are supported.
 
@@ -15,7 +15,7 @@ Dense and sparse ``[batch, n_in]`` inputs are supported.
 >>> import numpy as np, tensorweave as tw
 >>> from tensorweave_layers.drop_connect import DropConnect
 >>> x = tw.Input(n_units=3, name="x", value=np.eye(3, dtype="float32"))
->>> dc = DropConnect(x, n_units=2, probability=0.5, add_bias=False)
+>>> dc = DropConnect(x, n_units=2, rate=0.5, add_bias=False)
 >>> rows = dc().numpy()                       # x = I, so the rows are the dropped W
 >>> w = dc.weights.numpy()
 >>> bool(np.all((rows == 0) | np.isclose(rows, 2 * w)))
@@ -23,7 +23,7 @@ True
 >>> np.allclose(dc.reuse_with(x, training=False)().numpy(), w)
 True
 >>> lin = tw.layers["Linear.v1"](x, 2)
->>> dc = DropConnect(x, linear=lin, probability=0.5)
+>>> dc = DropConnect(x, linear=lin, rate=0.5)
 >>> dc.weights is lin.weights, np.allclose(dc.reuse_with(x, training=False)(), lin())
 (True, True)
 >>> twin = dc.reuse_with(x, share_mask=True)
@@ -50,29 +50,30 @@ __all__ = ["DropConnect", "WeightMask"]
 DEFAULT_PROBABILITY = 0.1
 
 
+@tw.renamed_arguments({"probability": "rate"})
 class WeightMask(tw.Layer):
     """A DropConnect mask over a weight matrix: one draw per evaluation (no inputs).
 
-    Entries are ``0`` (dropped, with chance ``probability``) or ``1 / (1 - probability)``.
+    Entries are ``0`` (dropped, with chance ``rate``) or ``1 / (1 - rate)``.
     Every node that takes this layer as input sees the same draw within an evaluation.
 
-    >>> m = WeightMask((2, 3), probability=0.5)
+    >>> m = WeightMask((2, 3), rate=0.5)
     >>> sorted(set(m().numpy().ravel().tolist())) in ([0.0, 2.0], [0.0], [2.0])
     True
     """
 
-    probability: float
+    rate: float
 
     def __init__(
         self,
         shape: tuple[int, int],
         *,
-        probability: float,
+        rate: float,
         dtype: tf.DType | str = tf.float32,
         name: str | None = None,
         share_state_with: WeightMask | None = None,
     ) -> None:
-        self.probability = float(probability)
+        self.rate = float(rate)
         super().__init__(
             shape=tuple(int(d) for d in shape),
             dtype=dtype,
@@ -81,13 +82,19 @@ class WeightMask(tw.Layer):
         )
         self.state.generator()  # the masks' random state, checkpointed
 
+    @property
+    def probability(self) -> float:
+        """Deprecated name of ``rate``."""
+        return self.rate
+
     def compute(self) -> tf.Tensor:
         """A fresh mask, scaled so that the expected masked weights equal the weights."""
-        keep = self.state.generator().uniform(self.shape) >= self.probability
-        scale = tf.constant(1.0 / (1.0 - self.probability), self.dtype)
+        keep = self.state.generator().uniform(self.shape) >= self.rate
+        scale = tf.constant(1.0 / (1.0 - self.rate), self.dtype)
         return tf.cast(keep, self.dtype) * scale
 
 
+@tw.renamed_arguments({"probability": "rate"})
 class DropConnect(tw.Layer):
     """A linear layer with DropConnect on its weights.
 
@@ -96,8 +103,8 @@ class DropConnect(tw.Layer):
         n_units: the output width (taken from ``linear`` when it is given).
         linear: an existing ``Linear`` whose weights (transposed if it is) and bias this
             layer uses instead of making its own.
-        probability: the chance of dropping each weight, in ``[0, 1)`` (default 0.1, or
-            the probability of ``mask_from``).
+        rate: the chance of dropping each weight, in ``[0, 1)`` (default 0.1, or
+            the rate of ``mask_from``).
         training: drop weights (``True``) or use them all (``False``).
         add_bias: add a bias (a learned one, or the bias of ``linear`` if it has one).
         w_init, b_init: initializers (registered name or ``(shape, dtype)`` function),
@@ -107,7 +114,7 @@ class DropConnect(tw.Layer):
         name, share_state_with: see ``tw.Layer``.
     """
 
-    probability: float
+    rate: float
     mask: WeightMask | None
 
     def __init__(
@@ -116,7 +123,7 @@ class DropConnect(tw.Layer):
         n_units: int | None = None,
         *,
         linear: Linear | None = None,
-        probability: float | None = None,
+        rate: float | None = None,
         training: bool = True,
         add_bias: bool = True,
         w_init: Initializer = "tensorweave-layers:glorot_uniform",
@@ -137,11 +144,11 @@ class DropConnect(tw.Layer):
                 f"{owner}: mask_from must be a DropConnect layer (or its .mask), got "
                 f"{type(mask_from).__name__}."
             )
-        if probability is None:
-            probability = DEFAULT_PROBABILITY if mask_from is None else mask_from.probability
-        p = float(probability)
+        if rate is None:
+            rate = DEFAULT_PROBABILITY if mask_from is None else mask_from.rate
+        p = float(rate)
         if not 0.0 <= p < 1.0:
-            raise ValueError(f"{owner}: probability must be in [0, 1), got {probability!r}.")
+            raise ValueError(f"{owner}: rate must be in [0, 1), got {rate!r}.")
         self.n_in = int(x.shape[-1])
         self.linear = linear
         source = share_state_with if share_state_with is not None else linear
@@ -171,7 +178,7 @@ class DropConnect(tw.Layer):
         else:
             self.transpose = False
         self.n_out = tw.positive_int(n_units, "n_units", owner)
-        self.probability = p
+        self.rate = p
         self.training = bool(training)
         self.add_bias = bool(add_bias)
         self._w_init = tw.resolve("initializers", w_init, owner=owner, option="w_init")
@@ -196,24 +203,24 @@ class DropConnect(tw.Layer):
         share_state_with: tw.Layer | None,
         owner: str,
     ) -> WeightMask | None:
-        if not self.training or self.probability == 0.0:
+        if not self.training or self.rate == 0.0:
             return None
         if mask_from is not None:
             mask = mask_from if isinstance(mask_from, WeightMask) else mask_from.mask
-            if mask is None or mask.shape != w_shape or mask.probability != self.probability:
+            if mask is None or mask.shape != w_shape or mask.rate != self.rate:
                 have = "no mask (training=False)" if mask is None else f"a mask {mask.shape}"
                 raise ValueError(
                     f"{owner}: mask_from={mask_from.name!r} has {have}"
-                    f"{'' if mask is None else f' with probability {mask.probability}'}, "
-                    f"but this layer needs a {w_shape} mask with probability "
-                    f"{self.probability}. Fix: share masks between DropConnect layers in "
-                    "training mode over weights of one shape, with one probability."
+                    f"{'' if mask is None else f' with rate {mask.rate}'}, "
+                    f"but this layer needs a {w_shape} mask with rate "
+                    f"{self.rate}. Fix: share masks between DropConnect layers in "
+                    "training mode over weights of one shape, with one rate."
                 )
             return mask
         base = getattr(share_state_with, "mask", None)
         return WeightMask(
             w_shape,
-            probability=self.probability,
+            rate=self.rate,
             dtype=dtype,
             share_state_with=base if isinstance(base, WeightMask) else None,
         )
@@ -252,13 +259,19 @@ class DropConnect(tw.Layer):
             y = y + self.state.bias
         return y
 
+    @property
+    def probability(self) -> float:
+        """Deprecated name of ``rate``."""
+        return self.rate
+
+    @tw.renamed_arguments({"probability": "rate"})
     def reuse_with(  # type: ignore[override]  # explicit per-use options
         self,
         x: tw.Layer,
         mask: WeightMask | None = None,
         *,
         training: bool | None = None,
-        probability: float | None = None,
+        rate: float | None = None,
         share_mask: bool = False,
         name: str | None = None,
     ) -> DropConnect:
@@ -267,19 +280,19 @@ class DropConnect(tw.Layer):
         ``share_mask=True`` makes the new node use this node's mask, so both drop the same
         weights within one evaluation; a ``mask`` given (as graph rebuilds such as
         ``tw.with_options`` pass a node's inputs back) is used the same way, unless the
-        new ``probability`` differs from its own (then a new mask is drawn).
+        new ``rate`` differs from its own (then a new mask is drawn).
         """
-        p = self.probability if probability is None else float(probability)
+        p = self.rate if rate is None else float(rate)
         source: DropConnect | WeightMask | None = mask
-        if source is not None and source.probability != p:
-            source = None  # a mask passed back by a rebuild with a new probability: redraw
+        if source is not None and source.rate != p:
+            source = None  # a mask passed back by a rebuild with a new rate: redraw
         if source is None and share_mask:
             source = self
         return DropConnect(
             x,
             self.n_out,
             linear=self.linear,
-            probability=p,
+            rate=p,
             training=self.training if training is None else training,
             add_bias=self.add_bias,
             w_init=self._w_init,

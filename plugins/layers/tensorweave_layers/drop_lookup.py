@@ -1,15 +1,15 @@
 """``DropLookup``: embedding dropout that drops whole ids, per sample, from a lookup output.
 
 On ``[batch, seq, dim]`` embeddings, each distinct id of a sample is dropped (its vectors
-zeroed at every position where it occurs in that sample) with ``probability``; kept
-vectors are scaled by ``1 / (1 - probability)`` unless ``scale=False``. Which positions hold
+zeroed at every position where it occurs in that sample) with ``rate``; kept
+vectors are scaled by ``1 / (1 - rate)`` unless ``scale=False``. Which positions hold
 the same id comes from the optional ``ids`` input ``[batch, seq]``; without it, positions
 whose embedding vectors are identical count as the same id (true for a lookup output).
 At ``training=False`` (``reuse_with(x, training=False)``) it is the identity.
 
 >>> emb = tw.Input(shape=(None, None, 2), name="emb")
 >>> ids = tw.Input(shape=(None, None), dtype="int64", name="ids")
->>> drop = DropLookup(emb, ids, probability=0.5)
+>>> drop = DropLookup(emb, ids, rate=0.5)
 >>> vectors = np.ones((1, 6, 2), "float32")
 >>> out = drop.compute(tf.constant(vectors), tf.constant([[3, 3, 3, 3, 3, 3]])).numpy()
 >>> len(set(out.ravel().tolist()))            # all six positions share one fate
@@ -30,15 +30,16 @@ from ._spatial import describe
 __all__ = ["DropLookup"]
 
 
+@tw.renamed_arguments({"probability": "rate"})
 class DropLookup(tw.Layer):
     """Drop whole ids of each sample from embeddings ``[batch, seq, dim]``.
 
     Args:
         x: the lookup output, ``[batch, seq, dim]``.
         ids: optional integer ids ``[batch, seq]`` that produced ``x``.
-        probability: the chance of dropping each distinct id of a sample, in ``[0, 1)``.
+        rate: the chance of dropping each distinct id of a sample, in ``[0, 1)``.
         training: drop (``True``) or pass through (``False``).
-        scale: scale kept vectors by ``1 / (1 - probability)``.
+        scale: scale kept vectors by ``1 / (1 - rate)``.
     """
 
     def __init__(
@@ -46,7 +47,7 @@ class DropLookup(tw.Layer):
         x: tw.Layer,
         ids: tw.Layer | None = None,
         *,
-        probability: float = 0.1,
+        rate: float = 0.1,
         training: bool = True,
         scale: bool = True,
         name: str | None = None,
@@ -70,10 +71,10 @@ class DropLookup(tw.Layer):
                     f"{owner}: ids {describe(ids)} and embeddings {describe(x)} disagree on the "
                     "sequence length. Fix: pass the ids that produced these embeddings."
                 )
-        p = float(probability)
+        p = float(rate)
         if not 0.0 <= p < 1.0:
-            raise ValueError(f"{owner}: probability must be in [0, 1), got {probability!r}.")
-        self.probability = p
+            raise ValueError(f"{owner}: rate must be in [0, 1), got {rate!r}.")
+        self.rate = p
         self.training = bool(training)
         self.scale = bool(scale)
         inputs = (x,) if ids is None else (x, ids)
@@ -85,25 +86,32 @@ class DropLookup(tw.Layer):
 
     def compute(self, x: Any, ids: Any = None) -> tf.Tensor:
         """Zero the vectors of the dropped ids of each sample."""
-        if not self.training or self.probability == 0.0:
+        if not self.training or self.rate == 0.0:
             return tf.identity(x)
         if ids is not None:
             same = tf.equal(ids[:, :, None], ids[:, None, :])  # [batch, seq, seq]
         else:
             same = tf.reduce_all(tf.equal(x[:, :, None, :], x[:, None, :, :]), axis=-1)
         first = tf.argmax(tf.cast(same, tf.int32), axis=-1, output_type=tf.int32)
-        keep = self.state.generator().uniform(tf.shape(x)[:2]) >= self.probability  # per position
+        keep = self.state.generator().uniform(tf.shape(x)[:2]) >= self.rate  # per position
         keep = tf.gather(keep, first, batch_dims=1)  # every position takes its id's first draw
         mask = tf.cast(keep, x.dtype)
         if self.scale:
-            mask = mask / tf.constant(1.0 - self.probability, x.dtype)
+            mask = mask / tf.constant(1.0 - self.rate, x.dtype)
         return x * mask[:, :, None]
 
+    @property
+    def probability(self) -> float:
+        """Deprecated name of ``rate``."""
+        return self.rate
+
+    @tw.renamed_arguments({"probability": "rate"})
     def reuse_with(  # type: ignore[override]  # explicit per-use options
         self,
         *inputs: tw.Layer,
         training: bool | None = None,
-        probability: float | None = None,
+        rate: float | None = None,
+        scale: bool | None = None,
         name: str | None = None,
     ) -> DropLookup:
         """The same dropout on new inputs (``x`` and optionally ``ids``)."""
@@ -114,9 +122,9 @@ class DropLookup(tw.Layer):
             )
         return DropLookup(
             *inputs,
-            probability=self.probability if probability is None else probability,
+            rate=self.rate if rate is None else rate,
             training=self.training if training is None else training,
-            scale=self.scale,
+            scale=self.scale if scale is None else scale,
             name=name,
             share_state_with=self,
         )

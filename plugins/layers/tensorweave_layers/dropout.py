@@ -9,7 +9,7 @@ the inputs must then have the same shape (for sparse inputs, the same stored ent
 input") broadcasts one mask, e.g. ``(None, 1, None)`` drops the same features at every step.
 
 >>> x = tw.Input(n_units=1000, name="x", value=np.ones((2, 1000), "float32"))
->>> drop = Dropout(x, probability=0.5)
+>>> drop = Dropout(x, rate=0.5)
 >>> out = drop().numpy()
 >>> sorted(set(out.ravel().tolist())), bool(0.4 < (out == 0).mean() < 0.6)
 ([0.0, 2.0], True)
@@ -36,15 +36,16 @@ from ._spatial import describe
 __all__ = ["Dropout", "DropMask"]
 
 
-def _check_probability(probability: float, owner: str) -> float:
-    p = float(probability)
+def _check_rate(rate: float, owner: str) -> float:
+    p = float(rate)
     if not 0.0 <= p < 1.0:
-        raise ValueError(f"{owner}: probability must be in [0, 1), got {probability!r}.")
+        raise ValueError(f"{owner}: rate must be in [0, 1), got {rate!r}.")
     return p
 
 
+@tw.renamed_arguments({"probability": "rate"})
 class DropMask(tw.Layer):
-    """The random, scaled keep-mask of a ``Dropout``: ``0`` or ``1 / (1 - probability)``.
+    """The random, scaled keep-mask of a ``Dropout``: ``0`` or ``1 / (1 - rate)``.
 
     Its input is only used for its (dynamic) shape: dense inputs get a mask of the input's
     shape (or ``noise_shape``); sparse inputs get one entry per stored value.
@@ -53,14 +54,14 @@ class DropMask(tw.Layer):
     def __init__(
         self,
         x: tw.Layer,
-        probability: float,
+        rate: float,
         *,
         noise_shape: Sequence[int | None] | None = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
         owner = name_owner("DropMask", name)
-        self.probability = _check_probability(probability, owner)
+        self.rate = _check_rate(rate, owner)
         if not x.dtype.is_floating:
             raise TypeError(
                 f"{owner}: dropout scales kept values by 1 / (1 - p), so {describe(x)} must be "
@@ -103,16 +104,22 @@ class DropMask(tw.Layer):
                 shape = tf.stack(
                     [shape[i] if n is None else n for i, n in enumerate(self.noise_shape)]
                 )
-        keep = self.state.rng.uniform(shape) >= self.probability
-        return tf.cast(keep, self.dtype) / tf.constant(1.0 - self.probability, self.dtype)
+        keep = self.state.rng.uniform(shape) >= self.rate
+        return tf.cast(keep, self.dtype) / tf.constant(1.0 - self.rate, self.dtype)
+
+    @property
+    def probability(self) -> float:
+        """Deprecated name of ``rate``."""
+        return self.rate
 
 
+@tw.renamed_arguments({"probability": "rate"})
 class Dropout(tw.Layer):
-    """Randomly zero entries of ``x`` with ``probability`` when ``training``.
+    """Randomly zero entries of ``x`` with probability ``rate`` when ``training``.
 
     Args:
         x: the input, dense or sparse.
-        probability: the chance of dropping each entry, in ``[0, 1)``.
+        rate: the chance of dropping each entry, in ``[0, 1)``.
         training: drop (``True``) or pass ``x`` through unchanged (``False``).
         noise_shape: the mask's shape, broadcast over ``x`` (dense only); ``None`` entries
             follow the input.
@@ -122,7 +129,7 @@ class Dropout(tw.Layer):
     def __init__(
         self,
         x: tw.Layer,
-        probability: float = 0.1,
+        rate: float = 0.1,
         *,
         training: bool = True,
         noise_shape: Sequence[int | None] | None = None,
@@ -131,13 +138,13 @@ class Dropout(tw.Layer):
         share_state_with: tw.Layer | None = None,
     ) -> None:
         owner = name_owner("Dropout", name)
-        self.probability = _check_probability(probability, owner)
+        self.rate = _check_rate(rate, owner)
         self.training = bool(training)
         self.noise_shape = None if noise_shape is None else tuple(noise_shape)
         inputs: tuple[tw.Layer, ...] = (x,)
-        if self.training and self.probability > 0.0:
+        if self.training and self.rate > 0.0:
             if mask is None:
-                mask = DropMask(x, self.probability, noise_shape=self.noise_shape)
+                mask = DropMask(x, self.rate, noise_shape=self.noise_shape)
             elif not x.sparse and len(mask.shape) != len(x.shape):
                 raise tw.ShapeError(
                     f"{owner}: the mask {describe(mask)} does not fit the input {describe(x)}. "
@@ -162,6 +169,11 @@ class Dropout(tw.Layer):
         )
 
     @property
+    def probability(self) -> float:
+        """Deprecated name of ``rate``."""
+        return self.rate
+
+    @property
     def mask(self) -> tw.Layer | None:
         """The mask node this dropout multiplies by (``None`` when it is the identity)."""
         return self.inputs[1] if len(self.inputs) > 1 else None
@@ -175,13 +187,15 @@ class Dropout(tw.Layer):
             return tf.sparse.retain(scaled, mask > 0)
         return tf.identity(x) if mask is None else x * mask
 
+    @tw.renamed_arguments({"probability": "rate"})
     def reuse_with(  # type: ignore[override]  # explicit per-use options
         self,
         *inputs: tw.Layer,
         training: bool | None = None,
         shared_mask: bool = False,
         locked: bool = False,
-        probability: float | None = None,
+        rate: float | None = None,
+        noise_shape: Sequence[int | None] | None = None,
         name: str | None = None,
     ) -> Dropout:
         """Dropout of ``inputs[0]``; ``shared_mask``/``locked`` reuses this node's mask,
@@ -197,14 +211,14 @@ class Dropout(tw.Layer):
             if self.mask is None:
                 raise ValueError(
                     f"Dropout {self.name!r} has no mask to share (training=False or "
-                    "probability=0). Fix: share the mask of a training dropout."
+                    "rate=0). Fix: share the mask of a training dropout."
                 )
             mask = self.mask
         return Dropout(
             inputs[0],
-            probability=self.probability if probability is None else probability,
+            rate=self.rate if rate is None else rate,
             training=self.training if training is None else training,
-            noise_shape=self.noise_shape,
+            noise_shape=self.noise_shape if noise_shape is None else noise_shape,
             mask=mask,
             name=name,
             share_state_with=self,

@@ -1,16 +1,16 @@
 """``Gate`` and ``CoupledGate``: filter layers with a gate computed from another layer.
 
-``Gate(x, g)`` returns ``x * gate_fn(g)``. The gate may be narrower than ``x`` when it
+``Gate(x, g)`` returns ``x * gate_activation(g)``. The gate may be narrower than ``x`` when it
 divides ``x``'s width: with ``x`` of width 4 and ``g`` of width 2, ``[x1, x2]`` are
 scaled by ``g1`` and ``[x3, x4]`` by ``g2``. ``CoupledGate(x1, x2, g)`` mixes two layers,
-``x1 * s + x2 * (1 - s)`` with ``s = gate_fn(g)`` (as in highway networks and GRUs).
+``x1 * s + x2 * (1 - s)`` with ``s = gate_activation(g)`` (as in highway networks and GRUs).
 
 >>> x = tw.Input(n_units=4, name="x", value=[[1.0, 2.0, 3.0, 4.0]])
 >>> g = tw.Input(n_units=2, name="g", value=[[1.0, 0.0]])
->>> Gate(x, g, gate_fn=None)().numpy().tolist()
+>>> Gate(x, g, gate_activation=None)().numpy().tolist()
 [[1.0, 2.0, 0.0, 0.0]]
 >>> y = tw.Input(n_units=4, name="y", value=[[9.0, 9.0, 9.0, 9.0]])
->>> CoupledGate(x, y, g, gate_fn=None)().numpy().tolist()
+>>> CoupledGate(x, y, g, gate_activation=None)().numpy().tolist()
 [[1.0, 2.0, 9.0, 9.0]]
 """
 
@@ -53,13 +53,14 @@ def _apply(x: tf.Tensor, s: tf.Tensor, n_gates: int, width: int) -> tf.Tensor:
     return tf.reshape(grouped * s[..., None], tf.shape(x))
 
 
+@tw.renamed_arguments({"gate_fn": "gate_activation"})
 class Gate(tw.Layer):
-    """``x * gate_fn(gate)``.
+    """``x * gate_activation(gate)``.
 
     Args:
         x: the layer to filter (dense, known width).
         gate: the gate's pre-activation; its width divides ``x``'s width.
-        gate_fn: the gate activation (name or callable; ``None`` uses ``gate`` as is).
+        gate_activation: the gate activation (name or callable; ``None`` uses ``gate`` as is).
         name, share_state_with: see ``tw.Layer`` (no variables).
     """
 
@@ -68,13 +69,13 @@ class Gate(tw.Layer):
         x: tw.Layer,
         gate: tw.Layer,
         *,
-        gate_fn: ActivationLike = "tensorweave-layers:sigmoid",
+        gate_activation: ActivationLike = "tensorweave-layers:sigmoid",
         name: str | None = None,
         share_state_with: Gate | None = None,
     ) -> None:
         who = owner("Gate", name)
         shape, n_gates = _check(who, [x], gate)
-        self._fn = activation_fn(gate_fn, who, "gate_fn")
+        self._fn = activation_fn(gate_activation, who, "gate_activation")
         self._n_gates = n_gates
         super().__init__(
             x, gate, shape=shape, dtype=x.dtype, name=name, share_state_with=share_state_with
@@ -85,13 +86,14 @@ class Gate(tw.Layer):
         return _apply(x, self._fn(gate), self._n_gates, self.shape[-1])
 
 
+@tw.renamed_arguments({"gate_fn": "gate_activation"})
 class CoupledGate(tw.Layer):
-    """``x1 * s + x2 * (1 - s)`` with ``s = gate_fn(gate)``.
+    """``x1 * s + x2 * (1 - s)`` with ``s = gate_activation(gate)``.
 
     Args:
         x1, x2: the layers to mix (dense, one shape).
         gate: the gate's pre-activation; its width divides the layers' width.
-        gate_fn: the gate activation (name or callable; ``None`` uses ``gate`` as is).
+        gate_activation: the gate activation (name or callable; ``None`` uses ``gate`` as is).
         name, share_state_with: see ``tw.Layer`` (no variables).
     """
 
@@ -101,13 +103,13 @@ class CoupledGate(tw.Layer):
         x2: tw.Layer,
         gate: tw.Layer,
         *,
-        gate_fn: ActivationLike = "tensorweave-layers:sigmoid",
+        gate_activation: ActivationLike = "tensorweave-layers:sigmoid",
         name: str | None = None,
         share_state_with: CoupledGate | None = None,
     ) -> None:
         who = owner("CoupledGate", name)
         shape, n_gates = _check(who, [x1, x2], gate)
-        self._fn = activation_fn(gate_fn, who, "gate_fn")
+        self._fn = activation_fn(gate_activation, who, "gate_activation")
         self._n_gates = n_gates
         super().__init__(
             x1,

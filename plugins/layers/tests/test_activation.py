@@ -46,10 +46,10 @@ def test_unknown_name_names_the_layer_and_close_matches():
     x = tw.Input(n_units=4)
     # resolved by tw.resolve: the error names the layer, the option and close matches
     with pytest.raises(
-        tw.UnknownComponentError, match=r"(?s)Activation 'act': fn='reluu'.*relu\.v1"
+        tw.UnknownComponentError, match=r"(?s)Activation 'act': activation='reluu'.*relu\.v1"
     ):
         tw.layers["tensorweave-layers:Activation.v1"](x, "reluu", name="act")
-    with pytest.raises(TypeError, match="fn must be"):
+    with pytest.raises(TypeError, match="activation must be"):
         tw.layers["tensorweave-layers:Activation.v1"](x, 3)
     with pytest.raises(tw.ShapeError, match=r"(?s)sparse.*ToDense"):
         tw.layers["tensorweave-layers:Activation.v1"](tw.Input(n_units=4, sparse=True), "relu")

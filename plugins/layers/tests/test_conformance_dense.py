@@ -27,9 +27,9 @@ TENSORWEAVE_CASES = [
         inputs=[(None, 3)],
         factory=lambda x, **kw: tw.layers["tensorweave-layers:Linear.v1"](x, **kw),
     ),
-    Case("tensorweave-layers:Activation.v1", {"fn": "relu"}),
-    Case("tensorweave-layers:Activation.v1", {"fn": "sparsemax"}),
-    Case("tensorweave-layers:Activation.v1", {"fn": "leaky_relu", "alpha": 0.1}),
+    Case("tensorweave-layers:Activation.v1", {"activation": "relu"}),
+    Case("tensorweave-layers:Activation.v1", {"activation": "sparsemax"}),
+    Case("tensorweave-layers:Activation.v1", {"activation": "leaky_relu", "alpha": 0.1}),
     Case("tensorweave-layers:FC.v1", {"n_units": 3, "activation": "tanh"}),
     Case(
         "tensorweave-layers:FC.v1",

@@ -36,18 +36,18 @@ def _two_layer_step(step: tw.Layer) -> tw.Layer:
 
 
 TENSORWEAVE_CASES = [
-    Case("Dropout.v1", {"probability": 0.5}, inputs=[(None, 6)], skip=RANDOM_SKIPS),
-    Case("Dropout.v1", {"probability": 0.5, "training": False}, inputs=[(None, 6)]),
-    Case("Dropout.v1", {"probability": 0.4}, inputs=[SPARSE], skip=RANDOM_SKIPS),
-    Case("Dropout.v1", {"probability": 0.5, "training": False}, inputs=[SPARSE]),
+    Case("Dropout.v1", {"rate": 0.5}, inputs=[(None, 6)], skip=RANDOM_SKIPS),
+    Case("Dropout.v1", {"rate": 0.5, "training": False}, inputs=[(None, 6)]),
+    Case("Dropout.v1", {"rate": 0.4}, inputs=[SPARSE], skip=RANDOM_SKIPS),
+    Case("Dropout.v1", {"rate": 0.5, "training": False}, inputs=[SPARSE]),
     Case(
         "Dropout.v1",
-        {"probability": 0.3, "noise_shape": (None, 1, None)},
+        {"rate": 0.3, "noise_shape": (None, 1, None)},
         inputs=[(None, None, 4)],
         skip=RANDOM_SKIPS,
     ),
     Case(
-        "DropConnect.v1", {"n_units": 3, "probability": 0.5}, inputs=[(None, 5)], skip=RANDOM_SKIPS
+        "DropConnect.v1", {"n_units": 3, "rate": 0.5}, inputs=[(None, 5)], skip=RANDOM_SKIPS
     ),
     Case("DropConnect.v1", {"n_units": 3, "training": False}, inputs=[(None, 5)]),
     Case("DropConnect.v1", {"n_units": 3, "training": False}, inputs=[SPARSE]),
@@ -56,14 +56,14 @@ TENSORWEAVE_CASES = [
     ),
     Case(
         "DropConnect.v1",
-        {"probability": 0.5},
+        {"rate": 0.5},
         inputs=[(None, 5)],
         factory=_drop_connect_on_linear,
         skip=RANDOM_SKIPS,
     ),
     Case("DropConnect.v1", inputs=[(None, 5)], factory=_drop_connect_on_tied_linear),
-    Case("DropLookup.v1", {"probability": 0.5}, inputs=[(None, None, 4), IDS], skip=RANDOM_SKIPS),
-    Case("DropLookup.v1", {"probability": 0.3}, inputs=[(None, None, 4)], skip=RANDOM_SKIPS),
+    Case("DropLookup.v1", {"rate": 0.5}, inputs=[(None, None, 4), IDS], skip=RANDOM_SKIPS),
+    Case("DropLookup.v1", {"rate": 0.3}, inputs=[(None, None, 4)], skip=RANDOM_SKIPS),
     Case("DropLookup.v1", {"training": False}, inputs=[(None, None, 4), IDS]),
     Case(
         "MHAttention.v1",
@@ -78,13 +78,13 @@ TENSORWEAVE_CASES = [
     ),
     Case(
         "MHAttention.v1",
-        {"n_units": 4, "n_heads": 2, "probability": 0.5},
+        {"n_units": 4, "n_heads": 2, "rate": 0.5},
         inputs=[(None, None, 4)],
         skip=RANDOM_SKIPS,
     ),
     Case(
         "MHAttention.v1",
-        {"n_units": 4, "n_heads": 2, "probability": 0.5, "training": False},
+        {"n_units": 4, "n_heads": 2, "rate": 0.5, "training": False},
         inputs=[(None, None, 4)],
     ),
     Case("SeqMap.v1", {"layer": "LayerNorm.v1"}, inputs=[(None, None, 3)]),

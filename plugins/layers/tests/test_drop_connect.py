@@ -13,7 +13,7 @@ RNG = np.random.default_rng(4)
 
 def test_inference_is_the_linear_map():
     x = tw.Input(n_units=4, name="x")
-    dc = DropConnect(x, 3, probability=0.5)
+    dc = DropConnect(x, 3, rate=0.5)
     dc.bias.assign([1.0, 2.0, 3.0])
     infer = dc.reuse_with(x, training=False)
     assert infer.weights is dc.weights
@@ -25,7 +25,7 @@ def test_inference_is_the_linear_map():
 def test_training_drops_weights_not_inputs_and_keeps_bias():
     tf.random.set_seed(5)
     x = tw.Input(n_units=40, name="x")
-    dc = DropConnect(x, 30, probability=0.25)
+    dc = DropConnect(x, 30, rate=0.25)
     run = tw.compile(dc)
     rows = run(np.eye(40, dtype="float32")).numpy()  # x = I and b = 0: the rows are dropped W
     w = dc.weights.numpy()
@@ -38,7 +38,7 @@ def test_training_drops_weights_not_inputs_and_keeps_bias():
 
 def test_gradients_only_reach_kept_weights():
     x = tw.Input(n_units=20)
-    dc = DropConnect(x, 10, probability=0.5, add_bias=False)
+    dc = DropConnect(x, 10, rate=0.5, add_bias=False)
     value = tf.ones((3, 20))
     with tf.GradientTape() as tape:
         w_used = dc.dropped_weights()
@@ -61,13 +61,13 @@ def test_wraps_an_existing_linear_and_inference_is_that_linear():
     x = tw.Input(n_units=4, name="x")
     lin = Linear(x, 3, name="lin")
     lin.bias.assign([1.0, -1.0, 0.5])
-    dc = DropConnect(x, linear=lin, probability=0.5)
+    dc = DropConnect(x, linear=lin, rate=0.5)
     assert dc.weights is lin.weights and dc.bias is lin.bias and dc.shape == (None, 3)
     infer = dc.reuse_with(x, training=False)
     value = RNG.standard_normal((5, 4)).astype("float32")
     np.testing.assert_allclose(tw.compile(infer)(value), tw.compile(lin)(value), rtol=1e-6)
     # training drops entries of the Linear's own W, and gradients reach that variable
-    rows = tw.compile(DropConnect(x, linear=lin, probability=0.5, add_bias=False))(np.eye(4))
+    rows = tw.compile(DropConnect(x, linear=lin, rate=0.5, add_bias=False))(np.eye(4))
     w = lin.weights.numpy()
     assert np.all((rows == 0) | np.isclose(rows, 2 * w))
     with tf.GradientTape() as tape:
@@ -79,7 +79,7 @@ def test_wraps_a_tied_transposed_linear():
     x = tw.Input(n_units=4, name="x")
     enc = Linear(x, 2, name="enc")
     dec = enc.reuse_with(enc, transpose_weights=True, name="dec")  # x @ W.T, W (4, 2)
-    dc = DropConnect(enc, linear=dec, probability=0.5, add_bias=False)
+    dc = DropConnect(enc, linear=dec, rate=0.5, add_bias=False)
     assert dc.shape == (None, 4) and dc.weights is enc.weights and dc.mask.shape == (4, 2)
     code = RNG.standard_normal((3, 2)).astype("float32")
     infer = DropConnect(enc, linear=dec, training=False)
@@ -99,7 +99,7 @@ def test_wraps_a_tied_transposed_linear():
 def test_shared_mask_drops_the_same_weights_in_one_evaluation():
     tf.random.set_seed(11)
     a, b = tw.Input(n_units=30, name="a"), tw.Input(n_units=30, name="b")
-    dc = DropConnect(a, 20, probability=0.5, add_bias=False)
+    dc = DropConnect(a, 20, rate=0.5, add_bias=False)
     shared = dc.reuse_with(b, share_mask=True)
     own = dc.reuse_with(b)
     assert shared.mask is dc.mask and own.mask is not dc.mask
@@ -112,7 +112,7 @@ def test_shared_mask_drops_the_same_weights_in_one_evaluation():
     again = run(eye, eye)[0].numpy()
     assert np.any((again == 0) != (first == 0))  # a new evaluation, a new mask
     also = DropConnect(b, 20, mask_from=dc, add_bias=False)
-    assert also.mask is dc.mask and also.probability == 0.5
+    assert also.mask is dc.mask and also.rate == 0.5
     with pytest.raises(ValueError, match=r"(?s)mask_from='.*'.*\(30, 20\).*\(30, 5\)"):
         DropConnect(b, 5, mask_from=dc)
     with pytest.raises(ValueError, match=r"no mask \(training=False\)"):
@@ -125,8 +125,8 @@ def test_errors():
     dc = DropConnect(tw.Input(n_units=3), 4)
     with pytest.raises(tw.ShapeError, match="3 features"):
         dc.reuse_with(tw.Input(n_units=5))
-    with pytest.raises(ValueError, match="probability"):
-        DropConnect(tw.Input(n_units=3), 4, probability=-0.1)
+    with pytest.raises(ValueError, match="rate"):
+        DropConnect(tw.Input(n_units=3), 4, rate=-0.1)
     with pytest.raises(TypeError, match="linear must be a Linear"):
         DropConnect(tw.Input(n_units=3), linear=tw.Input(n_units=3))
     with pytest.raises(tw.ShapeError, match="n_units=5 but the weights"):
@@ -136,12 +136,12 @@ def test_errors():
 
 def test_with_options_keeps_shared_masks_and_switches_training_off():
     a = tw.Input(n_units=6, name="a")
-    dc = DropConnect(a, 4, probability=0.5)
+    dc = DropConnect(a, 4, rate=0.5)
     twin = dc.reuse_with(a, share_mask=True)
     b = tw.Input(n_units=6, name="b")
     assert dc.reuse_with(b, *twin.inputs[1:]).mask is dc.mask  # how a rebuild passes it back
-    new_dc, new_twin = tw.with_options([dc, twin], probability=0.25)
-    assert new_dc.mask.probability == new_twin.mask.probability == 0.25
+    new_dc, new_twin = tw.with_options([dc, twin], rate=0.25)
+    assert new_dc.mask.rate == new_twin.mask.rate == 0.25
     assert new_dc.shares_state_with(dc) and new_twin.shares_state_with(dc)
     off = tw.with_options([dc, twin], training=False)
     assert [o.mask for o in off] == [None, None]

@@ -21,9 +21,9 @@ def test_same_id_same_fate_within_a_sample():
     with_ids = DropLookup(
         tw.Input(shape=(None, None, 3)),
         tw.Input(shape=(None, None), dtype="int64"),
-        probability=0.5,
+        rate=0.5,
     )
-    without = DropLookup(tw.Input(shape=(None, None, 3)), probability=0.5)
+    without = DropLookup(tw.Input(shape=(None, None, 3)), rate=0.5)
     for out in (
         with_ids.compute(tf.constant(emb), tf.constant(ids)).numpy(),
         without.compute(tf.constant(emb)).numpy(),
@@ -40,10 +40,10 @@ def test_same_id_same_fate_within_a_sample():
 def test_no_scale_and_inference_identity():
     x = tw.Input(shape=(None, None, 3))
     emb = _lookup([[1, 2, 3]])
-    out = DropLookup(x, probability=0.5, scale=False).compute(tf.constant(emb)).numpy()
+    out = DropLookup(x, rate=0.5, scale=False).compute(tf.constant(emb)).numpy()
     kept = out.any(-1)
     np.testing.assert_array_equal(out[kept], emb[kept])
-    infer = DropLookup(x, probability=0.5).reuse_with(x, training=False)
+    infer = DropLookup(x, rate=0.5).reuse_with(x, training=False)
     np.testing.assert_array_equal(infer.compute(tf.constant(emb)).numpy(), emb)
 
 

@@ -28,7 +28,7 @@ def test_gate_per_unit_and_grouped():
 def test_coupled_gate():
     x1, x2, g = (tw.Input(shape=(None, None, 4)) for _ in range(3))
     v1, v2, vg = (rng.standard_normal((2, 3, 4)).astype("float32") for _ in range(3))
-    layer = tw.layers["tensorweave-layers:CoupledGate.v1"](x1, x2, g, gate_fn="tanh")
+    layer = tw.layers["tensorweave-layers:CoupledGate.v1"](x1, x2, g, gate_activation="tanh")
     s = np.tanh(vg)
     np.testing.assert_allclose(
         layer(v1, v2, vg).numpy(), v1 * s + v2 * (1 - s), rtol=1e-5, atol=1e-6
@@ -41,5 +41,5 @@ def test_errors():
         tw.layers["tensorweave-layers:Gate.v1"](x, g)
     with pytest.raises(tw.ShapeError, match="one shape"):
         tw.layers["tensorweave-layers:CoupledGate.v1"](x, tw.Input(n_units=2), tw.Input(n_units=2))
-    with pytest.raises(tw.UnknownComponentError, match="gate_fn='sigmod'"):
-        tw.layers["tensorweave-layers:Gate.v1"](x, tw.Input(n_units=4), gate_fn="sigmod")
+    with pytest.raises(tw.UnknownComponentError, match="gate_activation='sigmod'"):
+        tw.layers["tensorweave-layers:Gate.v1"](x, tw.Input(n_units=4), gate_activation="sigmod")

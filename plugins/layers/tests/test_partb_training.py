@@ -18,8 +18,8 @@ def test_small_cnn_learns_and_inference_copy_is_deterministic():
     h = tw.layers["Conv2D.v1"](img, n_units=8, kernel_size=3)
     h = tw.ops.relu(tw.layers["BatchNorm.v1"](h, momentum=0.8))  # few steps: fast stats
     h = tw.layers["MaxPool2D.v1"](h, 2)
-    h = tw.layers["Dropout.v1"](tw.layers["GlobalAvgPool.v1"](h), probability=0.1)
-    logits = tw.layers["DropConnect.v1"](h, n_units=1, probability=0.1)
+    h = tw.layers["Dropout.v1"](tw.layers["GlobalAvgPool.v1"](h), rate=0.1)
+    logits = tw.layers["DropConnect.v1"](h, n_units=1, rate=0.1)
     model = tw.Module(img, logits)
     run = tw.compile(model)
     variables = model.trainable_variables

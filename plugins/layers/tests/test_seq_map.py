@@ -43,7 +43,7 @@ def test_factory_of_several_layers_and_multi_axis_steps():
 
 def test_reuse_options_reach_the_step_layers():
     x = tw.Input(shape=(None, None, 5))
-    mapped = SeqMap(x, lambda s: tw.layers["Dropout.v1"](s, probability=0.9))
+    mapped = SeqMap(x, lambda s: tw.layers["Dropout.v1"](s, rate=0.9))
     infer = mapped.reuse_with(x, training=False)
     value = np.ones((2, 3, 5), "float32")
     np.testing.assert_array_equal(infer.compute(value).numpy(), value)

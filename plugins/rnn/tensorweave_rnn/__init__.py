@@ -28,10 +28,12 @@ class visibly does not:
 
 A cell built from a ``tw.Module`` of other layers is a first-class cell: see
 ``ModuleCell`` (a minimal gated unit made of ``tw`` ops). All of this pack's cells take
-variational dropout (``input_dropout``, ``state_dropout``, ``output_dropout``; one mask
-per sequence) and the fused cells DropConnect (``input_dropconnect``,
-``state_dropconnect``), active while training, switched off with
-``reuse_with(..., regularized=False)`` or ``training=False``.
+variational dropout (``dropout``, ``recurrent_dropout``, ``output_dropout``, Keras's
+names; one mask per sequence) and the fused cells DropConnect (``dropconnect``,
+``recurrent_dropconnect``), active while training, switched off with
+``reuse_with(..., training=False)``. The old spellings (``input_dropout``,
+``state_dropout``, ``input_dropconnect``, ``state_dropconnect``, ``regularized``) still
+work and warn.
 
 >>> x, h, c = tw.Input(n_units=3), tw.Input(n_units=4), tw.Input(n_units=4)
 >>> cell = tw.cells["LSTMCell.v1"](x, h, c, n_units=4)

@@ -19,6 +19,7 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
+from tensorweave_rnn.cell import RENAMED
 from tensorweave_rnn.rnn import RNN
 
 __all__ = ["Bidirectional"]
@@ -31,6 +32,7 @@ _MERGES = {
 }
 
 
+@tw.renamed_arguments(RENAMED)
 class Bidirectional(tw.Layer):
     """Two RNNs, one per direction; outputs merged with ``merge``.
 
@@ -40,7 +42,7 @@ class Bidirectional(tw.Layer):
         backward_cell, backward_n_units: the backward cell (default: like the forward one,
             with its own weights).
         merge: ``"concat"`` (default), ``"sum"``, ``"mul"`` or ``"ave"``.
-        lengths, mask, time_major, return_sequences, regularized, training: as for ``RNN``.
+        lengths, mask, time_major, return_sequences, training: as for ``RNN``.
         **cell_options: passed to both cells.
     """
 
@@ -57,7 +59,6 @@ class Bidirectional(tw.Layer):
         mask: tw.Layer | None = None,
         time_major: bool = False,
         return_sequences: bool = True,
-        regularized: bool | None = None,
         training: bool | None = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
@@ -72,16 +73,11 @@ class Bidirectional(tw.Layer):
             mask=mask,
             time_major=time_major,
             return_sequences=return_sequences,
-            regularized=regularized,
             training=training,
         )
         aux = [a for a in (lengths, mask) if a is not None]
         if share_state_with is not None:
-            per_use = {
-                k: v
-                for k, v in (("regularized", regularized), ("training", training))
-                if v is not None
-            }
+            per_use = {} if training is None else {"training": training}
             fw = share_state_with.state.forward.reuse_with(seq, *aux, **per_use)
             bw = share_state_with.state.backward.reuse_with(seq, *aux, **per_use)
         else:

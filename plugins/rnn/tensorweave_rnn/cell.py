@@ -6,12 +6,15 @@ maths is available on tensors as ``step(x, *states) -> (output, [new_states])``,
 what ``RNN`` calls inside its ``tf.while_loop``. Leaving out ``previous_state`` starts
 from zeros.
 
-Regularisation, active only while ``regularized and training``:
+Regularisation, active only while ``training`` (Keras's names; the old spellings
+``input_dropout``, ``state_dropout``, ``input_dropconnect``, ``state_dropconnect`` and
+``regularized`` still work as deprecated aliases that warn):
 
-- variational dropout of the input, of the recurrent input (the first state, as fed to the
-  recurrent weights) and of the output, with one mask per sequence shared by every step;
-- DropConnect of the input weights (``kernel``) and recurrent weights
-  (``recurrent_kernel``), one dropped matrix per sequence.
+- variational dropout of the input (``dropout``), of the recurrent input (the first state,
+  as fed to the recurrent weights: ``recurrent_dropout``) and of the output
+  (``output_dropout``), with one mask per sequence shared by every step;
+- DropConnect of the input weights ``kernel`` (``dropconnect``) and recurrent weights
+  ``recurrent_kernel`` (``recurrent_dropconnect``), one dropped matrix per sequence.
 
 ``begin(batch_size)`` draws those masks once; ``RNN`` calls it before its loop and passes
 the result to every ``step`` (``context=``). Called without a context, ``step`` draws
@@ -36,15 +39,23 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-__all__ = ["Cell", "StepContext"]
+__all__ = ["Cell", "StepContext", "RENAMED"]
 
 _RATES = (
-    "input_dropout",
-    "state_dropout",
+    "dropout",
+    "recurrent_dropout",
     "output_dropout",
-    "input_dropconnect",
-    "state_dropconnect",
+    "dropconnect",
+    "recurrent_dropconnect",
 )
+#: the deprecated spellings of the cell options (old -> new)
+RENAMED = {
+    "input_dropout": "dropout",
+    "state_dropout": "recurrent_dropout",
+    "input_dropconnect": "dropconnect",
+    "state_dropconnect": "recurrent_dropconnect",
+    "regularized": "training",
+}
 
 
 @dataclass
@@ -58,6 +69,7 @@ class StepContext:
     projected: bool = False  # steps receive ``project_inputs`` rows instead of inputs
 
 
+@tw.renamed_arguments(RENAMED)
 class Cell(tw.Layer):
     """Base class of recurrent cells; subclasses define ``init_state`` and ``transition``.
 
@@ -65,18 +77,19 @@ class Cell(tw.Layer):
         x: the step input layer, shape ``(None, in)``.
         *previous_state: one layer per entry of ``state_size`` (or none: zeros).
         n_units: the width of the output (and of each state, for the standard cells).
-        input_dropout, state_dropout, output_dropout: variational dropout rates.
-        input_dropconnect, state_dropconnect: DropConnect rates of ``kernel`` and
+        dropout, recurrent_dropout, output_dropout: variational dropout rates of the input,
+            the recurrent input and the output.
+        dropconnect, recurrent_dropconnect: DropConnect rates of ``kernel`` and
             ``recurrent_kernel``.
-        regularized: ``False`` turns dropout and DropConnect off (e.g. in
-            ``reuse_with(..., regularized=False)`` for evaluation).
-        training: ``False`` also turns them off (the flag ``Module.reuse_with`` passes).
+        training: ``False`` turns dropout and DropConnect off (e.g. in
+            ``reuse_with(..., training=False)`` for evaluation; ``tw.with_options`` and
+            ``Module.reuse_with`` pass it).
     """
 
     #: the weights DropConnect may drop: ``(state attribute, rate option)``
     dropconnect_weights: tuple[tuple[str, str], ...] = (
-        ("kernel", "input_dropconnect"),
-        ("recurrent_kernel", "state_dropconnect"),
+        ("kernel", "dropconnect"),
+        ("recurrent_kernel", "recurrent_dropconnect"),
     )
 
     def __init__(
@@ -84,12 +97,11 @@ class Cell(tw.Layer):
         x: tw.Layer,
         *previous_state: tw.Layer,
         n_units: int,
-        input_dropout: float = 0.0,
-        state_dropout: float = 0.0,
+        dropout: float = 0.0,
+        recurrent_dropout: float = 0.0,
         output_dropout: float = 0.0,
-        input_dropconnect: float = 0.0,
-        state_dropconnect: float = 0.0,
-        regularized: bool = True,
+        dropconnect: float = 0.0,
+        recurrent_dropconnect: float = 0.0,
         training: bool = True,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
@@ -108,13 +120,7 @@ class Cell(tw.Layer):
         rates = dict(
             zip(
                 _RATES,
-                (
-                    input_dropout,
-                    state_dropout,
-                    output_dropout,
-                    input_dropconnect,
-                    state_dropconnect,
-                ),
+                (dropout, recurrent_dropout, output_dropout, dropconnect, recurrent_dropconnect),
                 strict=True,
             )
         )
@@ -122,11 +128,12 @@ class Cell(tw.Layer):
             if not 0.0 <= float(rate) < 1.0:
                 raise ValueError(f"{label}: {key} must be in [0, 1), got {rate!r}.")
         allowed = {opt for _, opt in self.dropconnect_weights}
-        for key in ("input_dropconnect", "state_dropconnect"):
+        for key in ("dropconnect", "recurrent_dropconnect"):
             if rates[key] and key not in allowed:
                 raise ValueError(f"{label}: {key} is not supported (no weights to drop).")
         self._rates = rates
-        self._active = bool(regularized and training)
+        self.training = bool(training)
+        self._active = self.training
         self._in_units = int(x.shape[-1])
         sizes = [int(w) for w in self.state_size_for(n_units)]
         self._state_size = sizes
@@ -158,8 +165,13 @@ class Cell(tw.Layer):
         return int(self._in_units)
 
     @property
+    def rates(self) -> dict[str, float]:
+        """The dropout and DropConnect rates, by option name."""
+        return dict(self._rates)
+
+    @property
     def regularized(self) -> bool:
-        """Whether dropout/DropConnect are active in this use of the cell."""
+        """Deprecated name of ``training``: whether dropout/DropConnect are active."""
         return bool(self._active)
 
     def zero_state(self, batch_size: Any, dtype: tf.DType | None = None) -> list[tf.Tensor]:
@@ -173,11 +185,11 @@ class Cell(tw.Layer):
         rates = self._rates
         active = self._active
         rng = self.state.generator() if active and any(rates.values()) else None
-        if active and rates["input_dropout"]:
-            ctx.input_mask = _mask(rng, [batch_size, self._in_units], rates["input_dropout"], dtype)
-        if active and rates["state_dropout"]:
+        if active and rates["dropout"]:
+            ctx.input_mask = _mask(rng, [batch_size, self._in_units], rates["dropout"], dtype)
+        if active and rates["recurrent_dropout"]:
             width = self._state_size[0]
-            ctx.state_mask = _mask(rng, [batch_size, width], rates["state_dropout"], dtype)
+            ctx.state_mask = _mask(rng, [batch_size, width], rates["recurrent_dropout"], dtype)
         if active and rates["output_dropout"]:
             ctx.output_mask = _mask(rng, [batch_size, self.n_units], rates["output_dropout"], dtype)
         for attr, option in self.dropconnect_weights:

@@ -25,7 +25,7 @@ from tensorweave_rnn.contract import CellContractError, check_cell, static_probl
 __all__ = ["CellSpec", "cell_factory", "make_cell", "per_use"]
 
 CellSpec: TypeAlias = "str | Callable[..., tw.Layer] | tw.Layer | Sequence[Any]"
-PER_USE = ("regularized", "training")
+PER_USE = ("training",)
 
 
 def cell_factory(spec: Any, who: str) -> Callable[..., tw.Layer]:

@@ -34,6 +34,7 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
+from tensorweave_rnn.cell import RENAMED
 from tensorweave_rnn.contract import check_step
 from tensorweave_rnn.resolve import make_cell, per_use
 
@@ -42,6 +43,7 @@ __all__ = ["RNN", "FinalState"]
 _CONFIG_SKIP = ("lengths", "mask", "name", "share_state_with")
 
 
+@tw.renamed_arguments(RENAMED)
 class RNN(tw.Layer):
     """Unroll a cell over a sequence (see the module docstring).
 
@@ -52,8 +54,10 @@ class RNN(tw.Layer):
         n_units: the cell width (one per cell for a stack).
         lengths, mask: optional padding information (give one).
         time_major, reverse, return_sequences, stateful: see the module docstring.
-        regularized, training: per-use switches of the cell's dropout/DropConnect.
-        **cell_options: passed to the cell factory (``input_dropout=``, ``reset_after=``…).
+        training: the per-use switch of the cell's dropout/DropConnect (``regularized=`` is
+            its deprecated alias).
+        **cell_options: passed to the cell factory (``dropout=``, ``recurrent_dropout=``,
+            ``reset_after=``…; the cells' old spellings still work, with a warning).
     """
 
     def __init__(
@@ -68,7 +72,6 @@ class RNN(tw.Layer):
         reverse: bool = False,
         return_sequences: bool = True,
         stateful: bool = False,
-        regularized: bool | None = None,
         training: bool | None = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
@@ -93,11 +96,9 @@ class RNN(tw.Layer):
         if share_state_with is not None:
             if bool(stateful) != share_state_with._cfg["stateful"]:
                 raise ValueError(f"{label}: reuse_with cannot change stateful=.")
-            built = per_use(
-                share_state_with.state.cell, {"regularized": regularized, "training": training}
-            )
+            built = per_use(share_state_with.state.cell, {"training": training})
         else:
-            options = dict(cell_options, regularized=regularized, training=training)
+            options = dict(cell_options, training=training)
             built = make_cell(
                 cell,
                 input_size=seq.shape[-1],
@@ -169,10 +170,26 @@ class RNN(tw.Layer):
             self._final_layers = layers
         return list(self._final_layers)
 
-    def reuse_with(self, seq: tw.Layer, *rest: tw.Layer, **options: Any) -> RNN:
+    @tw.renamed_arguments({"regularized": "training"})
+    def reuse_with(  # type: ignore[override]  # explicit per-use options
+        self,
+        seq: tw.Layer,
+        *rest: tw.Layer,
+        training: bool | None = None,
+        return_sequences: bool | None = None,
+        reverse: bool | None = None,
+        time_major: bool | None = None,
+        name: str | None = None,
+    ) -> RNN:
         """This RNN on other inputs, in the order of ``inputs`` (sequence, lengths or mask
-        if it had one, initial states), sharing the cell's variables; ``options`` may set
-        ``regularized=`` / ``training=`` or other constructor options."""
+        if it had one, initial states), sharing the cell's variables.
+
+        Initial states not given are the original's (as TensorX): ``rnn.reuse_with(seq2)``
+        starts from the same initial-state layers, ``rnn.reuse_with(seq2, h0)`` from
+        ``h0``. The per-use options (``training``, ``return_sequences``, ``reverse``,
+        ``time_major``) keep this node's values unless given; the cell and its options
+        belong to the shared state and cannot change on reuse.
+        """
         _, kwargs = self._tw_init_args
         cfg = {k: v for k, v in kwargs.items() if k not in _CONFIG_SKIP}
         aux = self._cfg["aux"]
@@ -181,9 +198,16 @@ class RNN(tw.Layer):
                 raise TypeError(f"RNN {self.name!r}.reuse_with needs the {aux} input too.")
             cfg[aux] = rest[0]
             rest = rest[1:]
-        cfg.update(options)
-        cfg.pop("name", None)
-        return RNN(seq, *rest, share_state_with=self, **cfg)
+        if not rest and self._cfg["n_init"]:
+            rest = self.inputs[len(self.inputs) - self._cfg["n_init"] :]
+        given = {
+            "training": training,
+            "return_sequences": return_sequences,
+            "reverse": reverse,
+            "time_major": time_major,
+        }
+        cfg.update({k: v for k, v in given.items() if v is not None})
+        return RNN(seq, *rest, name=name, share_state_with=self, **cfg)
 
     # -- running ---------------------------------------------------------------------------
     def compute(self, seq: tf.Tensor, *rest: tf.Tensor) -> tf.Tensor:

@@ -2,8 +2,7 @@
 
 Its states are the sub-cells' states in order (``state_size`` is their concatenation) and
 its output is the last cell's output. ``RNN(seq, cell=[...])`` builds one. Options such as
-dropout go to every sub-cell; per-use ``regularized=`` / ``training=`` reach them through
-``reuse_with``.
+dropout go to every sub-cell; the per-use ``training=`` reaches them through ``reuse_with``.
 
 >>> x = tw.Input(n_units=3)
 >>> stack = StackedCell(x, cells=["LSTMCell.v1", "GRUCell.v1"], n_units=[4, 2])
@@ -19,12 +18,13 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_rnn.cell import Cell
+from tensorweave_rnn.cell import RENAMED, Cell
 from tensorweave_rnn.resolve import PER_USE, make_cell, per_use
 
 __all__ = ["StackedCell"]
 
 
+@tw.renamed_arguments(RENAMED)
 class StackedCell(Cell):
     """Cells applied in sequence within one step.
 
@@ -32,7 +32,7 @@ class StackedCell(Cell):
         x, *previous_state: as for every cell (one state per sub-cell state).
         cells: the sub-cells (names, factories or built cells).
         n_units: one width for all, or one per sub-cell.
-        **options: passed to every sub-cell (``input_dropout=``, ``reset_after=``…).
+        **options: passed to every sub-cell (``dropout=``, ``reset_after=``…).
     """
 
     dropconnect_weights = ()

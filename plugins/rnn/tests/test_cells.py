@@ -57,7 +57,7 @@ TENSORWEAVE_CASES = [
     _cell_case("GRUCell.v1"),
     _cell_case("GRUCell.v1", reset_after=False),
     _cell_case("LSTMCell.v1"),
-    _cell_case("LSTMCell.v1", input_dropout=0.3, state_dropconnect=0.2, regularized=False),
+    _cell_case("LSTMCell.v1", dropout=0.3, recurrent_dropconnect=0.2, training=False),
     Case("MinimalGated", {"n_units": 3}, inputs=[(None, 2), (None, 3)], factory=MinimalGatedCell),
     Case(
         "StackedCell.v1",
@@ -205,13 +205,13 @@ def _copy_cell(x, *state, n_units, name=None, share_state_with=None, **options):
 def test_input_dropout_mask_is_shared_across_steps():
     tf.random.set_seed(3)
     seq = tw.Input(shape=(None, None, 64))
-    rnn = tw.layers["RNN.v1"](seq, cell=_copy_cell, n_units=64, input_dropout=0.5)
+    rnn = tw.layers["RNN.v1"](seq, cell=_copy_cell, n_units=64, dropout=0.5)
     out = rnn(np.ones((3, 6, 64), "float32")).numpy()
     assert set(np.unique(out)) == {0.0, 2.0}
     for t in range(1, 6):
         np.testing.assert_array_equal(out[:, t], out[:, 0])  # one mask per sequence
     assert not np.array_equal(out[0, 0], out[1, 0])  # one mask per row
-    off = rnn.reuse_with(tw.Input(shape=(None, None, 64)), regularized=False)
+    off = rnn.reuse_with(tw.Input(shape=(None, None, 64)), training=False)
     np.testing.assert_array_equal(off(np.ones((3, 6, 64), "float32")), 1.0)
     off = rnn.reuse_with(tw.Input(shape=(None, None, 64)), training=False)
     np.testing.assert_array_equal(off(np.ones((3, 6, 64), "float32")), 1.0)
@@ -234,7 +234,7 @@ def test_output_and_state_dropout():
         share_state_with=share_state_with,
         **o,
     )
-    rnn = tw.layers["RNN.v1"](seq, cell=acc, n_units=32, state_dropout=0.5)
+    rnn = tw.layers["RNN.v1"](seq, cell=acc, n_units=32, recurrent_dropout=0.5)
     out = rnn(np.ones((2, 4, 32), "float32")).numpy()
     m = out[:, 1] - 1.0  # the mask (0 or 2)
     assert set(np.unique(m)) == {0.0, 2.0}
@@ -243,7 +243,7 @@ def test_output_and_state_dropout():
 
 def test_dropconnect_drops_weights_once_per_sequence():
     tf.random.set_seed(5)
-    cell = LSTMCell(tw.Input(n_units=8), n_units=8, input_dropconnect=0.5, state_dropconnect=0.25)
+    cell = LSTMCell(tw.Input(n_units=8), n_units=8, dropconnect=0.5, recurrent_dropconnect=0.25)
     ctx = cell.begin(2)
     k = ctx.weights["kernel"].numpy()
     dropped = k == 0
@@ -251,7 +251,7 @@ def test_dropconnect_drops_weights_once_per_sequence():
     np.testing.assert_allclose(k[~dropped], 2.0 * cell.kernel.numpy()[~dropped], rtol=1e-6)
     r = ctx.weights["recurrent_kernel"].numpy()
     assert 0.1 < (r == 0).mean() < 0.45
-    off = cell.reuse_with(*cell.inputs, regularized=False)
+    off = cell.reuse_with(*cell.inputs, training=False)
     assert off.begin(2).weights["kernel"] is cell.state.kernel
     assert off.shares_state_with(cell)
     with tf.GradientTape() as tape:  # gradients reach the weights through the drop
@@ -265,10 +265,10 @@ def test_dropconnect_drops_weights_once_per_sequence():
 
 
 def test_dropout_rate_checked():
-    with pytest.raises(ValueError, match="input_dropout must be in"):
-        LSTMCell(tw.Input(n_units=2), n_units=2, input_dropout=1.5)
-    with pytest.raises(ValueError, match="input_dropconnect is not supported"):
-        MinimalGatedCell(tw.Input(n_units=2), n_units=2, input_dropconnect=0.1)
+    with pytest.raises(ValueError, match="dropout must be in"):
+        LSTMCell(tw.Input(n_units=2), n_units=2, dropout=1.5)
+    with pytest.raises(ValueError, match="dropconnect is not supported"):
+        MinimalGatedCell(tw.Input(n_units=2), n_units=2, dropconnect=0.1)
 
 
 # -- Module cells --------------------------------------------------------------------------
@@ -349,9 +349,9 @@ def test_registered_cell_classes_pass_the_contract():
 @pytest.mark.parametrize("dropconnect", [0.0, 0.5])
 def test_fused_lstm_gradient_equals_autodiff(dropconnect):
     x = tw.Input(n_units=3)
-    fused = LSTMCell(x, n_units=4, input_dropconnect=dropconnect)
+    fused = LSTMCell(x, n_units=4, dropconnect=dropconnect)
     plain = LSTMCell(
-        x, n_units=4, input_dropconnect=dropconnect, fused_gradient=False, share_state_with=fused
+        x, n_units=4, dropconnect=dropconnect, fused_gradient=False, share_state_with=fused
     )
     assert plain.shares_state_with(fused)
     values = [tf.constant(_rand(2, 3)), tf.constant(_rand(2, 4, seed=1)),

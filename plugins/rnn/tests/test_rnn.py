@@ -311,10 +311,10 @@ def test_third_party_cell_by_registered_name():
 
 def test_reuse_shares_weights_and_switches_regularization():
     seq = tw.Input(shape=(None, None, 3))
-    rnn = RNN(seq, cell="LSTMCell.v1", n_units=4, state_dropout=0.5, input_dropconnect=0.3)
-    evaluation = rnn.reuse_with(tw.Input(shape=(None, None, 3)), regularized=False)
-    assert evaluation.cell.shares_state_with(rnn.cell) and not evaluation.cell.regularized
-    assert rnn.cell.regularized
+    rnn = RNN(seq, cell="LSTMCell.v1", n_units=4, recurrent_dropout=0.5, dropconnect=0.3)
+    evaluation = rnn.reuse_with(tw.Input(shape=(None, None, 3)), training=False)
+    assert evaluation.cell.shares_state_with(rnn.cell) and not evaluation.cell.training
+    assert rnn.cell.training
     x = _rand(2, 4, 3)
     a, b = evaluation(x), evaluation(x)
     np.testing.assert_array_equal(a, b)  # deterministic once regularization is off
@@ -378,7 +378,7 @@ def test_hoisted_input_projection_equals_per_step_matmuls(cell_name):
     of the per-step maths, also with input dropout and DropConnect (same seed)."""
     seq = tw.Input(shape=(None, None, 3))
     lengths = tw.Input(shape=(None,), dtype="int32")
-    opts = {"input_dropout": 0.3, "input_dropconnect": 0.2, "state_dropout": 0.1}
+    opts = {"dropout": 0.3, "dropconnect": 0.2, "recurrent_dropout": 0.1}
     hoisted = RNN(seq, cell=cell_name, n_units=4, lengths=lengths, **opts)
     per_step = RNN(seq, cell=cell_name, n_units=4, lengths=lengths, hoist_inputs=False, **opts)
     for a, b in zip(per_step.cell.variables, hoisted.cell.variables, strict=True):
