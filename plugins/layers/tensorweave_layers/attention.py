@@ -6,7 +6,7 @@ projected to ``n_heads`` heads of ``head_dim`` units; each head attends with
 weight layout is Keras' ``MultiHeadAttention`` one (``query_kernel [d_q, heads, head_dim]``,
 ``output_kernel [heads, head_dim, n_units]``…), so weights carry over in both directions.
 ``causal=True`` lets query step ``i`` see key steps ``<= i`` only; an optional fourth input
-``key_mask`` ``[batch, t_k]`` (bool or 0/1) hides padded key steps. ``rate`` drops
+``key_mask`` ``[batch, t_k]`` (bool or 0/1) hides padded key steps. ``dropout`` drops
 attention weights in training; ``reuse_with(q, training=False)`` turns that off.
 With one input it is self-attention (key and value default to the query).
 
@@ -36,7 +36,7 @@ __all__ = ["MHAttention"]
 _NEG = -1e9
 
 
-@tw.renamed_arguments({"probability": "rate"})
+@tw.renamed_arguments({"probability": "dropout"})
 class MHAttention(tw.Layer):
     """Multi-head attention of ``query`` over ``key``/``value``.
 
@@ -49,7 +49,8 @@ class MHAttention(tw.Layer):
         n_heads: the number of heads.
         head_dim: units per head (default: ``n_units // n_heads``).
         causal: mask key steps after each query step.
-        rate: the dropout rate of the attention weights, in ``[0, 1)``, in training only.
+        dropout: the dropout rate of the attention weights (Keras's name), in ``[0, 1)``, in
+            training only.
         training: whether dropout is active.
         add_bias: learn biases for every projection.
         w_init: initializer of the kernels (registered name or ``(shape, dtype)`` function).
@@ -67,7 +68,7 @@ class MHAttention(tw.Layer):
         n_heads: int = 1,
         head_dim: int | None = None,
         causal: bool = False,
-        rate: float = 0.0,
+        dropout: float = 0.0,
         training: bool = True,
         add_bias: bool = True,
         w_init: Initializer = "tensorweave-layers:glorot_uniform",
@@ -116,13 +117,13 @@ class MHAttention(tw.Layer):
                     "pick n_units a multiple of n_heads, or pass head_dim=."
                 )
             head_dim = n_units // n_heads
-        if not 0.0 <= rate < 1.0:
-            raise ValueError(f"{owner}: rate must be in [0, 1), got {rate!r}.")
+        if not 0.0 <= dropout < 1.0:
+            raise ValueError(f"{owner}: dropout must be in [0, 1), got {dropout!r}.")
         self.n_out = n_units
         self.n_heads = int(n_heads)
         self.head_dim = int(head_dim)
         self.causal = bool(causal)
-        self.rate = float(rate)
+        self.dropout = float(dropout)
         self.training = bool(training)
         self.add_bias = bool(add_bias)
         self._w_init = tw.resolve("initializers", w_init, owner=owner, option="w_init")
@@ -147,7 +148,7 @@ class MHAttention(tw.Layer):
             name=name,
             share_state_with=share_state_with,
         )
-        if self.training and self.rate > 0.0:
+        if self.training and self.dropout > 0.0:
             self.state.generator()  # the weights' dropout random state, checkpointed
 
     def init_state(self) -> None:
@@ -191,9 +192,9 @@ class MHAttention(tw.Layer):
     def compute(self, query: Any, key: Any, value: Any, key_mask: Any = None) -> tf.Tensor:
         """Attend and project: ``[batch, t_q, n_units]``."""
         weights = self.attention_weights(query, key, key_mask)
-        if self.training and self.rate > 0.0:
-            keep = self.state.generator().uniform(tf.shape(weights)) >= self.rate
-            weights = weights * tf.cast(keep, weights.dtype) / (1.0 - self.rate)
+        if self.training and self.dropout > 0.0:
+            keep = self.state.generator().uniform(tf.shape(weights)) >= self.dropout
+            weights = weights * tf.cast(keep, weights.dtype) / (1.0 - self.dropout)
         context = tf.einsum("bhqk,bkhd->bqhd", weights, self._project(value, "value"))
         out = tf.einsum("bqhd,hdo->bqo", context, self.state.output_kernel)
         if self.add_bias:
@@ -202,21 +203,21 @@ class MHAttention(tw.Layer):
 
     @property
     def probability(self) -> float:
-        """Deprecated name of ``rate``."""
-        return self.rate
+        """Deprecated name of ``dropout``."""
+        return self.dropout
 
-    @tw.renamed_arguments({"probability": "rate"})
+    @tw.renamed_arguments({"probability": "dropout"})
     def reuse_with(  # type: ignore[override]  # explicit per-use options
         self,
         *inputs: tw.Layer,
         training: bool | None = None,
         causal: bool | None = None,
-        rate: float | None = None,
+        dropout: float | None = None,
         name: str | None = None,
     ) -> MHAttention:
         """The same attention (shared weights) on new query[, key[, value[, key_mask]]].
 
-        The per-use options ``training``, ``causal`` and ``rate`` keep this node's values
+        The per-use options ``training``, ``causal`` and ``dropout`` keep this node's values
         unless given (e.g. a causal decoder reusing an encoder's attention weights).
         """
         if not 1 <= len(inputs) <= 4:
@@ -230,7 +231,7 @@ class MHAttention(tw.Layer):
             n_heads=self.n_heads,
             head_dim=self.head_dim,
             causal=self.causal if causal is None else causal,
-            rate=self.rate if rate is None else rate,
+            dropout=self.dropout if dropout is None else dropout,
             training=self.training if training is None else training,
             add_bias=self.add_bias,
             w_init=self._w_init,

@@ -109,7 +109,7 @@ def test_causal_mask_blocks_the_future():
 
 def test_attention_dropout_only_in_training():
     x = tw.Input(shape=(None, None, 4))
-    att = MHAttention(x, n_units=4, n_heads=2, rate=0.5)
+    att = MHAttention(x, n_units=4, n_heads=2, dropout=0.5)
     infer = att.reuse_with(x, training=False)
     plain = MHAttention(x, n_units=4, n_heads=2, share_state_with=att)
     value = _seq(2, 5, 4)

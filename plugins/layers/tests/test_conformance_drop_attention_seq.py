@@ -78,13 +78,13 @@ TENSORWEAVE_CASES = [
     ),
     Case(
         "MHAttention.v1",
-        {"n_units": 4, "n_heads": 2, "rate": 0.5},
+        {"n_units": 4, "n_heads": 2, "dropout": 0.5},
         inputs=[(None, None, 4)],
         skip=RANDOM_SKIPS,
     ),
     Case(
         "MHAttention.v1",
-        {"n_units": 4, "n_heads": 2, "rate": 0.5, "training": False},
+        {"n_units": 4, "n_heads": 2, "dropout": 0.5, "training": False},
         inputs=[(None, None, 4)],
     ),
     Case("SeqMap.v1", {"layer": "LayerNorm.v1"}, inputs=[(None, None, 3)]),

@@ -10,7 +10,7 @@ is cheap: each name's module is imported when the name is first used.
 >>> import tensorweave as tw
 >>> labels = tw.Input(shape=(None,), dtype="int64", name="labels")
 >>> logits = tw.Input(n_units=3, name="logits")
->>> loss = tw.losses["sparse_categorical_cross_entropy.v1"](labels, logits)
+>>> loss = tw.losses["sparse_categorical_cross_entropy.v1"](labels, logits, from_logits=True)
 >>> round(float(loss([2], [[0.0, 0.0, 0.0]])), 4)
 1.0986
 """
@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_losses import auc, kinds, sinkhorn
     from tensorweave_losses.base import (
         LossLayer,
+        FromLogitsDefaultWarning,
         LossValueError,
         ProbabilitiesAsLogitsWarning,
         graph_function,
@@ -79,6 +80,7 @@ _EXPORTS = {
     "LossLayer": "base",
     "LossValueError": "base",
     "ProbabilitiesAsLogitsWarning": "base",
+    "FromLogitsDefaultWarning": "base",
     "graph_function": "base",
     "binary_cross_entropy": "cross_entropy",
     "categorical_cross_entropy": "cross_entropy",
@@ -126,6 +128,7 @@ __all__ = [
     "LossLayer",
     "LossValueError",
     "ProbabilitiesAsLogitsWarning",
+    "FromLogitsDefaultWarning",
     "graph_function",
     "binary_cross_entropy",
     "categorical_cross_entropy",

@@ -1,11 +1,14 @@
 """Cross-entropy losses: binary, categorical (one-hot or soft labels) and sparse (class ids).
 
-Each takes logits by default (``from_logits=True``, the numerically stable path: extreme
-logits such as ±1e4 give finite losses and gradients) or probabilities with
-``from_logits=False``. Label smoothing mixes the labels with the uniform distribution.
+Each takes logits (``from_logits=True``, the numerically stable path: extreme logits such
+as ±1e4 give finite losses and gradients) or probabilities (``from_logits=False``). Say
+which: an omitted ``from_logits`` means logits in this release and warns
+(``FromLogitsDefaultWarning``), as the default becomes ``False`` (Keras's convention, that
+of ``kl_divergence``) in the next. Label smoothing mixes the labels with the uniform
+distribution.
 
 >>> from tensorweave_losses.cross_entropy import sparse_categorical_cross_entropy
->>> round(float(sparse_categorical_cross_entropy([0], [[0.0, 0.0]])), 4)  # log 2
+>>> round(float(sparse_categorical_cross_entropy([0], [[0.0, 0.0]], from_logits=True)), 4)
 0.6931
 """
 
@@ -23,6 +26,7 @@ from tensorweave_losses.base import (
     check_reduction,
     check_shapes,
     float_tensor,
+    from_logits_or_default,
     graph_function,
     reduce_loss,
     warn_if_probabilities,
@@ -41,7 +45,7 @@ def binary_cross_entropy(
     labels: Any,
     predictions: Any,
     *,
-    from_logits: bool = True,
+    from_logits: bool | None = None,
     label_smoothing: float = 0.0,
     sample_weight: Any = None,
     reduction: str = "mean",
@@ -55,16 +59,19 @@ def binary_cross_entropy(
     Args:
         labels: targets in [0, 1].
         predictions: logits, or probabilities with ``from_logits=False``.
-        from_logits: whether ``predictions`` are logits.
+        from_logits: whether ``predictions`` are logits. Pass it: when omitted it means
+            ``True`` (logits) in this release with a ``FromLogitsDefaultWarning``, and
+            ``False`` (as in Keras) from the next.
         label_smoothing: squeeze labels towards 0.5: ``y * (1 - s) + 0.5 * s``.
         sample_weight: weights per example (or per element).
         reduction: ``"mean"``, ``"sum"`` or ``"none"``.
 
-    >>> round(float(binary_cross_entropy([[1.0]], [[0.0]])), 4)
+    >>> round(float(binary_cross_entropy([[1.0]], [[0.0]], from_logits=True)), 4)
     0.6931
     """
     name = "binary_cross_entropy"
     check_reduction(name, reduction)
+    from_logits = from_logits_or_default(name, from_logits)
     _check_smoothing(name, label_smoothing)
     predictions = float_tensor(predictions)
     labels = align_labels(tf.cast(tf.convert_to_tensor(labels), predictions.dtype), predictions)
@@ -87,7 +94,7 @@ def categorical_cross_entropy(
     labels: Any,
     predictions: Any,
     *,
-    from_logits: bool = True,
+    from_logits: bool | None = None,
     label_smoothing: float = 0.0,
     axis: int = -1,
     sample_weight: Any = None,
@@ -99,18 +106,20 @@ def categorical_cross_entropy(
         labels: one distribution per example, the shape of ``predictions``.
         predictions: logits, or probabilities with ``from_logits=False`` (renormalised to
             sum to 1, then clipped away from 0).
-        from_logits: whether ``predictions`` are logits. Eager probability-looking logits
-            (rows in [0, 1] summing to 1) raise a ``ProbabilitiesAsLogitsWarning``.
+        from_logits: whether ``predictions`` are logits (pass it: see
+            ``binary_cross_entropy``). Eager probability-looking logits (rows in [0, 1]
+            summing to 1) raise a ``ProbabilitiesAsLogitsWarning``.
         label_smoothing: ``y * (1 - s) + s / n_classes``.
         axis: the class axis.
         sample_weight: weights per example.
         reduction: ``"mean"``, ``"sum"`` or ``"none"``.
 
-    >>> round(float(categorical_cross_entropy([[0.0, 1.0]], [[0.0, 0.0]])), 4)
+    >>> round(float(categorical_cross_entropy([[0.0, 1.0]], [[0.0, 0.0]], from_logits=True)), 4)
     0.6931
     """
     name = "categorical_cross_entropy"
     check_reduction(name, reduction)
+    from_logits = from_logits_or_default(name, from_logits)
     _check_smoothing(name, label_smoothing)
     predictions = float_tensor(predictions)
     labels = tf.cast(tf.convert_to_tensor(labels), predictions.dtype)
@@ -140,7 +149,7 @@ def sparse_categorical_cross_entropy(
     labels: Any,
     predictions: Any,
     *,
-    from_logits: bool = True,
+    from_logits: bool | None = None,
     label_smoothing: float = 0.0,
     sample_weight: Any = None,
     reduction: str = "mean",
@@ -153,16 +162,19 @@ def sparse_categorical_cross_entropy(
             ``LossValueError`` eagerly and fail an assert inside compiled graphs.
         predictions: logits ``[..., n_classes]``, or probabilities with
             ``from_logits=False``.
-        from_logits: whether ``predictions`` are logits.
+        from_logits: whether ``predictions`` are logits. Pass it: when omitted it means
+            ``True`` (logits) in this release with a ``FromLogitsDefaultWarning``, and
+            ``False`` (as in Keras) from the next.
         label_smoothing: as in ``categorical_cross_entropy``.
         sample_weight: weights per example.
         reduction: ``"mean"``, ``"sum"`` or ``"none"``.
 
-    >>> round(float(sparse_categorical_cross_entropy([1], [[0.0, 0.0, 0.0]])), 4)  # log 3
+    >>> round(float(sparse_categorical_cross_entropy([1], [[0.0, 0.0, 0.0]], from_logits=True)), 4)
     1.0986
     """
     name = "sparse_categorical_cross_entropy"
     check_reduction(name, reduction)
+    from_logits = from_logits_or_default(name, from_logits)
     _check_smoothing(name, label_smoothing)
     predictions = float_tensor(predictions)
     labels = tf.convert_to_tensor(labels)

@@ -16,14 +16,14 @@ RNG = np.random.default_rng(0)
 def test_layer_mode_builds_a_loss_node_equal_to_the_function():
     labels = tw.Input(shape=(None,), dtype="int64", name="labels")
     logits = tw.Input(n_units=5, name="logits")
-    node = sparse_categorical_cross_entropy(labels, logits, label_smoothing=0.1)
+    node = sparse_categorical_cross_entropy(labels, logits, label_smoothing=0.1, from_logits=True)
     assert isinstance(node, LossLayer) and node.shape == () and node.dtype == tf.float32
     assert node.function is sparse_categorical_cross_entropy.function
-    assert node.options == {"label_smoothing": 0.1}
+    assert node.options == {"label_smoothing": 0.1, "from_logits": True}
     assert node.name == "sparse_categorical_cross_entropy"
     y = RNG.integers(0, 5, size=7)
     z = RNG.standard_normal((7, 5)).astype("float32")
-    want = sparse_categorical_cross_entropy(y, z, label_smoothing=0.1)
+    want = sparse_categorical_cross_entropy(y, z, label_smoothing=0.1, from_logits=True)
     np.testing.assert_allclose(node(y, z), want, rtol=1e-6)
     np.testing.assert_allclose(tw.compile(node)(y, z), want, rtol=1e-6)
 

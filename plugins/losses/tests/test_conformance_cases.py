@@ -24,10 +24,15 @@ def _nce(labels, inputs):
 
 
 TENSORWEAVE_CASES = [
-    Case("categorical_cross_entropy.v1", kind="losses", inputs=[(None, 4), (None, 4)]),
+    Case(
+        "categorical_cross_entropy.v1",
+        {"from_logits": True},
+        kind="losses",
+        inputs=[(None, 4), (None, 4)],
+    ),
     Case(
         "sparse_categorical_cross_entropy.v1",
-        {"reduction": "none"},
+        {"reduction": "none", "from_logits": True},
         kind="losses",
         inputs=[InputSpec((None,), "int64", maxval=4), (None, 4)],
     ),

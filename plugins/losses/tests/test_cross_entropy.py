@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tensorweave as tw
-from tensorweave_losses import LossValueError, ProbabilitiesAsLogitsWarning
+from tensorweave_losses import FromLogitsDefaultWarning, LossValueError, ProbabilitiesAsLogitsWarning
 from tensorweave_losses.cross_entropy import (
     binary_cross_entropy,
     categorical_cross_entropy,
@@ -94,7 +94,8 @@ def test_binary_labels_of_rank_one_fit_predictions_with_one_column():
     labels = np.array([1.0, 0.0, 1.0], "float32")
     logits = np.array([[2.0], [-1.0], [0.5]], "float32")
     np.testing.assert_allclose(
-        binary_cross_entropy(labels, logits), binary_cross_entropy(labels[:, None], logits)
+        binary_cross_entropy(labels, logits, from_logits=True),
+        binary_cross_entropy(labels[:, None], logits, from_logits=True),
     )
 
 
@@ -108,7 +109,7 @@ def test_binary_labels_of_rank_one_fit_predictions_with_one_column():
 def test_extreme_logits_stay_finite_with_finite_gradients(loss, labels):
     logits = tf.Variable([[1e4, -1e4, 0.0], [-1e4, 1e4, 1e4]])
     with tf.GradientTape() as tape:
-        value = loss(labels, logits)
+        value = loss(labels, logits, from_logits=True)
     grad = tape.gradient(value, logits)
     assert np.isfinite(value.numpy()) and np.isfinite(grad.numpy()).all()
     np.testing.assert_allclose(value, (0.0 + 0.0) / 2 + np.log(2) / 2, rtol=1e-5)
@@ -118,7 +119,7 @@ def test_binary_extreme_logits_and_probabilities():
     labels = np.array([[1.0, 0.0, 1.0, 0.0]], "float32")
     logits = tf.Variable([[1e4, -1e4, -1e4, 1e4]])
     with tf.GradientTape() as tape:
-        value = binary_cross_entropy(labels, logits)
+        value = binary_cross_entropy(labels, logits, from_logits=True)
     assert np.isfinite(value.numpy()) and np.isfinite(tape.gradient(value, logits)).all()
     np.testing.assert_allclose(value, 1e4 / 2, rtol=1e-5)
     probs = np.array([[1.0, 0.0, 0.0, 1.0]], "float32")
@@ -126,19 +127,23 @@ def test_binary_extreme_logits_and_probabilities():
 
 
 def test_single_class_and_zero_weights():
-    assert float(categorical_cross_entropy([[1.0]], [[7.0]])) == 0.0
-    assert float(sparse_categorical_cross_entropy([0, 0], [[3.0], [-2.0]])) == 0.0
+    assert float(categorical_cross_entropy([[1.0]], [[7.0]], from_logits=True)) == 0.0
+    assert float(sparse_categorical_cross_entropy([0, 0], [[3.0], [-2.0]], from_logits=True)) == 0.0
     weights = np.zeros(2, "float32")
     assert (
-        float(sparse_categorical_cross_entropy([0, 1], [[3.0, 0], [0, 2]], sample_weight=weights))
+        float(
+            sparse_categorical_cross_entropy(
+                [0, 1], [[3.0, 0], [0, 2]], sample_weight=weights, from_logits=True
+            )
+        )
         == 0.0
     )
 
 
 def test_sparse_labels_out_of_range_raise_eagerly_and_in_graphs():
     with pytest.raises(LossValueError, match=r"class ids in \[0, 3\).*\[3, -1\]"):
-        sparse_categorical_cross_entropy([0, 3, -1], np.zeros((3, 3), "float32"))
-    fn = tf.function(lambda y, z: sparse_categorical_cross_entropy(y, z))
+        sparse_categorical_cross_entropy([0, 3, -1], np.zeros((3, 3), "float32"), from_logits=True)
+    fn = tf.function(lambda y, z: sparse_categorical_cross_entropy(y, z, from_logits=True))
     with pytest.raises(tf.errors.InvalidArgumentError, match="class ids in"):
         fn(tf.constant([0, 5]), tf.zeros([2, 3]))
 
@@ -147,23 +152,27 @@ def test_shape_mismatches_name_the_loss_shapes_and_fix():
     with pytest.raises(
         tw.ShapeError, match=r"categorical_cross_entropy.*\(2, 3\).*\(2, 4\).*sparse"
     ):
-        categorical_cross_entropy(np.ones((2, 3)), np.ones((2, 4)))
+        categorical_cross_entropy(np.ones((2, 3)), np.ones((2, 4)), from_logits=True)
     with pytest.raises(tw.ShapeError, match=r"sparse_categorical_cross_entropy.*\(2, 4\).*one-hot"):
-        sparse_categorical_cross_entropy(np.ones((2, 4), "int64"), np.ones((2, 4)))
+        sparse_categorical_cross_entropy(
+            np.ones((2, 4), "int64"), np.ones((2, 4)), from_logits=True
+        )
     with pytest.raises(tw.InputValueError, match="integer class ids"):
-        sparse_categorical_cross_entropy([0.5, 1.0], np.ones((2, 4)))
+        sparse_categorical_cross_entropy([0.5, 1.0], np.ones((2, 4)), from_logits=True)
 
 
 def test_probabilities_passed_as_logits_warn_and_logits_passed_as_probabilities_raise():
     probs = np.array([[0.2, 0.8], [0.5, 0.5]], "float32")
     with pytest.warns(ProbabilitiesAsLogitsWarning, match="from_logits=False"):
-        categorical_cross_entropy(np.eye(2)[[1, 0]], probs)
+        categorical_cross_entropy(np.eye(2)[[1, 0]], probs, from_logits=True)
     with pytest.warns(ProbabilitiesAsLogitsWarning):
-        sparse_categorical_cross_entropy([1, 0], probs)
+        sparse_categorical_cross_entropy([1, 0], probs, from_logits=True)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         categorical_cross_entropy(np.eye(2)[[1, 0]], probs, from_logits=False)
-        categorical_cross_entropy(np.eye(2)[[1, 0]], np.array([[0.2, 0.3], [0.1, 0.1]]))
+        categorical_cross_entropy(
+            np.eye(2)[[1, 0]], np.array([[0.2, 0.3], [0.1, 0.1]]), from_logits=True
+        )
     with pytest.raises(LossValueError, match="from_logits=True"):
         categorical_cross_entropy(np.eye(2)[[1, 0]], probs * 3, from_logits=False)
     with pytest.raises(LossValueError, match="binary_cross_entropy"):
@@ -173,10 +182,12 @@ def test_probabilities_passed_as_logits_warn_and_logits_passed_as_probabilities_
 def test_as_layer_matches_function_and_has_gradients():
     labels = tw.Input(n_units=3, name="labels")
     logits = tw.Input(n_units=3, name="logits")
-    node = categorical_cross_entropy(labels, logits, label_smoothing=0.2, reduction="sum")
+    node = categorical_cross_entropy(
+        labels, logits, label_smoothing=0.2, reduction="sum", from_logits=True
+    )
     y = np.eye(3, dtype="float32")[[0, 1, 2, 1]]
     z = np.random.default_rng(1).standard_normal((4, 3)).astype("float32")
-    want = categorical_cross_entropy(y, z, label_smoothing=0.2, reduction="sum")
+    want = categorical_cross_entropy(y, z, label_smoothing=0.2, reduction="sum", from_logits=True)
     np.testing.assert_allclose(tw.compile(node)(y, z), want, rtol=1e-6)
     zt = tf.constant(z)
     with tf.GradientTape() as tape:
@@ -185,3 +196,30 @@ def test_as_layer_matches_function_and_has_gradients():
     np.testing.assert_allclose(
         tape.gradient(value, zt), _softmax(z) - (y * 0.8 + 0.2 / 3), atol=1e-5
     )
+
+
+@pytest.mark.parametrize(
+    "loss, labels",
+    [
+        (binary_cross_entropy, np.array([[1.0, 0.0]], "float32")),
+        (categorical_cross_entropy, np.array([[1.0, 0.0]], "float32")),
+        (sparse_categorical_cross_entropy, np.array([0])),
+    ],
+)
+def test_omitted_from_logits_keeps_the_old_default_and_warns(loss, labels):
+    logits = np.array([[2.0, -1.0]], "float32")
+    with pytest.warns(FromLogitsDefaultWarning, match=r"from_logits=True.*False.*Keras"):
+        omitted = loss(labels, logits)
+    np.testing.assert_allclose(omitted, loss(labels, logits, from_logits=True))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FromLogitsDefaultWarning)
+        loss(labels, logits, from_logits=True)  # explicit: no warning
+
+
+def test_from_logits_default_is_keras_false_or_the_warned_transition():
+    import inspect
+
+    for name in ("binary", "categorical", "sparse_categorical"):
+        fn = tw.losses[f"{name}_cross_entropy.v1"]
+        assert inspect.signature(fn).parameters["from_logits"].default is None
+    assert inspect.signature(tw.losses["kl_divergence.v1"]).parameters["from_logits"].default is False

@@ -37,9 +37,12 @@ FIXED = (
 # name -> (values, kwargs); inputs are built from the values' shapes (batch dynamic)
 TABLE = {
     "losses": {
-        "binary_cross_entropy.v1": ([probs(B, C).round(), f32(B, C)], {}),
-        "categorical_cross_entropy.v1": ([onehot(), f32(B, C)], {"label_smoothing": 0.1}),
-        "sparse_categorical_cross_entropy.v1": ([ids(B), f32(B, C)], {}),
+        "binary_cross_entropy.v1": ([probs(B, C).round(), f32(B, C)], {"from_logits": True}),
+        "categorical_cross_entropy.v1": (
+            [onehot(), f32(B, C)],
+            {"label_smoothing": 0.1, "from_logits": True},
+        ),
+        "sparse_categorical_cross_entropy.v1": ([ids(B), f32(B, C)], {"from_logits": True}),
         "mse.v1": ([f32(B, C), f32(B, C)], {}),
         "mae.v1": ([f32(B, C), f32(B, C)], {}),
         "huber.v1": ([f32(B, C), f32(B, C)], {"delta": 0.5}),

@@ -103,4 +103,4 @@ def test_bucketed_auc_streams_its_histogram_and_losses_have_no_state():
     node = tw.metrics["auc.v1"](y, p, num_thresholds=50)
     whole = float(tw.metrics["auc.v1"](labels, scores, num_thresholds=50))
     np.testing.assert_allclose(_stream(node, 13, labels, scores), whole, rtol=1e-6)
-    assert tw.losses["binary_cross_entropy.v1"](y, p).streaming() is None
+    assert tw.losses["binary_cross_entropy.v1"](y, p, from_logits=True).streaming() is None

@@ -17,8 +17,8 @@ def _dense_model(seed=0):
     x, t = tw.Input(n_units=6, name="x"), tw.Input(n_units=1, name="t")
     h = tw.layers["FC.v1"](x, n_units=16, activation="relu")
     h = tw.layers["BatchNorm.v1"](h)
-    h = tw.layers["Dropout.v1"](h, probability=0.5)
-    h = tw.layers["DropConnect.v1"](h, n_units=8, probability=0.5)
+    h = tw.layers["Dropout.v1"](h, rate=0.5)
+    h = tw.layers["DropConnect.v1"](h, n_units=8, rate=0.5)
     y = tw.layers["Linear.v1"](h, n_units=1)
     loss = tw.losses["mse.v1"](t, y)
     mae = tw.Lambda(lambda a, b: tf.reduce_mean(tf.abs(a - b)), y, t, name="mae")
@@ -62,7 +62,7 @@ def test_the_figures_are_those_of_the_inference_graph():
 def test_an_explicit_inference_branch_is_kept():
     tw.reset_names()
     x, t = tw.Input(n_units=3, name="x"), tw.Input(n_units=1, name="t")
-    drop = tw.layers["Dropout.v1"](x, probability=0.5)
+    drop = tw.layers["Dropout.v1"](x, rate=0.5)
     y_train = tw.layers["Linear.v1"](drop, n_units=1)
     y_infer = y_train.reuse_with(drop.reuse_with(x, training=False))
     loss = tw.losses["mse.v1"](t, y_train)
@@ -79,12 +79,12 @@ def test_sequence_layers_attention_lookup_and_cell_dropout_switch_off():
     tf.random.set_seed(1)
     ids = tw.Input(shape=(None, None), dtype="int32", name="ids")
     emb = tw.layers["Lookup.v1"](ids, vocab_size=11, n_units=8)
-    emb = tw.layers["DropLookup.v1"](emb, ids, probability=0.5)
-    att = tw.layers["MHAttention.v1"](emb, n_units=8, n_heads=2, probability=0.5)
-    att = tw.layers["SeqMap.v1"](att, "Dropout.v1", probability=0.5)  # a composite layer
+    emb = tw.layers["DropLookup.v1"](emb, ids, rate=0.5)
+    att = tw.layers["MHAttention.v1"](emb, n_units=8, n_heads=2, dropout=0.5)
+    att = tw.layers["SeqMap.v1"](att, "Dropout.v1", rate=0.5)  # a composite layer
     rnn = tw.layers["RNN.v1"](
-        att, cell="LSTMCell.v1", n_units=6, input_dropout=0.5, state_dropout=0.5,
-        output_dropout=0.5, input_dropconnect=0.5,
+        att, cell="LSTMCell.v1", n_units=6, dropout=0.5, recurrent_dropout=0.5,
+        output_dropout=0.5, dropconnect=0.5,
     )  # fmt: skip
     model = twt.Model(inputs=ids, outputs=rnn)
     xs = {"ids": np.random.default_rng(0).integers(0, 11, size=(5, 7)).astype("int32")}

@@ -39,10 +39,10 @@ x = { input = [64] }
 y = { input = [], dtype = "int64" }
 h = { "@layers" = "FC.v1", inputs = ["x"], n_units = 16, activation = "relu" }
 bn = { "@layers" = "BatchNorm.v1", inputs = ["h"] }
-drop = { "@layers" = "Dropout.v1", inputs = ["bn"], probability = 0.5 }
+drop = { "@layers" = "Dropout.v1", inputs = ["bn"], rate = 0.5 }
 logits = { "@layers" = "Linear.v1", inputs = ["drop"], n_units = 10 }
-probs = { "@layers" = "Activation.v1", inputs = ["logits"], fn = "softmax" }
-loss = { "@losses" = "sparse_categorical_cross_entropy.v1", inputs = ["y", "logits"] }
+probs = { "@layers" = "Activation.v1", inputs = ["logits"], activation = "softmax" }
+loss = { "@losses" = "sparse_categorical_cross_entropy.v1", inputs = ["y", "logits"], from_logits = true }
 accuracy = { "@metrics" = "sparse_accuracy.v1", inputs = ["y", "logits"] }
 
 [optimizer]

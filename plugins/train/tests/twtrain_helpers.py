@@ -53,7 +53,7 @@ def regression_model(seed=0, optimizer=None, dropout=0.0, **kw):
     t = tw.Input(n_units=1, name="t")
     h = tw.Lambda(tf.tanh, Dense(x, 8))
     if dropout:
-        h = tw.layers["Dropout.v1"](h, probability=dropout)
+        h = tw.layers["Dropout.v1"](h, rate=dropout)
     y = Dense(h, 1, name="y")
     loss = tw.Lambda(mse, y, t, name="mse")
     mae = tw.Lambda(lambda a, b: tf.reduce_mean(tf.abs(a - b)), y, t, name="mae")
