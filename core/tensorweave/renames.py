@@ -42,7 +42,13 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["RenamedArgumentWarning", "renamed_arguments", "renames_of", "apply_renames"]
+__all__ = [
+    "RenamedArgumentWarning",
+    "renamed_arguments",
+    "renames_of",
+    "apply_renames",
+    "warn_renamed",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -53,10 +59,26 @@ class RenamedArgumentWarning(FutureWarning):
     """An argument was given by its old, deprecated name (see ``renamed_arguments``)."""
 
 
+def warn_renamed(owner: str, old: str, new: str, *, stacklevel: int = 2) -> None:
+    """Emit the ``RenamedArgumentWarning`` for ``old`` given instead of ``new``."""
+    warnings.warn(
+        f"{owner}: the argument {old!r} is renamed {new!r}; {old!r} still works but will "
+        f"be removed. Fix: write {new}=...",
+        RenamedArgumentWarning,
+        stacklevel=stacklevel + 1,
+    )
+
+
 def apply_renames(
-    owner: str, renames: Mapping[str, str], kwargs: Mapping[str, Any], *, stacklevel: int = 2
+    owner: str,
+    renames: Mapping[str, str],
+    kwargs: Mapping[str, Any],
+    *,
+    stacklevel: int = 2,
+    warn: bool = True,
 ) -> dict[str, Any]:
-    """``kwargs`` with old names replaced by new ones, warning once per old name used.
+    """``kwargs`` with old names replaced by new ones, warning once per old name used
+    (unless ``warn=False``: the caller has warned already, e.g. the config validator).
 
     Raises ``TypeError`` when both the old and the new name are given.
 
@@ -76,12 +98,8 @@ def apply_renames(
                 f"{owner}: got both {new!r} and its deprecated alias {key!r}. Fix: give only "
                 f"{new}=..."
             )
-        warnings.warn(
-            f"{owner}: the argument {key!r} is renamed {new!r}; {key!r} still works but will "
-            f"be removed. Fix: write {new}=...",
-            RenamedArgumentWarning,
-            stacklevel=stacklevel + 1,
-        )
+        if warn:
+            warn_renamed(owner, key, new, stacklevel=stacklevel + 1)
         out[new] = value
     return out
 

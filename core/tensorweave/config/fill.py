@@ -69,10 +69,8 @@ def _fill_promise(node: dict[str, Any], n_inputs: int, skip: tuple[str, ...]) ->
     node[f"@{kind}"] = exact
     info = reg.info(exact)
     aliases = renames_of(obj)
-    # deprecated names are written out under their new names (warning, as a call would)
-    node_out = (
-        apply_renames(f"{kind} {exact}", aliases, node, stacklevel=3) if aliases else dict(node)
-    )
+    # deprecated names are written out under their new names (validation warned)
+    node_out = apply_renames(exact, aliases, node, warn=False) if aliases else dict(node)
     notes = []
     positional = 0
     for p in params_of(obj):

@@ -34,7 +34,7 @@ from tensorweave.config import graphs
 from tensorweave.config.errors import ConfigError, join_path
 from tensorweave.config.promises import META_KEYS, is_promise, lookup, promise_kind, promise_params
 from tensorweave.config.schema import Param, accepts_var_keyword, check_type, params_of
-from tensorweave.renames import renames_of
+from tensorweave.renames import apply_renames, renames_of, warn_renamed
 
 __all__ = ["validate", "resolve", "resolve_graph", "Resolver"]
 
@@ -109,6 +109,8 @@ class Resolver:
                     self.errors.append(
                         (sub, f"{key!r} is the deprecated name of {aliases[key]!r}; give one")
                     )
+                else:  # once per config path (the same message from here is shown once)
+                    warn_renamed(f"{sub or key} ({name})", key, aliases[key], stacklevel=1)
                 p = by_name.get(aliases[key])
                 if p is None and open_kw:
                     self.check(value, sub)
@@ -198,6 +200,9 @@ class Resolver:
             if k not in skip
         }
         kwargs.update(extra or {})
+        aliases = renames_of(obj)
+        if aliases:  # validation warned about deprecated names, with their config path
+            kwargs = apply_renames(name, aliases, kwargs, warn=False)
         try:
             return obj(*inputs, **kwargs)
         except ConfigError:

@@ -46,9 +46,7 @@ TENSORWEAVE_CASES = [
         inputs=[(None, None, 4)],
         skip=RANDOM_SKIPS,
     ),
-    Case(
-        "DropConnect.v1", {"n_units": 3, "rate": 0.5}, inputs=[(None, 5)], skip=RANDOM_SKIPS
-    ),
+    Case("DropConnect.v1", {"n_units": 3, "rate": 0.5}, inputs=[(None, 5)], skip=RANDOM_SKIPS),
     Case("DropConnect.v1", {"n_units": 3, "training": False}, inputs=[(None, 5)]),
     Case("DropConnect.v1", {"n_units": 3, "training": False}, inputs=[SPARSE]),
     Case(

@@ -24,8 +24,8 @@ import tensorweave as tw
 if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_losses import auc, kinds, sinkhorn
     from tensorweave_losses.base import (
-        LossLayer,
         FromLogitsDefaultWarning,
+        LossLayer,
         LossValueError,
         ProbabilitiesAsLogitsWarning,
         graph_function,

@@ -10,7 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tensorweave as tw
-from tensorweave_losses import FromLogitsDefaultWarning, LossValueError, ProbabilitiesAsLogitsWarning
+from tensorweave_losses import (
+    FromLogitsDefaultWarning,
+    LossValueError,
+    ProbabilitiesAsLogitsWarning,
+)
 from tensorweave_losses.cross_entropy import (
     binary_cross_entropy,
     categorical_cross_entropy,
@@ -222,4 +226,6 @@ def test_from_logits_default_is_keras_false_or_the_warned_transition():
     for name in ("binary", "categorical", "sparse_categorical"):
         fn = tw.losses[f"{name}_cross_entropy.v1"]
         assert inspect.signature(fn).parameters["from_logits"].default is None
-    assert inspect.signature(tw.losses["kl_divergence.v1"]).parameters["from_logits"].default is False
+    assert (
+        inspect.signature(tw.losses["kl_divergence.v1"]).parameters["from_logits"].default is False
+    )

@@ -1,0 +1,229 @@
+"""One vocabulary across every pack (CONTRIBUTING.md, "One vocabulary").
+
+Every component a first-party or contrib pack registers, of every kind, names the same
+concept the same way: Keras's names where Keras has the concept (``rate``, ``dropout``,
+``recurrent_dropout``, ``training``, ``activation``, ``num_classes``, ``from_logits``),
+the pack conventions otherwise (``n_units``, ``w_init``, ``b_init``, ``add_bias``). Old
+spellings survive only as deprecated aliases (``tw.renamed_arguments``), which must point
+at a real parameter and must not be parameters themselves.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import pytest
+
+import tensorweave as tw
+
+#: the distributions this repository ships
+PACKS = {
+    "tensorweave-layers",
+    "tensorweave-losses",
+    "tensorweave-rnn",
+    "tensorweave-data",
+    "tensorweave-train",
+    "tensorweave-store",
+    "tensorweave-keras",
+    "tensorweave-template",
+    "tensorweave-conflict-demo",
+}
+
+#: names other libraries (or older versions of these packs) use -> the one vocabulary
+OUTLIERS = {
+    # regularisation
+    "probability": "rate (a dropping layer) or dropout (inside another layer)",
+    "keep_prob": "rate",
+    "dropout_rate": "rate",
+    "regularized": "training",
+    "is_training": "training",
+    "input_dropout": "dropout",
+    "state_dropout": "recurrent_dropout",
+    "input_dropconnect": "dropconnect",
+    "state_dropconnect": "recurrent_dropconnect",
+    # functions applied to a value
+    "fn": "activation",
+    "act": "activation",
+    "activation_fn": "activation",
+    "gate_fn": "gate_activation",
+    # classes, logits
+    "n_classes": "num_classes",
+    "nb_classes": "num_classes",
+    # the pack conventions for weights and sizes
+    "init": "w_init",
+    "kernel_init": "w_init",
+    "kernel_initializer": "w_init",
+    "weight_init": "w_init",
+    "bias_init": "b_init",
+    "bias_initializer": "b_init",
+    "bias": "add_bias",
+    "use_bias": "add_bias",
+    "units": "n_units",
+    "filters": "n_units",
+    "out_features": "n_units",
+}
+#: components whose parameter is another concept under an outlier's name, and why
+EXEMPT = {
+    # the core's tw.Lambda: its positional ``fn`` is the layer's operation itself
+    ("layers", "Lambda.v1", "fn"),
+    # the callback is its function (Keras's LambdaCallback takes one per event instead)
+    ("callbacks", "LambdaCallback.v1", "fn"),
+}
+#: the initializer options a layer may take (``*_init``); cells add the recurrent ``u_init``
+INITIALIZERS = {"w_init", "b_init", "u_init"}
+
+
+def _components() -> list[tuple[str, str, str]]:
+    found = []
+    for kind in sorted(tw.kinds()):
+        for info in tw.registry(kind).infos():
+            if info.distribution in PACKS:
+                found.append((kind, info.distribution, info.name))
+    return sorted(found)
+
+
+COMPONENTS = _components()
+
+
+def _load(kind: str, dist: str, name: str) -> Any:
+    return tw.registry(kind)[f"{dist}:{name}"]
+
+
+def _params(obj: Any) -> dict[str, inspect.Parameter]:
+    """The parameters of a function, or of a class's constructors along its bases (a cell
+    passes ``**options`` to ``Cell.__init__``, whose names are the cell's too)."""
+    targets = [obj]
+    if inspect.isclass(obj):
+        targets = [k.__init__ for k in obj.__mro__ if "__init__" in vars(k)]
+    out: dict[str, inspect.Parameter] = {}
+    for target in targets:
+        try:
+            params = inspect.signature(target).parameters
+        except (TypeError, ValueError):
+            continue
+        for p in params.values():
+            if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and p.name != "self":
+                out.setdefault(p.name, p)
+    return out
+
+
+def _takes_var_keyword(obj: Any) -> bool:
+    try:
+        params = inspect.signature(obj).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.kind is p.VAR_KEYWORD for p in params)
+
+
+def test_the_survey_covers_every_pack():
+    dists = {d for _, d, _ in COMPONENTS}
+    assert {
+        "tensorweave-layers",
+        "tensorweave-losses",
+        "tensorweave-rnn",
+        "tensorweave-data",
+    } <= dists
+    assert {"tensorweave-train", "tensorweave-store", "tensorweave-template"} <= dists
+    kinds = {k for k, _, _ in COMPONENTS}
+    assert {"layers", "cells", "losses", "metrics", "processors", "callbacks"} <= kinds
+
+
+@pytest.mark.parametrize("kind, dist, name", COMPONENTS)
+def test_component_speaks_the_one_vocabulary(kind, dist, name):
+    obj = _load(kind, dist, name)
+    params = _params(obj)
+    wrong = {p: OUTLIERS[p] for p in params if p in OUTLIERS and (kind, name, p) not in EXEMPT}
+    assert not wrong, f"{kind} {dist}:{name}: rename {wrong} (keep the old name as an alias)"
+    for flag in ("training", "add_bias", "from_logits"):
+        if flag in params:
+            annotation = str(params[flag].annotation)
+            assert annotation.startswith("bool"), f"{name}: {flag} is a bool flag"
+    if "from_logits" in params:
+        # Keras's default; None is the one-release transition that warns when omitted
+        assert params["from_logits"].default in (False, None), name
+    aliases = tw.renames_of(obj)
+    open_kw = _takes_var_keyword(obj)  # RNN(**cell_options): the cell's names
+    for old, new in aliases.items():
+        assert old not in params, f"{name}: the deprecated {old!r} is still a parameter"
+        assert new in params or open_kw, f"{name}: alias {old!r} -> {new!r}, not a parameter"
+
+
+LAYERS = [(d, n) for k, d, n in COMPONENTS if k == "layers" and d == "tensorweave-layers"]
+
+
+@pytest.mark.parametrize("dist, name", LAYERS)
+def test_layer_weights_follow_the_pack_convention(dist, name):
+    params = _params(_load("layers", dist, name))
+    inits = {p for p in params if p.endswith("_init")}
+    assert inits <= INITIALIZERS, f"{name}: initializer options {sorted(inits - INITIALIZERS)}"
+    # the bias switch and the bias initializer come together
+    assert ("add_bias" in params) == ("b_init" in params), f"{name}: add_bias without b_init"
+    if "add_bias" in params:
+        assert params["add_bias"].default is True, f"{name}: add_bias should default to True"
+        assert "w_init" in params, f"{name}: a layer with a bias has weights (w_init)"
+    assert {"name", "share_state_with"} <= set(params), f"{name}: the layer contract"
+
+
+def test_dropping_layers_take_rate_and_layers_with_inner_dropout_take_dropout():
+    for name in ("Dropout.v1", "DropConnect.v1", "DropLookup.v1"):
+        params = _params(tw.layers[name])
+        assert "rate" in params and "training" in params, name
+    assert {"dropout", "training"} <= set(_params(tw.layers["MHAttention.v1"]))
+    for cell in ("LSTMCell.v1", "GRUCell.v1", "RNNCell.v1"):
+        params = _params(tw.cells[cell])
+        assert {"dropout", "recurrent_dropout", "output_dropout", "training"} <= set(params)
+        assert {"dropconnect", "recurrent_dropconnect"} <= set(params)
+
+
+def _seq() -> tw.Layer:
+    return tw.Input(shape=(None, None, 4))
+
+
+def _vec() -> tw.Layer:
+    return tw.Input(n_units=4)
+
+
+#: every renamed argument: (kind, component, old, new, value, how to build its inputs)
+RENAMED = [
+    ("layers", "Dropout.v1", "probability", "rate", 0.3, lambda: [_vec()]),
+    ("layers", "DropConnect.v1", "probability", "rate", 0.3, lambda: [_vec()]),
+    ("layers", "DropLookup.v1", "probability", "rate", 0.3, lambda: [_seq()]),
+    ("layers", "MHAttention.v1", "probability", "dropout", 0.3, lambda: [_seq()]),
+    ("layers", "Activation.v1", "fn", "activation", "tanh", lambda: [_vec()]),
+    ("layers", "Gate.v1", "gate_fn", "gate_activation", "tanh", lambda: [_vec(), _vec()]),
+    ("layers", "CoupledGate.v1", "gate_fn", "gate_activation", "tanh", lambda: [_vec()] * 3),
+    ("cells", "LSTMCell.v1", "input_dropout", "dropout", 0.3, lambda: [_vec()]),
+    ("cells", "GRUCell.v1", "state_dropout", "recurrent_dropout", 0.3, lambda: [_vec()]),
+    ("cells", "RNNCell.v1", "input_dropconnect", "dropconnect", 0.3, lambda: [_vec()]),
+    ("cells", "LSTMCell.v1", "state_dropconnect", "recurrent_dropconnect", 0.3, lambda: [_vec()]),
+    ("cells", "GRUCell.v1", "regularized", "training", False, lambda: [_vec()]),
+    ("layers", "RNN.v1", "regularized", "training", False, lambda: [_seq()]),
+    ("layers", "RNN.v1", "input_dropout", "dropout", 0.3, lambda: [_seq()]),
+    ("layers", "Bidirectional.v1", "state_dropout", "recurrent_dropout", 0.3, lambda: [_seq()]),
+]
+
+
+@pytest.mark.parametrize("kind, name, old, new, value, inputs", RENAMED)
+def test_every_old_name_still_builds_and_warns_naming_the_new(kind, name, old, new, value, inputs):
+    factory = tw.registry(kind)[name]
+    extra = {"n_units": 4} if kind == "cells" or name.startswith(("RNN", "Bidi")) else {}
+    if name == "DropConnect.v1":
+        extra = {"n_units": 3}
+    with pytest.warns(tw.RenamedArgumentWarning, match=rf"'{old}' is renamed '{new}'"):
+        old_way = factory(*inputs(), **extra, **{old: value})
+    new_way = factory(*inputs(), **extra, **{new: value})
+    assert type(old_way) is type(new_way) and old_way.shape == new_way.shape
+    assert tw.renames_of(factory)[old] == new
+
+
+def test_the_data_pack_processor_takes_num_classes():
+    one_hot = tw.processors["one_hot.v1"]
+    with pytest.warns(tw.RenamedArgumentWarning, match="'n_classes' is renamed 'num_classes'"):
+        old = one_hot([1, 0], n_classes=3)
+    assert old.tolist() == one_hot([1, 0], num_classes=3).tolist()
+    from tensorweave_data.pipeline import Pipeline
+
+    with pytest.warns(tw.RenamedArgumentWarning):
+        pipe = Pipeline([{"step": "one_hot.v1", "n_classes": 3}], workers=0)
+    assert pipe.to_config() == [{"step": "one_hot.v1", "num_classes": 3}]
