@@ -227,3 +227,52 @@ def test_the_data_pack_processor_takes_num_classes():
     with pytest.warns(tw.RenamedArgumentWarning):
         pipe = Pipeline([{"step": "one_hot.v1", "n_classes": 3}], workers=0)
     assert pipe.to_config() == [{"step": "one_hot.v1", "num_classes": 3}]
+
+
+def test_a_bare_name_resolves_the_same_way_everywhere():
+    """``"Linear"`` means the latest ``Linear.vN`` wherever a component is named, through
+    ``tw.resolve`` (the one rule), and an unknown name fails the same way."""
+    seq = tw.Input(shape=(None, None, 3))
+    assert tw.layers["SeqMap.v1"](seq, "Linear", n_units=2).shape == (None, None, 2)
+    rnn = tw.layers["RNN.v1"](seq, cell="LSTMCell", n_units=2)
+    assert type(rnn.cell) is tw.cells["LSTMCell.v1"]
+    fc = tw.layers["FC.v1"](tw.Input(n_units=3), n_units=2, activation="relu", w_init="ones")
+    assert fc.shape == (None, 2)
+    from tensorweave_data.pipeline import Pipeline
+
+    pipe = Pipeline([{"step": "normalize", "std": 2.0}], workers=0)
+    assert pipe([4.0]).tolist() == [2.0]
+    assert tw.resolve("losses", "mse") is tw.losses["mse.v1"]
+    messages = []
+    for build in (
+        lambda: tw.layers["SeqMap.v1"](seq, "Linaer"),
+        lambda: tw.layers["RNN.v1"](seq, cell="LSTMCel", n_units=2),
+        lambda: tw.layers["FC.v1"](tw.Input(n_units=3), n_units=2, activation="relo"),
+        lambda: Pipeline([{"step": "normalise"}]),
+    ):
+        with pytest.raises(tw.UnknownComponentError) as err:
+            build()
+        messages.append(str(err.value))
+    assert all("Close matches:" in m for m in messages), messages
+
+
+#: reuse-only switches (not constructor options): which mask a reuse shares
+REUSE_ONLY = {"shared_mask", "locked", "share_mask"}
+
+
+@pytest.mark.parametrize("kind, dist, name", [c for c in COMPONENTS if c[0] in ("layers", "cells")])
+def test_reuse_with_takes_per_use_options_by_their_constructor_names(kind, dist, name):
+    cls = _load(kind, dist, name)
+    if not inspect.isclass(cls):
+        pytest.skip("a factory")
+    ctor = _params(cls)
+    reuse = inspect.signature(cls.reuse_with).parameters
+    options = {
+        p.name
+        for p in reuse.values()
+        if p.kind is p.KEYWORD_ONLY and p.name not in ("name", "share_state_with")
+    }
+    assert options - REUSE_ONLY <= set(ctor), f"{name}: reuse options {options - set(ctor)}"
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in reuse.values())
+    if "training" in ctor:
+        assert "training" in options or takes_any, f"{name}: reuse_with cannot set training"

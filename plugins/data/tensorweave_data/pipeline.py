@@ -63,10 +63,17 @@ def _parse(step: Any, position: int) -> Step:
     raise tw.TensorweaveError(f"pipeline step {position}: cannot read {step!r}")
 
 
+def processor(name: str, owner: str = "Pipeline") -> Any:
+    """The processor ``name`` names, by the one rule of ``tw.resolve`` (``"normalize"`` is
+    the latest ``normalize.vN``; an unknown name raises ``UnknownComponentError`` with the
+    close matches)."""
+    return tw.resolve("processors", name, owner=owner, option="step")
+
+
 def _check(name: str, params: dict[str, Any], position: int) -> dict[str, Any]:
     """``params`` of the processor ``name`` (deprecated names renamed, with a warning),
     after checking they fit its signature."""
-    fn = tw.processors[name]  # raises the registry's helpful UnknownComponentError
+    fn = processor(name, f"pipeline step {position}")
     aliases = tw.renames_of(fn)
     if aliases:
         params = tw.apply_renames(f"pipeline step {position} ({name})", aliases, params)
@@ -116,7 +123,7 @@ def _apply(fns: Sequence[tuple[str, Any, dict[str, Any]]], sample: Any) -> list[
 def _run_chunk(job: tuple[list[Step], int, list[Any]]) -> tuple[Any, ...]:
     """Worker body: the samples of one chunk, or the first failure with its index and step."""
     steps, start, samples = job
-    fns = [(n, tw.processors[n], p) for n, p in steps]
+    fns = [(n, processor(n), p) for n, p in steps]
     results: list[list[Any]] = []
     for offset, sample in enumerate(samples):
         try:
@@ -173,9 +180,7 @@ class Pipeline:
     def __call__(self, value: Any) -> Any:
         """Apply the per-sample steps to one value (for predictors); whole steps skipped."""
         fns = [
-            (n, tw.processors[n], p)
-            for n, p in self.steps
-            if not getattr(tw.processors[n], "whole", False)
+            (n, processor(n), p) for n, p in self.steps if not getattr(processor(n), "whole", False)
         ]
         out = _apply(fns, value)
         return out[0] if len(out) == 1 else out
@@ -185,10 +190,10 @@ class Pipeline:
         current = list(samples)
         stage: list[Step] = []
         for name, params in self.steps:
-            if getattr(tw.processors[name], "whole", False):
+            if getattr(processor(name), "whole", False):
                 current = self._stage(stage, current)
                 stage = []
-                current = list(tw.processors[name](current, **params))
+                current = list(processor(name)(current, **params))
             else:
                 stage.append((name, params))
         return self._stage(stage, current)

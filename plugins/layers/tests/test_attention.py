@@ -148,3 +148,21 @@ def test_errors():
     att = MHAttention(x, n_units=4, n_heads=2)
     with pytest.raises(tw.ShapeError, match="widths"):
         att.reuse_with(tw.Input(shape=(None, None, 8)))
+
+
+def test_reuse_switches_causal_and_dropout_per_use_with_shared_weights():
+    x = tw.Input(shape=(None, None, 4))
+    encoder = MHAttention(x, n_units=4, n_heads=2)  # sees every step
+    decoder = encoder.reuse_with(x, causal=True)  # the same weights, masked future
+    assert decoder.causal and not encoder.causal and decoder.shares_state_with(encoder)
+    value = _seq(2, 5, 4)
+    changed = value.copy()
+    changed[:, 3:] = 50.0
+    dec = [decoder.compute(v, v, v).numpy()[:, :3] for v in (value, changed)]
+    enc = [encoder.compute(v, v, v).numpy()[:, :3] for v in (value, changed)]
+    np.testing.assert_allclose(dec[0], dec[1], rtol=1e-5, atol=1e-6)  # the future is hidden
+    assert not np.allclose(enc[0], enc[1])
+    assert decoder.reuse_with(x).causal  # kept unless given
+    assert encoder.reuse_with(x, dropout=0.25).dropout == 0.25
+    with pytest.warns(tw.RenamedArgumentWarning, match="'probability' is renamed 'dropout'"):
+        assert encoder.reuse_with(x, probability=0.2).dropout == 0.2

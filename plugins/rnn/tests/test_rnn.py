@@ -393,3 +393,35 @@ def test_hoisted_input_projection_equals_per_step_matmuls(cell_name):
         results.append([out, *tape.gradient(loss, list(rnn.cell.trainable_variables))])
     for a, b in zip(*results, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_reuse_keeps_the_initial_state_inputs_unless_new_ones_are_given():
+    seq = tw.Input(shape=(None, None, 3))
+    h0, c0 = tw.Input(n_units=4, name="h0"), tw.Input(n_units=4, name="c0")
+    rnn = RNN(seq, h0, c0, cell="LSTMCell.v1", n_units=4)
+    seq2 = tw.Input(shape=(None, None, 3))
+    kept = rnn.reuse_with(seq2)  # as TensorX: the original's initial states
+    assert kept.inputs == (seq2, h0, c0) and kept.shares_state_with(rnn)
+    x = _rand(2, 5, 3)
+    s = [_rand(2, 4), _rand(2, 4)]
+    np.testing.assert_allclose(kept.compute(x, *s), rnn.compute(x, *s), rtol=1e-6)
+    h1, c1 = tw.Input(n_units=4), tw.Input(n_units=4)
+    assert rnn.reuse_with(seq2, h1, c1).inputs == (seq2, h1, c1)
+    with pytest.raises(tw.ShapeError, match="initial states"):
+        rnn.reuse_with(seq2, h1)  # one of two states: refused, not padded silently
+
+
+def test_reuse_takes_the_per_use_options_and_keeps_the_rest():
+    seq = tw.Input(shape=(None, None, 3))
+    lengths = tw.Input(shape=(None,), dtype="int32")
+    rnn = RNN(seq, cell="GRUCell.v1", n_units=4, lengths=lengths, dropout=0.5)
+    last = rnn.reuse_with(seq, lengths, return_sequences=False, training=False)
+    assert last.shape == (None, 4) and rnn.shape == (None, None, 4)
+    assert not last.cell.training and last.inputs == (seq, lengths)
+    x, n = _rand(2, 5, 3), np.array([5, 3], "int32")
+    full = rnn.reuse_with(seq, lengths, training=False).compute(x, n).numpy()
+    np.testing.assert_allclose(last.compute(x, n), full[[0, 1], [4, 2]], rtol=1e-5, atol=1e-6)
+    with pytest.raises(TypeError):
+        rnn.reuse_with(seq, lengths, n_units=8)  # the cell belongs to the shared state
+    with pytest.warns(tw.RenamedArgumentWarning, match="'regularized' is renamed 'training'"):
+        assert not rnn.reuse_with(seq, lengths, regularized=False).cell.training
