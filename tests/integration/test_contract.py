@@ -103,12 +103,13 @@ ALLOWED = {
     "errors": set(),
     "checks": {"errors"},
     "lazy": set(),
+    "renames": set(),  # tw.renamed_arguments: pure Python, used by config and the packs
     "registries": {"errors"},
     "graph": {"errors", "checks", "registries"},
-    "config": {"errors", "checks", "registries", "graph"},
+    "config": {"errors", "checks", "registries", "graph", "renames"},
     "cli": {"errors", "registries"},  # no graph, no config: the CLI itself needs no TensorFlow
     "testing": {"errors", "checks", "registries", "graph", "config", ""},
-    "": {"errors", "checks", "lazy", "registries", "graph", "config"},  # tensorweave/__init__.py
+    "": {"errors", "checks", "lazy", "registries", "graph", "config", "renames"},  # __init__
 }
 
 

@@ -276,3 +276,56 @@ def test_reuse_with_takes_per_use_options_by_their_constructor_names(kind, dist,
     takes_any = any(p.kind is p.VAR_KEYWORD for p in reuse.values())
     if "training" in ctor:
         assert "training" in options or takes_any, f"{name}: reuse_with cannot set training"
+
+
+#: pack -> its import package; each ``__init__`` is the pack's one door (``__all__``)
+DOORS = {
+    "tensorweave-layers": "tensorweave_layers",
+    "tensorweave-losses": "tensorweave_losses",
+    "tensorweave-rnn": "tensorweave_rnn",
+    "tensorweave-data": "tensorweave_data",
+    "tensorweave-train": "tensorweave_train",
+    "tensorweave-store": "tensorweave_store",
+    "tensorweave-keras": "tensorweave_keras",
+    "tensorweave-template": "tensorweave_template",
+    "tensorweave-conflict-demo": "tensorweave_conflict_demo",
+}
+#: the packs whose every registered component is also exported by name from the door
+WHOLE_DOORS = ("tensorweave-layers", "tensorweave-losses", "tensorweave-rnn", "tensorweave-data")
+
+
+@pytest.mark.parametrize("dist", sorted(DOORS))
+def test_each_pack_exports_its_public_names_with_all_and_ships_py_typed(dist):
+    import importlib.util
+    from importlib.metadata import PackageNotFoundError, files
+
+    from tensorweave.testing import check_lazy_package
+
+    package = DOORS[dist]
+    if importlib.util.find_spec(package) is None:
+        pytest.skip(f"{dist} is not installed here")
+    check_lazy_package(package)  # every __all__ name resolves (lazily)
+    module = importlib.import_module(package)
+    spec = importlib.util.find_spec(package)
+    assert spec is not None and spec.origin is not None
+    from pathlib import Path
+
+    assert (Path(spec.origin).parent / "py.typed").is_file(), f"{dist} ships no py.typed"
+    try:
+        listed = [str(f) for f in files(dist) or []]
+    except PackageNotFoundError:
+        listed = []
+    if listed and not any(f.endswith(".pth") or "__editable__" in f for f in listed):
+        assert f"{package}/py.typed" in listed, f"{dist}: py.typed is not in the package data"
+    if dist in WHOLE_DOORS:
+        values = [getattr(module, n) for n in module.__all__]
+        exported = {id(v) for v in values}  # a name, or a name in an exported submodule
+        exported |= {id(a) for v in values if inspect.ismodule(v) for a in vars(v).values()}
+        missing = [
+            f"{kind}:{name}"
+            for kind, d, name in COMPONENTS
+            if d == dist
+            and (kind, name) != ("layers", "Lambda.v1")  # the core's tw.Lambda
+            and id(_load(kind, d, name)) not in exported
+        ]
+        assert not missing, f"{package}.__all__ lacks the registered {missing}"

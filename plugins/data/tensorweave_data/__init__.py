@@ -20,6 +20,21 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_data import kinds, processors
     from tensorweave_data.datasets import DataSplits, corpus, digits, stdlib_chars
     from tensorweave_data.pipeline import Pipeline, ProcessingError, stack
+    from tensorweave_data.processors import (
+        argmax,
+        cast,
+        detokenize_chars,
+        labels,
+        normalize,
+        one_hot,
+        reshape,
+        scale,
+        shift_targets,
+        shuffle,
+        take,
+        tokenize_chars,
+        window,
+    )
 
 __version__ = "0.1.0"
 
@@ -35,6 +50,19 @@ _EXPORTS = {
     "corpus": "datasets",
     "processors": "processors",
     "kinds": "kinds",
+    "normalize": "processors",
+    "one_hot": "processors",
+    "cast": "processors",
+    "reshape": "processors",
+    "tokenize_chars": "processors",
+    "detokenize_chars": "processors",
+    "window": "processors",
+    "shift_targets": "processors",
+    "scale": "processors",
+    "argmax": "processors",
+    "labels": "processors",
+    "shuffle": "processors",
+    "take": "processors",
 }
 
 __all__ = [
@@ -47,6 +75,19 @@ __all__ = [
     "corpus",
     "processors",
     "kinds",
+    "normalize",
+    "one_hot",
+    "cast",
+    "reshape",
+    "tokenize_chars",
+    "detokenize_chars",
+    "window",
+    "shift_targets",
+    "scale",
+    "argmax",
+    "labels",
+    "shuffle",
+    "take",
     "__version__",
 ]
 
