@@ -131,7 +131,7 @@ def renamed_arguments(renames: Mapping[str, str]) -> Callable[[F], F]:
                 init(self, *args, **kwargs)
 
             setattr(__init__, _ATTR, {**getattr(init, _ATTR, {}), **table})
-            obj.__init__ = __init__  # type: ignore[misc]
+            obj.__init__ = __init__  # type: ignore[method-assign]
             return obj
         owner = getattr(obj, "__qualname__", getattr(obj, "__name__", "function"))
 

@@ -56,8 +56,9 @@ class Linear(tw.Layer):
 
     def init_state(self) -> None:
         """``W`` (Glorot-uniform, fresh per layer) and ``b`` (zeros)."""
-        limit = math.sqrt(6.0 / (self.n_in + self.n_units))
-        shape = [self.n_in, self.n_units]
+        n_out = int(self.n_units or 0)
+        limit = math.sqrt(6.0 / (self.n_in + n_out))
+        shape = [self.n_in, n_out]
         self.state.weights = tf.Variable(
             tf.random.uniform(shape, -limit, limit, dtype=self.dtype), name="weights"
         )

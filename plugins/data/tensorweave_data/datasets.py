@@ -137,7 +137,7 @@ def digits(
     samples = [{"x": x, "y": np.int64(y)} for x, y in zip(xs, ys, strict=True)]
     processed = pipeline.run(samples)
     train, valid = _split(processed, valid_fraction, seed)
-    predict = [{k: v for k, v in s.items() if k != "field"} for s in chosen]
+    predict: list[dict[str, Any]] = [{k: v for k, v in s.items() if k != "field"} for s in chosen]
     for s in predict:  # the predictor sees a batch of raw images
         if s["step"] == "reshape.v1":
             s["shape"] = [-1, *s["shape"]]

@@ -72,7 +72,7 @@ class Concat(tw.Layer):
                     )
                 shape[d] = a if a is not None else b
         sizes = [i.shape[axis] for i in inputs]
-        shape[axis] = None if any(s is None for s in sizes) else sum(sizes)
+        shape[axis] = None if any(s is None for s in sizes) else sum(s or 0 for s in sizes)
         self._axis = axis
         super().__init__(
             *inputs,

@@ -83,7 +83,7 @@ class Gate(tw.Layer):
 
     def compute(self, x: Any, gate: Any) -> tf.Tensor:
         """The gated ``x``."""
-        return _apply(x, self._fn(gate), self._n_gates, self.shape[-1])
+        return _apply(x, self._fn(gate), self._n_gates, int(self.shape[-1] or 0))
 
 
 @tw.renamed_arguments({"gate_fn": "gate_activation"})
@@ -124,5 +124,5 @@ class CoupledGate(tw.Layer):
     def compute(self, x1: Any, x2: Any, gate: Any) -> tf.Tensor:
         """The mix of ``x1`` and ``x2``."""
         s = self._fn(gate)
-        width = self.shape[-1]
+        width = int(self.shape[-1] or 0)
         return _apply(x1, s, self._n_gates, width) + _apply(x2, 1.0 - s, self._n_gates, width)

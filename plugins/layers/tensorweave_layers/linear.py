@@ -168,12 +168,12 @@ class Linear(tw.Layer):
         """``x @ W (+ b)``."""
         if x.dtype != self.dtype:
             x = tf.cast(x, self.dtype)
-        y = dense_matmul(x, self.state.weights, transpose=self._cfg["transpose"])
+        y = dense_matmul(x, self.state.weights, transpose=bool(self._cfg["transpose"]))
         if self._cfg["bias"]:
             y = y + self.state.bias  # broadcast add: see _conv.py on BiasAddGrad's cost
         return y
 
-    def reuse_with(
+    def reuse_with(  # type: ignore[override]  # one input, an explicit per-use option
         self, x: tw.Layer, *, transpose_weights: bool | None = None, name: str | None = None
     ) -> Linear:
         """The same weights on ``x``; ``transpose_weights=True`` flips them (``x @ W.T``).

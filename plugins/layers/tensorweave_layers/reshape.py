@@ -54,8 +54,8 @@ class Reshape(tw.Layer):
             )
         if not target:
             raise ValueError(f"{who}: the target shape needs at least the batch axis.")
-        per_example = x.shape[1:]
-        if -1 in target and all(d is not None for d in per_example):
+        per_example = [int(d) for d in x.shape[1:] if d is not None]
+        if -1 in target and len(per_example) == len(x.shape) - 1:
             known = math.prod(d for d in target if d != -1)
             if target[0] == -1 and math.prod(per_example) != known:
                 raise tw.ShapeError(

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol, cast
 
 import numpy as np
 import tensorflow as tf
@@ -110,22 +110,30 @@ class LossLayer(tw.Lifted):
         return node_metric(self.function, self.call_args, self.call_kwargs)
 
 
-def graph_function(fn: Callable[..., Any]) -> Callable[..., Any]:
+class GraphFunction(Protocol):
+    """What ``graph_function`` returns: callable, with the plain function as ``.function``."""
+
+    function: Callable[..., Any]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+def graph_function(fn: Callable[..., Any]) -> GraphFunction:
     """Make ``fn`` dual-use: on tensors it computes, with any layer argument it builds a node.
 
     In layer mode ``name=`` names the node. The wrapper exposes the plain function as
     ``.function``.
     """
 
-    @tf.autograph.experimental.do_not_convert
     @functools.wraps(fn)
     def wrapper(*args: Any, name: str | None = None, **kwargs: Any) -> Any:
         if not any(isinstance(a, tw.Layer) for a in (*args, *kwargs.values())):
             return fn(*args, **kwargs)
         return tw.lift(fn, *args, name=name, node=LossLayer, **kwargs)
 
-    wrapper.function = fn  # type: ignore[attr-defined]
-    return wrapper
+    dual = cast(GraphFunction, tf.autograph.experimental.do_not_convert(wrapper))
+    dual.function = fn
+    return dual
 
 
 # -- checks -------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ def cost_matrix(x: tf.Tensor, y: tf.Tensor, cost: str | Callable[..., Any]) -> t
     )
 
 
-@tf.function(reduce_retracing=True, autograph=False)
+@tf.function(reduce_retracing=True, autograph=False)  # type: ignore[untyped-decorator]
 def _potentials(c: tf.Tensor, eps: tf.Tensor, n_iter: tf.Tensor) -> tuple[tf.Tensor, tf.Tensor]:
     """Log-domain Sinkhorn iterations with uniform marginals: the dual potentials f, g."""
     n = tf.cast(tf.shape(c)[-2], c.dtype)

@@ -68,7 +68,7 @@ class Bidirectional(tw.Layer):
             raise ValueError(
                 f"Bidirectional: merge must be one of {sorted(_MERGES)}, not {merge!r}."
             )
-        common = dict(
+        common: dict[str, Any] = dict(
             lengths=lengths,
             mask=mask,
             time_major=time_major,
@@ -121,7 +121,9 @@ class Bidirectional(tw.Layer):
         rnn: RNN = self._bw
         return rnn
 
-    def reuse_with(self, seq: tw.Layer, *rest: tw.Layer, **options: Any) -> Bidirectional:
+    def reuse_with(  # type: ignore[override]  # the sequence first, then lengths/mask
+        self, seq: tw.Layer, *rest: tw.Layer, **options: Any
+    ) -> Bidirectional:
         """Both RNNs on other inputs (sequence, then lengths/mask if any), sharing weights."""
         _, kwargs = self._tw_init_args
         cfg = {k: v for k, v in kwargs.items() if k not in ("lengths", "mask", "name")}

@@ -160,6 +160,11 @@ class Cell(tw.Layer):
         return list(self._state_size)
 
     @property
+    def n_units(self) -> int:
+        """The width of the output (always known for a cell)."""
+        return int(self.shape[-1])  # type: ignore[arg-type]
+
+    @property
     def input_size(self) -> int:
         """The width of the step input."""
         return int(self._in_units)
@@ -208,8 +213,9 @@ class Cell(tw.Layer):
         if ctx.input_mask is not None and not ctx.projected:
             x = x * ctx.input_mask
         recurrent = states[0] if ctx.state_mask is None else states[0] * ctx.state_mask
-        if ctx.projected:
-            out, new_states = self.transition(x, list(states), recurrent, ctx.weights, True)
+        if ctx.projected:  # a cell that projects inputs takes ``projected`` (see below)
+            transition: Any = self.transition
+            out, new_states = transition(x, list(states), recurrent, ctx.weights, True)
         else:
             out, new_states = self.transition(x, list(states), recurrent, ctx.weights)
         if ctx.output_mask is not None:

@@ -86,6 +86,7 @@ class ModuleCell(Cell):
         if module is None:
             x_in = tw.Input(n_units=self.input_size, dtype=self.dtype, name=f"{self.name}_x")
             h_in = tw.Input(n_units=self.n_units, dtype=self.dtype, name=f"{self.name}_h")
+            assert self._build is not None  # module= or build= was checked at construction
             out = self._build(x_in, h_in)
             module = tw.Module([x_in, h_in], out, name=f"{self.name}_step")
             _check_module(f"ModuleCell {self.name!r}", module, self.inputs[0], self.n_units)

@@ -95,7 +95,7 @@ def make_cell(
 
 def _accepted(cls: type, options: dict[str, Any]) -> dict[str, Any]:
     try:
-        params = inspect.signature(cls.__init__).parameters
+        params = inspect.signature(cls).parameters
     except (TypeError, ValueError):
         return {}
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):

@@ -113,7 +113,7 @@ class RNN(tw.Layer):
                 raise ValueError(f"{label}: a stateful RNN takes its initial state from its carry.")
             _check_initial(label, built, initial_state, sizes)
         self._cell = built
-        self._cfg = {
+        self._cfg: dict[str, Any] = {
             "aux": "lengths" if lengths is not None else "mask" if mask is not None else None,
             "time_major": bool(time_major),
             "reverse": bool(reverse),
@@ -121,8 +121,8 @@ class RNN(tw.Layer):
             "stateful": bool(stateful),
             "n_init": len(initial_state),
         }
-        self._cache = None
-        self._final_layers = None
+        self._cache: tuple[Any, list[Any]] | None = None
+        self._final_layers: list[FinalState] | None = None
         n = built.shape[-1]
         shape = (None, None, n) if return_sequences else (None, n)
         inputs = [seq] + ([aux] if aux is not None else []) + list(initial_state)
@@ -217,7 +217,7 @@ class RNN(tw.Layer):
         self._cache = (output, states)
         return output
 
-    @tf.autograph.experimental.do_not_convert
+    @tf.autograph.experimental.do_not_convert  # type: ignore[untyped-decorator]
     def run(
         self, seq: tf.Tensor, aux: tf.Tensor | None = None, initial: list[tf.Tensor] | None = None
     ) -> tuple[tf.Tensor, list[tf.Tensor]]:
@@ -251,7 +251,7 @@ class RNN(tw.Layer):
         reverse = cfg["reverse"]
         sequences = cfg["return_sequences"]
         width = cell.shape[-1]
-        checked = []
+        checked: list[bool] = []
         who = f"RNN {self.name!r}"
 
         def body(t: tf.Tensor, states: tuple[tf.Tensor, ...], *extra: Any) -> tuple[Any, ...]:

@@ -79,7 +79,7 @@ class StackedCell(Cell):
         super().__init__(
             x,
             *previous_state,
-            n_units=built[-1].n_units if built else 1,
+            n_units=int(built[-1].n_units or 1) if built else 1,
             name=name,
             share_state_with=share_state_with,
             **regularization,

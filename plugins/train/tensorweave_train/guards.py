@@ -84,7 +84,7 @@ def check_layout(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
                 )
             )
         else:
-            lr = optimizer.get("learning_rate")
+            lr: Any = optimizer.get("learning_rate")
             number = isinstance(lr, (int, float)) and not isinstance(lr, bool)
             if number and (not math.isfinite(lr) or lr <= 0):
                 errors.append(

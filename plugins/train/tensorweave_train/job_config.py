@@ -76,7 +76,9 @@ def config_path(name: str | None) -> Path:
     return Path(name)
 
 
-def load_config(name: str | None, overrides: Sequence[str] | Mapping[str, Any] = ()) -> dict:
+def load_config(
+    name: str | None, overrides: Sequence[str] | Mapping[str, Any] = ()
+) -> dict[str, Any]:
     """The config (built-in or file), with overrides applied and ``${...}`` interpolated."""
     return twc.load(config_path(name), overrides=overrides)
 

@@ -121,7 +121,7 @@ class RunLock:
                     os.replace(self.lock, aside)
                 except FileNotFoundError:
                     continue
-                if _owner(aside) != pid and _owner(aside) is not None and _alive(_owner(aside)):
+                if _owner(aside) != pid and _owner(aside) is not None and _alive(_owner(aside)):  # type: ignore[arg-type]  # not None here
                     os.replace(aside, self.lock)  # a live owner's fresh lock: give it back
                     raise RunDirError(
                         f"run directory {self.path} is in use by pid {_owner(self.lock)}."
