@@ -1,4 +1,7 @@
-"""Shared pytest setup: quiet TensorFlow, a no-deadline hypothesis profile, fresh names."""
+"""Shared pytest setup: quiet TensorFlow, a no-deadline hypothesis profile, fresh names.
+
+Docstring examples get no injected names: each imports what it uses (numpy, tensorflow,
+tensorweave), so it runs when pasted (``tests/integration/test_docstring_imports.py``)."""
 
 import os
 
@@ -29,13 +32,3 @@ def _fresh_names():
 
     tw.reset_names()
     yield
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _doctest_namespace(doctest_namespace):
-    import numpy as np
-    import tensorflow as tf
-
-    import tensorweave as tw
-
-    doctest_namespace.update(tw=tw, tf=tf, np=np)

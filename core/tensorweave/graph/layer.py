@@ -55,6 +55,7 @@ ShapeLike: TypeAlias = Sequence[int | None] | tf.TensorShape
 def normalize_shape(shape: ShapeLike) -> Shape:
     """Turn a shape-like value into a tuple of ``int | None``.
 
+    >>> import tensorflow as tf
     >>> normalize_shape(tf.TensorShape([None, 3]))
     (None, 3)
     """
@@ -77,6 +78,7 @@ class LayerState(tf.Module):
     Assign ``tf.Variable`` objects (or other layers, for composite layers) as attributes;
     ``tf.train.Checkpoint`` and SavedModel see them through ``tf.Module`` tracking.
 
+    >>> import tensorflow as tf
     >>> state = LayerState("demo")
     >>> state.w = tf.Variable([1.0])
     >>> [v.shape.as_list() for v in state.trainable_variables]
@@ -95,6 +97,7 @@ class LayerState(tf.Module):
         ``reuse_with`` share it; it is seeded from ``tf.random``'s global seed, so
         ``tf.random.set_seed`` makes two runs draw the same.
 
+        >>> import tensorflow as tf
         >>> tf.random.set_seed(1); a = LayerState("a").generator().uniform([2])
         >>> tf.random.set_seed(1); b = LayerState("b").generator().uniform([2])
         >>> bool(tf.reduce_all(a == b))
@@ -194,6 +197,7 @@ class Layer(Stateful):
         Layers with per-use options (``training=``, ``transpose_weights=``…) accept them
         here.
 
+        >>> import tensorflow as tf
         >>> import tensorweave as tw
         >>> x1, x2 = tw.Input(n_units=3), tw.Input(n_units=3)
         >>> a = tw.Lambda(tf.math.abs, x1)

@@ -137,6 +137,7 @@ def lift(
 ) -> Layer:
     """Apply ``fn`` to a mix of layers and plain values, as one ``node`` (see the module).
 
+    >>> import tensorflow as tf
     >>> import tensorweave as tw
     >>> x = tw.Input(n_units=3)
     >>> lift(tf.add, 1.0, x).shape

@@ -10,6 +10,7 @@ A pack lists its components as ``Case`` rows; every check below runs on every ro
 - ``checkpoint``: a ``tf.train.Checkpoint`` round-trip restores the outputs;
 - ``in_module``: the component works inside a ``tw.Module``.
 
+>>> import tensorflow as tf, tensorweave as tw
 >>> from tensorweave.testing import Case, run_check
 >>> case = Case("Lambda.v1", inputs=[(None, 3)], factory=lambda x: tw.Lambda(tf.tanh, x))
 >>> run_check(case, "eager_equals_compiled")

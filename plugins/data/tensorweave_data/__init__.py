@@ -5,6 +5,7 @@ Use them by registered name through the core registries: ``tw.processors["normal
 pack declares those three kinds (``tensorweave_data.kinds``). Importing the package is
 cheap: each name's module is imported when the name is first used.
 
+>>> import tensorweave as tw
 >>> import tensorweave_data as twd
 >>> twd.Pipeline is tw.registry("pipelines")["Pipeline.v1"]
 True

@@ -10,6 +10,7 @@ Two markers tell a ``Pipeline`` how to run a step: ``expands`` (the step turns o
 into a list of samples, e.g. ``window``) and ``whole`` (the step takes the list of every
 sample, e.g. ``shuffle``; it runs in the parent process, between parallel stages).
 
+>>> import numpy as np
 >>> normalize(np.array([0.0, 8.0, 16.0]), mean=8.0, std=8.0).tolist()
 [-1.0, 0.0, 1.0]
 >>> normalize({"x": np.array([16.0]), "y": 3}, std=16.0, field="x")["x"].tolist()
@@ -79,6 +80,7 @@ def normalize(
 def one_hot(value: Any, num_classes: int, field: str | None = None) -> Any:
     """Integer class ids to one-hot float32 rows (``n_classes=`` is a deprecated alias).
 
+    >>> import numpy as np
     >>> one_hot(np.array([2, 0]), num_classes=3).tolist()
     [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]
     """
@@ -139,6 +141,7 @@ def shift_targets(
 ) -> dict[str, Any]:
     """Next-item prediction: a window ``w`` becomes ``{inputs: w[:-1], targets: w[1:]}``.
 
+    >>> import numpy as np
     >>> s = shift_targets({"ids": np.array([1, 2, 3])})
     >>> s["x"].tolist(), s["y"].tolist()
     ([1, 2], [2, 3])

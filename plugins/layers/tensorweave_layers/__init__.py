@@ -5,6 +5,7 @@ import them (``from tensorweave_layers import Linear``). This pack also declares
 ``activations`` and ``initializers`` kinds (``tensorweave_layers.kinds``). Importing the
 package is cheap: each name's module is imported when the name is first used.
 
+>>> import tensorweave as tw
 >>> import tensorweave_layers as twl
 >>> twl.Linear is tw.layers["Linear.v1"], "Linear" in twl.__all__
 (True, True)

@@ -7,6 +7,7 @@ change ``stride``/``dilation``/``padding`` for the new node (the kernel must sti
 
 Subclasses set only ``spatial_rank`` and ``layout``; the constructor is this one:
 
+>>> import tensorweave as tw
 >>> class Conv3D(Conv):
 ...     spatial_rank = 3
 ...     layout = "[batch, depth, height, width, channels]"

@@ -6,6 +6,7 @@ is; an unknown name fails at construction, naming the layer and the option. Init
 come from ``tf.random`` ops at variable creation (seeded by ``tf.random.set_seed``), so two
 layers always start with different weights.
 
+>>> import tensorflow as tf
 >>> w = initial_value("glorot_uniform", (3, 3, 2, 4), tf.float32, owner="Conv2D 'conv'")
 >>> w.shape.as_list()
 [3, 3, 2, 4]

@@ -5,6 +5,7 @@ an unknown name fails at construction with the close matches. The function must 
 the shape of its input (it is applied element-wise, or over the last axis); a callable,
 or a name with options, is traced once at construction to check that.
 
+>>> import tensorweave as tw
 >>> x = tw.Input(n_units=2, name="x", value=[[-1.0, 2.0]])
 >>> Activation(x, "relu")().numpy().tolist()
 [[0.0, 2.0]]

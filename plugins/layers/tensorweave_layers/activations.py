@@ -4,6 +4,7 @@ Layers take an activation by name (``"relu"`` resolves to the latest version thr
 ``tw.activations.get``) or as any callable. Each function here works on tensors of any
 rank; ``softmax``, ``log_softmax`` and ``sparsemax`` normalise over the last axis.
 
+>>> import tensorflow as tf
 >>> relu(tf.constant([-1.0, 2.0])).numpy().tolist()
 [0.0, 2.0]
 >>> sparsemax(tf.constant([[2.0, 1.0, -1.0]])).numpy().round(4).tolist()
@@ -117,6 +118,7 @@ def sparsemax(x: Any) -> tf.Tensor:
     Like softmax it returns probabilities, but small scores get exactly zero
     (Martins & Astudillo, 2016). Differentiable almost everywhere through TF autodiff.
 
+    >>> import tensorflow as tf
     >>> [round(p, 4) for p in sparsemax(tf.constant([0.5, 0.2, 0.1])).numpy().tolist()]
     [0.5667, 0.2667, 0.1667]
     """

@@ -5,6 +5,7 @@ With ``weights=`` each input is scaled first: ``w0 * x0 + w1 * x1 + ...``; with
 or ones). Shapes must match (``None`` matches any size); a mismatch fails at construction
 naming every input.
 
+>>> import tensorweave as tw
 >>> a = tw.Input(n_units=2, name="a", value=[[1.0, 2.0]])
 >>> b = tw.Input(n_units=2, name="b", value=[[10.0, 20.0]])
 >>> Add(a, b)().numpy().tolist(), Add(a, b, weights=[1.0, 0.5])().numpy().tolist()

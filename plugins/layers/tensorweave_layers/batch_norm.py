@@ -6,6 +6,7 @@ each time it runs: ``moving = momentum * moving + (1 - momentum) * batch``.
 ``bn.reuse_with(x, training=False)`` is the inference node: it normalizes with the moving
 statistics it shares with the training node, and updates nothing.
 
+>>> import numpy as np, tensorweave as tw
 >>> x = tw.Input(n_units=2, name="x", value=[[0.0, 10.0], [2.0, 30.0]])
 >>> bn = BatchNorm(x, momentum=0.5)
 >>> np.round(bn().numpy(), 2).tolist()

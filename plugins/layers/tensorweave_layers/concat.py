@@ -3,6 +3,7 @@
 Every other dimension must match; the joined dimension is the sum of the inputs' (or
 ``None`` when one of them is dynamic).
 
+>>> import tensorweave as tw
 >>> a = tw.Input(n_units=2, name="a", value=[[1.0, 2.0]])
 >>> b = tw.Input(n_units=1, name="b", value=[[3.0]])
 >>> c = Concat(a, b)

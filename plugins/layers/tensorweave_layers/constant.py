@@ -1,5 +1,6 @@
 """``Constant``: an input-free layer that always outputs the same value.
 
+>>> import tensorweave as tw
 >>> c = Constant([[1.0, 2.0]], name="c")
 >>> c.shape, c().numpy().tolist()
 ((1, 2), [[1.0, 2.0]])

@@ -1,5 +1,6 @@
 """``Conv2D``: 2-d convolution over images ``[batch, height, width, channels]``.
 
+>>> import tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(shape=(None, 8, 8, 3), name="img")
 >>> conv = Conv2D(x, n_units=4, kernel_size=(3, 3), stride=2)
 >>> conv.shape

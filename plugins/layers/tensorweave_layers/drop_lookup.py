@@ -7,6 +7,7 @@ the same id comes from the optional ``ids`` input ``[batch, seq]``; without it, 
 whose embedding vectors are identical count as the same id (true for a lookup output).
 At ``training=False`` (``reuse_with(x, training=False)``) it is the identity.
 
+>>> import numpy as np, tensorflow as tf, tensorweave as tw
 >>> emb = tw.Input(shape=(None, None, 2), name="emb")
 >>> ids = tw.Input(shape=(None, None), dtype="int64", name="ids")
 >>> drop = DropLookup(emb, ids, rate=0.5)

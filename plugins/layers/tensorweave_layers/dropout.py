@@ -8,6 +8,7 @@ the inputs must then have the same shape (for sparse inputs, the same stored ent
 ``drop.reuse_with(x, training=False)`` is the identity. ``noise_shape`` (``None`` for "as the
 input") broadcasts one mask, e.g. ``(None, 1, None)`` drops the same features at every step.
 
+>>> import numpy as np, tensorweave as tw
 >>> x = tw.Input(n_units=1000, name="x", value=np.ones((2, 1000), "float32"))
 >>> drop = Dropout(x, rate=0.5)
 >>> out = drop().numpy()

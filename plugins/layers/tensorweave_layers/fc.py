@@ -4,6 +4,7 @@ It holds a ``Linear`` in its state (so ``reuse_with`` shares ``W`` and ``b``, an
 checkpoints see them) and applies the activation on top. For a graph you can open up,
 build ``Activation(Linear(x, n))`` or fold it with ``tw.Module``; ``FC`` is the compact form.
 
+>>> import tensorweave as tw
 >>> x = tw.Input(n_units=2, name="x", value=[[1.0, -3.0]])
 >>> h = FC(x, 2, activation="relu", w_init="ones", name="h")
 >>> h.shape, h().numpy().tolist(), sorted(v.name for v in h.variables)

@@ -5,6 +5,7 @@ divides ``x``'s width: with ``x`` of width 4 and ``g`` of width 2, ``[x1, x2]`` 
 scaled by ``g1`` and ``[x3, x4]`` by ``g2``. ``CoupledGate(x1, x2, g)`` mixes two layers,
 ``x1 * s + x2 * (1 - s)`` with ``s = gate_activation(g)`` (as in highway networks and GRUs).
 
+>>> import tensorweave as tw
 >>> x = tw.Input(n_units=4, name="x", value=[[1.0, 2.0, 3.0, 4.0]])
 >>> g = tw.Input(n_units=2, name="g", value=[[1.0, 0.0]])
 >>> Gate(x, g, gate_activation=None)().numpy().tolist()

@@ -6,6 +6,7 @@ reproducible. Options (``value=``, ``stddev=``, ``gain=``…) are keywords with 
 bind them with ``functools.partial`` to pass a configured initializer to a layer.
 Registered in ``tw.initializers`` as ``"zeros.v1"``, ``"glorot_uniform.v1"``…
 
+>>> import tensorflow as tf
 >>> w = glorot_uniform((4, 3), tf.float32)
 >>> w.shape.as_list(), bool(tf.reduce_all(tf.abs(w) <= (6 / 7) ** 0.5))
 ([4, 3], True)
@@ -138,6 +139,7 @@ def he_normal(shape: ShapeArg, dtype: tf.DType | str = tf.float32) -> tf.Tensor:
 def orthogonal(shape: ShapeArg, dtype: tf.DType | str = tf.float32, gain: float = 1.0) -> tf.Tensor:
     """A random (semi-)orthogonal matrix, times ``gain``; kernels are flattened to 2-D.
 
+    >>> import numpy as np
     >>> q = orthogonal((3, 3))
     >>> np.allclose(q.numpy() @ q.numpy().T, np.eye(3), atol=1e-5)
     True

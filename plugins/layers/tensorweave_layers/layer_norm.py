@@ -2,6 +2,7 @@
 
 Unlike ``BatchNorm`` it uses no batch statistics, so training and inference are the same.
 
+>>> import numpy as np, tensorweave as tw
 >>> x = tw.Input(n_units=3, name="x", value=[[1.0, 2.0, 3.0]])
 >>> ln = LayerNorm(x)
 >>> np.round(ln().numpy().astype(float), 3).tolist()

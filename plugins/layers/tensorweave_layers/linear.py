@@ -8,6 +8,7 @@ weights that can be transposed and tied to another ``Linear``.
   ``W`` (tied weights, as in a tied auto-encoder) and its own bias;
 - ``shared_weights=`` takes a ``tf.Variable`` or another ``Linear`` whose ``W`` to use.
 
+>>> import tensorweave as tw
 >>> x = tw.Input(n_units=3, name="x", value=[[1.0, 2.0, 3.0]])
 >>> enc = Linear(x, 2, w_init="ones", name="enc")
 >>> enc.shape, enc().numpy().tolist()
@@ -33,6 +34,7 @@ __all__ = ["Linear", "dense_matmul"]
 def dense_matmul(x: Any, w: Any, *, transpose: bool = False) -> tf.Tensor:
     """``x @ W`` (or ``x @ W.T``) over the last axis of a dense or sparse ``x``.
 
+    >>> import tensorflow as tf
     >>> dense_matmul(tf.ones([2, 4, 3]), tf.ones([3, 5])).shape.as_list()
     [2, 4, 5]
     """

@@ -58,6 +58,7 @@ def weighted_bags(table: Any, x: tf.SparseTensor, combiner: str = "sum") -> tf.T
     ``"sqrtn"`` (by the root of the sum of squared weights), as in
     ``tf.nn.embedding_lookup_sparse``; empty rows give zero vectors.
 
+    >>> import tensorflow as tf
     >>> x = tf.sparse.from_dense([[1.0, 0.0, 3.0], [0.0, 0.0, 0.0]])
     >>> weighted_bags(tf.eye(3), x, "mean").numpy().tolist()
     [[0.25, 0.0, 0.75], [0.0, 0.0, 0.0]]

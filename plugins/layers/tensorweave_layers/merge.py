@@ -5,6 +5,7 @@ Each input is scaled by its weight, then ``merge_fn`` combines the list of tenso
 tensors. The output shape is found by tracing ``merge_fn`` on the inputs' specs at
 construction, so a function that does not fit the inputs fails there.
 
+>>> import tensorweave as tw
 >>> a = tw.Input(n_units=2, name="a", value=[[1.0, 2.0]])
 >>> b = tw.Input(n_units=2, name="b", value=[[3.0, 6.0]])
 >>> Merge(a, b, weights=[2.0, 1.0], merge_fn="mean")().numpy().tolist()

@@ -1,5 +1,6 @@
 """``Multiply``: the element-wise product of several layers of one shape.
 
+>>> import tensorweave as tw
 >>> a = tw.Input(n_units=2, name="a", value=[[1.0, 2.0]])
 >>> b = tw.Input(n_units=2, name="b", value=[[3.0, 4.0]])
 >>> Multiply(a, b)().numpy().tolist()

@@ -4,6 +4,7 @@ The value lives in a ``tf.Variable``, so a compiled graph reads its current valu
 every call without retracing: set ``param.value = 0.01`` (a learning rate, a dropout
 probability, a temperature) between steps. ``trainable=True`` makes it learnable.
 
+>>> import tensorweave as tw
 >>> lr = Param(0.1, name="lr")
 >>> x = tw.Input(n_units=1, name="x", value=[[2.0]])
 >>> f = tw.compile(x * lr)

@@ -4,6 +4,7 @@ Window pooling keeps the channel axis and shrinks the spatial axes like a convol
 (``stride`` defaults to ``pool_size``); global pooling reduces every spatial axis, giving
 ``[batch, channels]``. None of them has variables.
 
+>>> import numpy as np, tensorweave as tw
 >>> x = tw.Input(shape=(None, 6, 6, 2), name="img")
 >>> MaxPool2D(x, pool_size=2).shape, AvgPool2D(x, 3, stride=1, padding="same").shape
 ((None, 3, 3, 2), (None, 6, 6, 2))

@@ -7,6 +7,7 @@ does not hold the same number of elements fails at construction. A leading ``-1`
 means "keep the batch": each example is reshaped on its own (to merge the batch with
 other axes, use ``tw.ops.reshape(x, shape)``).
 
+>>> import numpy as np, tensorweave as tw
 >>> x = tw.Input(n_units=6, name="x", value=np.arange(6.0).reshape(1, 6))
 >>> y = Reshape(x, (-1, 2, 3))
 >>> y.shape, y().numpy().tolist()

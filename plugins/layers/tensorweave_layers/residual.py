@@ -4,6 +4,7 @@ The usual skip connection around a block: ``x`` is the block's input and ``h`` i
 output. When ``h`` is wider or narrower than ``x``, ``x`` goes through a learned linear
 projection ``x @ P`` first (no bias), so the sum is always defined.
 
+>>> import tensorweave as tw
 >>> x = tw.Input(n_units=2, name="x", value=[[1.0, 2.0]])
 >>> h = x * 10.0
 >>> Residual(x, h)().numpy().tolist()

@@ -7,6 +7,7 @@ version, resolved by ``tw.resolve``; or any factory
 ``[batch * time, *step_shape]``, run through the inner graph in one call (no loop over
 steps) and reshaped back. ``reuse_with`` shares the inner layer, hence its weights.
 
+>>> import numpy as np, tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(shape=(None, None, 3), name="seq")
 >>> norm = SeqMap(x, "LayerNorm.v1")
 >>> norm.shape

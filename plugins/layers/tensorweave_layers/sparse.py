@@ -3,6 +3,7 @@
 ``ToSparse`` keeps the non-zero entries; ``ToDense`` fills the missing ones with
 ``default_value``. Each passes through an input that is already in the target form.
 
+>>> import tensorweave as tw
 >>> x = tw.Input(n_units=3, name="x", value=[[0.0, 2.0, 0.0]])
 >>> s = ToSparse(x)
 >>> s.sparse, s().indices.numpy().tolist(), ToDense(s)().numpy().tolist()

@@ -92,6 +92,7 @@ def sparse_cosine_distance(sparse: Any, dense: Any) -> tf.Tensor:
     """``1 - cos`` between rows of a ``tf.SparseTensor [batch, d]`` and a dense ``[batch, d]``
     (bag-of-words against embeddings), without densifying the sparse rows.
 
+    >>> import tensorflow as tf
     >>> sp = tf.sparse.from_dense([[0.0, 3.0, 0.0]])
     >>> sparse_cosine_distance(sp, [[0.0, 1.0, 0.0]]).numpy().tolist()
     [0.0]

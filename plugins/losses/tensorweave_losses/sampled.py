@@ -24,6 +24,7 @@ ids and that embedding, plus the output variables::
 The sampling is random: for evaluation use the full softmax
 (``sparse_categorical_cross_entropy.v1`` on ``embedded @ tf.transpose(out_w) + out_b``).
 
+>>> import tensorflow as tf
 >>> from tensorweave_losses.sampled import sampled_softmax
 >>> w, b = tf.Variable(tf.zeros([100, 4])), tf.Variable(tf.zeros([100]))
 >>> loss = sampled_softmax([[3]], tf.ones([1, 4]), weights=w, biases=b, num_sampled=9)

@@ -4,6 +4,7 @@ Token ids ``[batch, time]`` are scored against logits ``[batch, time, vocab]``; 
 (``[batch, time]``, 1 for real tokens) or ``lengths`` (``[batch]``) leaves padding out, and
 the ``"mean"`` reduction averages over real tokens only.
 
+>>> import tensorflow as tf
 >>> from tensorweave_losses.sequence import sequence_cross_entropy, perplexity
 >>> logits = tf.zeros([1, 3, 4])  # uniform over 4 words
 >>> round(float(sequence_cross_entropy([[1, 2, 0]], logits, lengths=[2])), 4)  # log 4

@@ -35,6 +35,7 @@ names; one mask per sequence) and the fused cells DropConnect (``dropconnect``,
 ``state_dropout``, ``input_dropconnect``, ``state_dropconnect``, ``regularized``) still
 work and warn.
 
+>>> import tensorweave as tw
 >>> x, h, c = tw.Input(n_units=3), tw.Input(n_units=4), tw.Input(n_units=4)
 >>> cell = tw.cells["LSTMCell.v1"](x, h, c, n_units=4)
 >>> cell.shape, cell.state_size

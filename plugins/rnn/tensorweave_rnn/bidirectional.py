@@ -5,6 +5,7 @@ and with ``lengths=``/``mask=`` it starts at each row's last real step. With
 ``return_sequences=False`` the forward half is the output at the last real step and the
 backward half the output at the first step (the end of its run).
 
+>>> import tensorweave as tw
 >>> seq = tw.Input(shape=(None, None, 3))
 >>> Bidirectional(seq, cell="GRUCell.v1", n_units=4).shape
 (None, None, 8)

@@ -20,6 +20,7 @@ Regularisation, active only while ``training`` (Keras's names; the old spellings
 the result to every ``step`` (``context=``). Called without a context, ``step`` draws
 fresh ones, which is right for a cell used on its own.
 
+>>> import tensorflow as tf, tensorweave as tw
 >>> from tensorweave_rnn.cells import RNNCell
 >>> x, h = tw.Input(n_units=3), tw.Input(n_units=2)
 >>> cell = RNNCell(x, h, n_units=2)

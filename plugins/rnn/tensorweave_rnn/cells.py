@@ -14,6 +14,7 @@ or a function ``(shape, dtype) -> tensor``; ``None`` keeps the defaults above),
 ``hoist_inputs`` (let ``RNN`` compute ``x @ kernel + bias`` for all steps in one matmul
 before its loop; same values) and the ``Cell`` dropout options.
 
+>>> import tensorweave as tw
 >>> x = tw.Input(n_units=3)
 >>> lstm = LSTMCell(x, n_units=5)
 >>> lstm.state_size, [tuple(v.shape) for v in (lstm.kernel, lstm.recurrent_kernel, lstm.bias)]

@@ -5,6 +5,7 @@ the ``cells`` kind this pack declares (``tensorweave_rnn.kinds``), so a cell of 
 that visibly cannot honour the contract is refused by name when it loads or registers,
 instead of failing deep inside an ``RNN`` loop. ``check_cell`` checks a built cell.
 
+>>> import tensorweave as tw
 >>> class NoStep(tw.Layer):
 ...     def __init__(self, x, *state, n_units, name=None, share_state_with=None):
 ...         super().__init__(x, shape=(None, n_units), name=name)

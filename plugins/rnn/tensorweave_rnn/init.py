@@ -3,6 +3,7 @@
 Every call draws fresh values, so two cells never share initial weights (a shared Keras
 initializer instance would give identical ones).
 
+>>> import numpy as np, tensorflow as tf
 >>> w = orthogonal([3, 6])
 >>> np.allclose(w.numpy() @ w.numpy().T, np.eye(3), atol=1e-5)
 True

@@ -7,6 +7,7 @@ against autodiff) with fewer ops. ``lstm_step`` takes the input ``x``;
 ``lstm_step_projected`` takes ``x @ kernel + bias`` computed beforehand for all steps at
 once (``RNN`` does that in one large matmul outside its loop).
 
+>>> import numpy as np, tensorflow as tf
 >>> args = [tf.random.normal(s) for s in ([2, 3], [2, 4], [2, 4], [3, 16], [4, 16], [16])]
 >>> with tf.GradientTape() as tape:
 ...     tape.watch(args)

@@ -9,6 +9,7 @@ it); there are no fused weights to DropConnect.
 
 A minimal gated unit (Zhou et al., 2016) from ``tw`` ops, its weights in ``Lambda`` s:
 
+>>> import tensorflow as tf, tensorweave as tw
 >>> def dense(x, n, add_bias=True):
 ...     w = tf.Variable(tf.random.normal([x.n_units, n]) * 0.3)
 ...     b = tf.Variable(tf.zeros([n]))

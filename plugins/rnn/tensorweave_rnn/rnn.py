@@ -18,6 +18,7 @@ and sequence lengths do not retrace. Options:
   new batch size);
 - ``cell=[...]`` with ``n_units=[...]``: a stack of cells.
 
+>>> import numpy as np, tensorweave as tw
 >>> seq = tw.Input(shape=(None, None, 3), name="seq")
 >>> rnn = RNN(seq, cell="GRUCell.v1", n_units=4)
 >>> h_final, = rnn.final_state

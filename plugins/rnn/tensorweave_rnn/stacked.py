@@ -4,6 +4,7 @@ Its states are the sub-cells' states in order (``state_size`` is their concatena
 its output is the last cell's output. ``RNN(seq, cell=[...])`` builds one. Options such as
 dropout go to every sub-cell; the per-use ``training=`` reaches them through ``reuse_with``.
 
+>>> import tensorweave as tw
 >>> x = tw.Input(n_units=3)
 >>> stack = StackedCell(x, cells=["LSTMCell.v1", "GRUCell.v1"], n_units=[4, 2])
 >>> stack.state_size, stack.shape

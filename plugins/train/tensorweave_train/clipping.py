@@ -1,5 +1,6 @@
 """Gradient clipping that keeps ``tf.IndexedSlices`` sparse.
 
+>>> import tensorflow as tf
 >>> g = clip_gradients([tf.constant([3.0, 4.0])], clip_global_norm=1.0)
 >>> [round(x, 3) for x in g[0].numpy().tolist()]
 [0.6, 0.8]
@@ -28,6 +29,7 @@ def clip_gradients(
 
     ``tf.IndexedSlices`` stay sparse (their values are clipped).
 
+    >>> import tensorflow as tf
     >>> g = clip_gradients([tf.constant([3.0, 4.0])], clip_global_norm=1.0)
     >>> [round(x, 3) for x in g[0].numpy().tolist()]
     [0.6, 0.8]

@@ -14,6 +14,7 @@ Accepted data:
 - a callable returning an iterable of batches (called once per epoch), or a re-iterable
   such as a list of batches. A one-shot iterator serves one epoch only.
 
+>>> import numpy as np
 >>> import tensorweave as tw
 >>> x = tw.Input(n_units=1, name="x")
 >>> b = as_batches({"x": np.arange(5.0)[:, None]}, [x], batch_size=2)

@@ -21,6 +21,7 @@ __all__ = ["figure", "ExampleMean", "state_of", "needed", "add_batch"]
 def figure(value: Any) -> float:
     """A reported value: the float32 it is, as the shortest decimal that reads back to it.
 
+    >>> import tensorflow as tf
     >>> figure(tf.constant(2.0) / 3.0), figure(0.1)
     (0.6666667, 0.1)
     """
@@ -32,6 +33,7 @@ class ExampleMean:
     exact figure for a per-example mean such as a loss, the default for nodes without a
     ``streaming()`` state.
 
+    >>> import tensorflow as tf
     >>> m = ExampleMean()
     >>> m.update(tf.constant(1.0), 3); m.update(tf.constant(5.0), 1)
     >>> float(m.result())

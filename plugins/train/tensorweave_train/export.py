@@ -12,6 +12,7 @@ A ``Predictor`` = model + steps. Each step is ``(name, params)`` with ``name`` r
 ``dir/model`` (the SavedModel) and ``dir/predictor.json`` (step names and params, input and
 output names); ``Predictor.load(dir)`` rebuilds the steps from the registry: no pickle.
 
+>>> import numpy as np, tensorweave as tw
 >>> x = tw.Input(n_units=2, name="x")
 >>> from tensorweave_train.model import Model
 >>> p = Predictor(Model(inputs=x, outputs=x * 2.0), postprocess=[("argmax.v1", {})])

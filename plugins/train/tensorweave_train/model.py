@@ -20,6 +20,7 @@ The train step is one ``tf.function`` whose input signature comes from the feed 
 specs (batch ``None``): it is traced once for any batch size. Gradients of gathers stay
 ``tf.IndexedSlices`` and optimizers apply them sparsely.
 
+>>> import numpy as np, tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(n_units=1, name="x"); t = tw.Input(n_units=1, name="t")
 >>> w = tf.Variable([[0.0]])
 >>> y = tw.Lambda(lambda a: a @ w, x, variables=[w], name="y")

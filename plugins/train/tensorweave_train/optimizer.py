@@ -15,6 +15,7 @@ Written here rather than wrapping Keras 3 because Keras 3 optimizers reject a
 
 The update rules match Keras 3 (tested against it).
 
+>>> import tensorflow as tf
 >>> from tensorweave_train.optimizers import SGD
 >>> v = tf.Variable([1.0, 2.0])
 >>> opt = SGD(learning_rate=0.5)

@@ -4,6 +4,7 @@ Each implements ``_dense`` and ``_sparse`` update rules on top of ``Optimizer``
 (``tensorweave_train.optimizer``), which owns hyperparameter variables, lazy slots,
 clipping, schedules and ``tf.distribute``. The rules match Keras 3 (tested against it).
 
+>>> import tensorflow as tf
 >>> v = tf.Variable([1.0, 2.0])
 >>> opt = Adam(learning_rate=0.1)
 >>> opt.apply_gradients([(tf.constant([1.0, -1.0]), v)])
@@ -29,6 +30,7 @@ class SGD(Optimizer):
 
     ``m = momentum*m - lr*g; var += m`` (Nesterov: ``var += momentum*m - lr*g``), as Keras 3.
 
+    >>> import tensorflow as tf
     >>> v = tf.Variable([1.0]); opt = SGD(0.1, momentum=0.9)
     >>> for _ in range(2): opt.apply_gradients([(tf.constant([1.0]), v)])
     >>> round(float(v[0]), 4)  # 1 - 0.1 - (0.09 + 0.1)
@@ -71,6 +73,7 @@ class SGD(Optimizer):
 class Adam(Optimizer):
     """Adam (Kingma & Ba), bias-corrected as Keras 3; ``amsgrad`` optional.
 
+    >>> import tensorflow as tf
     >>> v = tf.Variable([1.0]); Adam(0.1).apply_gradients([(tf.constant([2.0]), v)])
     >>> round(float(v[0]), 4)  # the first step moves by ~lr
     0.9
@@ -142,6 +145,7 @@ class AdamW(Adam):
 class RMSprop(Optimizer):
     """RMSprop, optionally centered and with momentum, as Keras 3.
 
+    >>> import tensorflow as tf
     >>> v = tf.Variable([1.0]); RMSprop(0.01).apply_gradients([(tf.constant([1.0]), v)])
     >>> round(float(v[0]), 4)  # 1 - 0.01 / sqrt(0.1)
     0.9684
@@ -213,6 +217,7 @@ class RMSprop(Optimizer):
 class Adagrad(Optimizer):
     """Adagrad: ``acc += g²; var -= lr * g / sqrt(acc + eps)``, accumulators start at 0.1.
 
+    >>> import tensorflow as tf
     >>> v = tf.Variable([1.0]); Adagrad(0.1).apply_gradients([(tf.constant([1.0]), v)])
     >>> round(float(v[0]), 4)  # 1 - 0.1 / sqrt(1.1)
     0.9047

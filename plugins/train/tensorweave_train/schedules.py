@@ -5,6 +5,7 @@ inside the compiled train step; the optimizer uses ``learning_rate * schedule(it
 Because the base rate stays a ``tf.Variable``, a schedule and ``ReduceLROnPlateau`` (a
 callback that lowers the base rate) compose. Reduce-on-plateau is in ``callbacks``.
 
+>>> import tensorflow as tf
 >>> sched = CosineDecay(decay_steps=10)
 >>> [round(float(sched(s)), 3) for s in (0, 5, 10, 20)]
 [1.0, 0.5, 0.0, 0.0]

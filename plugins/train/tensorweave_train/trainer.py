@@ -10,6 +10,7 @@ plugin implementing the ``tensorweave_train_callbacks(model)`` hook.
 optimizer slots, step, epoch, data position, RNG, callback memory) and continues where it
 stopped; ``epochs`` is the total, not "more".
 
+>>> import numpy as np, tensorflow as tf, tensorweave as tw
 >>> from tensorweave_train.events import LambdaCallback, on_epoch
 >>> x = tw.Input(n_units=1, name="x"); w = tf.Variable([[1.0]])
 >>> loss = tw.Lambda(lambda a: tf.reduce_mean(a @ w), x, variables=[w])
@@ -45,6 +46,7 @@ def non_finite(data: Any) -> str | None:
     """Where array ``data`` (``{name: array}`` or a tuple) first holds NaN/inf, or ``None``
     (one pass over float arrays; other data is not looked at).
 
+    >>> import numpy as np
     >>> non_finite({"x": np.array([[0.0], [np.nan]])})
     "field 'x' has NaN or inf values (first at example 1)"
     """
