@@ -87,7 +87,11 @@ COMPONENTS = _components()
 
 
 def _load(kind: str, dist: str, name: str) -> Any:
-    return tw.registry(kind)[f"{dist}:{name}"]
+    import warnings
+
+    with warnings.catch_warnings():  # a deprecated registered alias is checked as its target
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return tw.registry(kind)[f"{dist}:{name}"]
 
 
 def _params(obj: Any) -> dict[str, inspect.Parameter]:
