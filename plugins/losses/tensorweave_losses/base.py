@@ -230,8 +230,8 @@ def check_probabilities(loss: str, probabilities: Any) -> None:
         )
 
 
-def check_class_ids(loss: str, labels: tf.Tensor, n_classes: int | None) -> tf.Tensor:
-    """Check integer class ids lie in ``[0, n_classes)``: eagerly by value, else by assert ops.
+def check_class_ids(loss: str, labels: tf.Tensor, num_classes: int | None) -> tf.Tensor:
+    """Check integer class ids lie in ``[0, num_classes)``: eagerly by value, else by assert ops.
 
     Returns the labels (with the asserts attached as control dependencies in graphs).
     """
@@ -240,15 +240,15 @@ def check_class_ids(loss: str, labels: tf.Tensor, n_classes: int | None) -> tf.T
             f"{loss}: labels must be integer class ids, got {labels.dtype.name}. Fix: "
             "tf.cast(labels, tf.int64), or use the dense (one-hot) variant of this loss."
         )
-    if n_classes is None:
+    if num_classes is None:
         return labels
     if is_eager_value(labels):
         x = np.asarray(labels)
-        if x.size and (x.min() < 0 or x.max() >= n_classes):
-            bad = x[(x < 0) | (x >= n_classes)]
+        if x.size and (x.min() < 0 or x.max() >= num_classes):
+            bad = x[(x < 0) | (x >= num_classes)]
             raise LossValueError(
-                f"{loss}: labels must be class ids in [0, {n_classes}) for predictions with "
-                f"{n_classes} classes, got {bad[:5].tolist()} (shape {x.shape}). Fix: check the "
+                f"{loss}: labels must be class ids in [0, {num_classes}) for predictions with "
+                f"{num_classes} classes, got {bad[:5].tolist()} (shape {x.shape}). Fix: check the "
                 "label encoding (1-based ids? padding id?) or the number of classes."
             )
         return labels
@@ -256,12 +256,12 @@ def check_class_ids(loss: str, labels: tf.Tensor, n_classes: int | None) -> tf.T
     # in a ``cond`` (an ``If`` op, two per loss) so that they can print the offending values,
     # which costs more than the rest of the check in every training step.
     message = (
-        f"{loss}: labels must be class ids in [0, {n_classes}); got an id outside that range. "
+        f"{loss}: labels must be class ids in [0, {num_classes}); got an id outside that range. "
         "Fix: check the label encoding (1-based ids? padding id?) or the number of classes."
     )
     in_range = tf.logical_and(
         tf.greater_equal(labels, tf.zeros([], labels.dtype)),
-        tf.less(labels, tf.cast(n_classes, labels.dtype)),
+        tf.less(labels, tf.cast(num_classes, labels.dtype)),
     )
     check = tf.debugging.Assert(tf.reduce_all(in_range), [message])
     with tf.control_dependencies([check]):
