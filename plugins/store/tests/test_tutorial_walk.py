@@ -68,7 +68,9 @@ def _run(command: str, env: dict[str, str], cwd: Path, *more: str) -> str:
     return out
 
 
-def test_the_tutorial_walk(store_url: str, tmp_path: Path) -> None:
+def test_the_tutorial_walk(
+    store_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
     from sklearn.datasets import load_digits
 
     from tensorweave_store.store import open_store
@@ -110,6 +112,7 @@ def test_the_tutorial_walk(store_url: str, tmp_path: Path) -> None:
         log = (tmp_path / "runs" / name / "log.csv").read_text().splitlines()
         losses = [float(row.split(",")[log[0].split(",").index("loss")]) for row in log[1:]]
         assert [v for _, v in store.metrics(run.id)["loss"]] == pytest.approx(losses, rel=1e-5)
+        assert "checkpoints" in " ".join(store.artifacts(run.id))
 
     # list and compare
     out = _run(list_all, env, tmp_path)
@@ -148,5 +151,21 @@ def test_the_tutorial_walk(store_url: str, tmp_path: Path) -> None:
     # an ensemble of the two runs and the warm-started one
     votes = json.loads(_run(ensemble, env, tmp_path))
     assert len(votes) == 8 and all(0 <= c <= 9 for c in votes)
+
+    # the same store from this process: a run in full, predict by directory = by name,
+    # a missing version is a named error with the fix
+    for key in ("TENSORWEAVE_STORE", "TENSORWEAVE_STORE_BLOBS", "TENSORWEAVE_STORE_CACHE"):
+        monkeypatch.setenv(key, env[key])
+    monkeypatch.chdir(tmp_path)
+    from tensorweave.cli import main
+
+    capsys.readouterr()
+    assert main(["runs", "show", "wide"]) == 0
+    assert "layers:FC.v1 from tensorweave-layers" in capsys.readouterr().out
+    assert main(["predict", "runs/wide", "--input", "digits.npy"]) == 0
+    assert json.loads(capsys.readouterr().out) == by_name
+    assert main(["predict", "digits@7", "--input", "digits.npy"]) == 1
+    err = capsys.readouterr().err
+    assert "no version '7'" in err and "Fix:" in err
     store.close()
     print(f"walk on {store_url.split(':')[0]}: {time.monotonic() - started:.0f} s")
