@@ -6,7 +6,9 @@ runs root, or ``--store URL``), so load from elsewhere on the machine hits both 
 reports, per epoch:
 
 - the job's training time per epoch, off and on (median over rounds), the difference of
-  the medians and the median of the per-round differences (on minus off, same round);
+  the medians, the median of the per-round differences (on minus off, same round) and the
+  median of the per-round ratios (on / off, same round: the figure to read on a loaded
+  machine, since both halves of a round see the same load);
 - the recorder's own cost: the median time of ``RunHandle.log_epoch`` (one transaction:
   the epoch's values and the heartbeat), measured inside the "on" rounds;
 - the one-off cost per run: opening the run and, at the end, storing its files.
@@ -96,6 +98,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     off, on = statistics.median(per_epoch["off"]), statistics.median(per_epoch["on"])
     pairs = [b - a for a, b in zip(per_epoch["off"], per_epoch["on"], strict=True)]
+    ratios = [b / a for a, b in zip(per_epoch["off"], per_epoch["on"], strict=True)]
     result = {
         "store": open_store().display_url,
         "rounds": args.rounds,
@@ -105,6 +108,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "epoch_ms_difference": round((on - off) * 1e3, 2),
         "epoch_ms_paired_differences": [round(x * 1e3, 1) for x in pairs],
         "epoch_ms_paired_difference_median": round(statistics.median(pairs) * 1e3, 2),
+        "paired_ratios": [round(x, 3) for x in ratios],
+        "paired_ratio_median": round(statistics.median(ratios), 3),
         "epoch_ms_off_all": [round(x * 1e3, 1) for x in per_epoch["off"]],
         "epoch_ms_on_all": [round(x * 1e3, 1) for x in per_epoch["on"]],
         "log_epoch_ms_median": round(statistics.median(log_epoch) * 1e3, 2),
@@ -122,6 +127,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"median of the per-round differences: "
         f"{result['epoch_ms_paired_difference_median']:+.1f} ms "
         f"(rounds: {result['epoch_ms_paired_differences']})\n"
+        f"  on / off, same round: median {result['paired_ratio_median']:.3f} "
+        f"(rounds: {result['paired_ratios']})\n"
         f"  recorder per epoch (log_epoch: values + heartbeat, one transaction): "
         f"median {result['log_epoch_ms_median']:.2f} ms, max {result['log_epoch_ms_max']:.2f} ms\n"
         f"  per run: open {result['start_run_ms_median']:.1f} ms, "

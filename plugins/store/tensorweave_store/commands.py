@@ -68,7 +68,9 @@ def _parser(command: str, action: str, description: str = "") -> CommandParser:
 
 def _store(args: argparse.Namespace) -> Any:
     from tensorweave_store.store import open_store
+    from tensorweave_store.urls import select
 
+    select(args.store)  # this command's --store (or none): as the train pack's commands do
     return open_store(args.store)
 
 

@@ -4,7 +4,8 @@ tagged samples with datasets declared as tag queries (views: nothing is copied).
 - ``register_arrays(store, name, {"train": {...}, "valid": {...}})`` stores each array as
   an ``.npy`` blob and records version ``n+1`` with the sha256 of the whole content (the
   same content registered again returns the existing version);
-- ``insert_samples(store, [{"x": …, "y": …}, …], tags=["digits", "clean"])`` adds samples;
+- ``insert_samples(store, [{"x": …, "y": …}, …], tags=["digits", "clean"])`` adds samples
+  (``samples``; importable from here too);
   ``declare_query(store, "clean_digits", tags=["digits"], exclude=["noisy"])`` names a
   query, evaluated each time it is loaded;
 - ``write_predictions(store, name, inputs, predictions, model=…)`` keeps a model's outputs
@@ -30,7 +31,7 @@ import datetime as dt
 import hashlib
 import io
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +40,10 @@ import sqlalchemy as sa
 
 from tensorweave_store import schema as S
 from tensorweave_store.errors import DatasetNotFoundError, StoreError
-from tensorweave_store.runs import _utc, now
+from tensorweave_store.run_record import now
+from tensorweave_store.run_record import utc as _utc
+from tensorweave_store.samples import insert_samples, query_samples, tag_samples
+from tensorweave_store.samples import split as split_samples
 from tensorweave_store.urls import parse_ref
 
 __all__ = [
@@ -112,7 +116,7 @@ class DatasetVersion:
         post = list(self.info.get("postprocess") or [])
         if self.kind == "query":
             q = self.query or {}
-            train, valid = _query_splits(self.store, q)
+            train, valid = split_samples(self.store, q)
             info["examples"] = _count(train) + _count(valid)
             return StoreSplits(train, valid, info, pre, post)
         splits = {
@@ -208,100 +212,6 @@ def register_arrays(
         query=None,
         info=meta,
         source_run_id=run_id,
-    )
-
-
-def insert_samples(
-    store: Any, samples: Iterable[Mapping[str, Any]], tags: Iterable[str] = ()
-) -> list[int]:
-    """Add samples (``{field: array}`` each) with ``tags``; returns their ids."""
-    tags = sorted(set(tags))
-    blobs = []
-    for sample in samples:
-        buf = io.BytesIO()
-        np.savez(buf, **{k: np.asarray(v) for k, v in sample.items()})
-        blobs.append(buf.getvalue())
-    ids: list[int] = []
-    with store.engine.begin() as conn:
-        for data in blobs:
-            sid = conn.execute(sa.insert(S.samples).values(data=data, created_at=now()))
-            ids.append(int(sid.inserted_primary_key[0]))
-        if tags and ids:
-            conn.execute(
-                sa.insert(S.sample_tags), [{"sample_id": i, "tag": t} for i in ids for t in tags]
-            )
-    return ids
-
-
-def tag_samples(store: Any, ids: Iterable[int], tags: Iterable[str]) -> None:
-    """Add tags to existing samples."""
-    ids, tags = list(ids), set(tags)
-    with store.engine.begin() as conn:
-        have = set(
-            conn.execute(
-                sa.select(S.sample_tags.c.sample_id, S.sample_tags.c.tag).where(
-                    S.sample_tags.c.sample_id.in_(ids)
-                )
-            ).all()
-        )
-        rows = [{"sample_id": i, "tag": t} for i in ids for t in tags if (i, t) not in have]
-        if rows:
-            conn.execute(sa.insert(S.sample_tags), rows)
-
-
-def _query(tags: Sequence[str], any_tags: Sequence[str], exclude: Sequence[str]) -> Any:
-    q = sa.select(S.samples.c.id, S.samples.c.data).order_by(S.samples.c.id)
-    st = S.sample_tags
-    for tag in tags:
-        q = q.where(sa.exists().where(st.c.sample_id == S.samples.c.id, st.c.tag == tag))
-    if any_tags:
-        q = q.where(
-            sa.exists().where(st.c.sample_id == S.samples.c.id, st.c.tag.in_(list(any_tags)))
-        )
-    if exclude:
-        q = q.where(
-            ~sa.exists().where(st.c.sample_id == S.samples.c.id, st.c.tag.in_(list(exclude)))
-        )
-    return q
-
-
-def query_samples(
-    store: Any,
-    tags: Sequence[str] = (),
-    any_tags: Sequence[str] = (),
-    exclude: Sequence[str] = (),
-) -> dict[str, np.ndarray]:
-    """The samples with every tag in ``tags``, one of ``any_tags`` (if given) and none of
-    ``exclude``, stacked by field (``id`` holds the sample ids), in insertion order."""
-    with store.engine.connect() as conn:
-        rows = conn.execute(_query(tags, any_tags, exclude)).all()
-    if not rows:
-        return {}
-    fields: dict[str, list[np.ndarray]] = {}
-    for _, data in rows:
-        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            for k in npz.files:
-                fields.setdefault(k, []).append(npz[k])
-    out = {k: np.stack(v) for k, v in fields.items()}
-    out["id"] = np.asarray([r[0] for r in rows], dtype="int64")
-    return out
-
-
-def _query_splits(store: Any, q: Mapping[str, Any]) -> tuple[dict, dict]:
-    data = query_samples(store, q.get("tags") or (), q.get("any") or (), q.get("exclude") or ())
-    if not data:
-        raise StoreError(
-            f"the query {dict(q)} matches no samples. Fix: insert samples with those tags "
-            "(tensorweave_store.datasets.insert_samples) or change the tags."
-        )
-    n = len(data["id"])
-    order = np.random.default_rng(int(q.get("seed", 0))).permutation(n)
-    n_valid = round(n * float(q.get("valid_fraction", 0.2)))
-    fields = {k: v for k, v in data.items() if k != "id"}
-    valid_idx, train_idx = np.sort(order[:n_valid]), np.sort(order[n_valid:])
-    return (
-        {k: v[train_idx] for k, v in fields.items()},
-        {k: v[valid_idx] for k, v in fields.items()},
     )
 
 
@@ -431,5 +341,5 @@ def store_query(
         "valid_fraction": valid_fraction,
         "seed": seed,
     }
-    train, valid = _query_splits(st, q)
+    train, valid = split_samples(st, q)
     return StoreSplits(train, valid, {"examples": _count(train) + _count(valid), "query": q})

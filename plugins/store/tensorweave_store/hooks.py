@@ -5,7 +5,9 @@ providers, versions, heartbeat), ``tensorweave_train_callbacks`` adds a ``Record
 for that job's model (per-epoch values), ``tensorweave_job_ended`` stores the status
 (``finished``, ``failed`` with the error, ``interrupted`` on Ctrl-C), the final figures and
 the run's files; ``tensorweave_resolve_run`` turns ``NAME@VERSION`` into a model directory
-for ``tensorweave evaluate|predict`` and ``load_model``. Light at import.
+for ``tensorweave evaluate|predict`` and ``load_model``; ``tensorweave_train_arguments`` and
+``tensorweave_train_options`` give ``train``/``resume``/``evaluate``/``predict`` a
+``--store URL`` option, the same as ``TENSORWEAVE_STORE=URL``. Light at import.
 
 >>> tensorweave_resolve_run("not/a/ref") is None
 True
@@ -24,6 +26,9 @@ __all__ = [
     "tensorweave_job_ended",
     "tensorweave_train_callbacks",
     "tensorweave_resolve_run",
+    "tensorweave_train_arguments",
+    "tensorweave_train_options",
+    "STORE_COMMANDS",
     "RECORD_ENV",
     "TAGS_ENV",
     "active",
@@ -31,6 +36,10 @@ __all__ = [
 
 RECORD_ENV = "TENSORWEAVE_STORE_RECORD"  # "0" turns recording off for jobs
 TAGS_ENV = "TENSORWEAVE_STORE_TAGS"  # comma-separated tags for the jobs' runs
+
+#: the train pack's commands that take ``--store URL`` (they record runs or resolve
+#: ``NAME@VERSION``; ``export`` when the train pack has it)
+STORE_COMMANDS = ("train", "resume", "evaluate", "predict", "export")
 
 #: ``id(model) -> RunHandle`` of the jobs running in this process.
 active: dict[int, Any] = {}
@@ -107,3 +116,24 @@ def tensorweave_resolve_run(reference: str) -> str | None:
     from tensorweave_store.store import open_store
 
     return str(materialize(open_store(), reference))
+
+
+@tw.hookimpl
+def tensorweave_train_arguments(parser: Any, command: str) -> None:
+    """``--store URL`` on the commands that record runs or resolve ``NAME@VERSION``."""
+    if command in STORE_COMMANDS:
+        parser.add_argument(
+            "--store",
+            metavar="URL",
+            help="the store's database URL, e.g. sqlite:///runs/tensorweave-store.db or "
+            "postgresql+psycopg://USER@HOST/DB (default: $TENSORWEAVE_STORE, else the SQLite "
+            "file under the runs root) (tensorweave-store)",
+        )
+
+
+@tw.hookimpl
+def tensorweave_train_options(options: Any, command: str) -> None:
+    """``--store URL`` becomes this process's store (``None`` leaves the environment's)."""
+    from tensorweave_store.urls import select
+
+    select(getattr(options, "store", None))

@@ -30,7 +30,8 @@ import sqlalchemy as sa
 
 from tensorweave_store import schema as S
 from tensorweave_store.errors import ModelNotFoundError, StoreError
-from tensorweave_store.runs import _utc, now
+from tensorweave_store.run_record import now
+from tensorweave_store.run_record import utc as _utc
 from tensorweave_store.urls import parse_ref
 
 __all__ = [

@@ -2,7 +2,8 @@
 
 The store's plugin adds one to every ``tensorweave train``/``resume`` on its own. For a
 plain ``Model.train`` ask for it by name (the run is opened at the start and closed at the
-end of training)::
+end of training: ``finished``; ``failed`` with the error when training raises,
+``interrupted`` on Ctrl-C, as for ``tensorweave train``)::
 
     model.train(data, 5, callbacks=[("RecordRun.v1", {"name": "my-exp", "tags": ["a"]})])
 
@@ -75,3 +76,14 @@ class RecordRun(Callback):
                 },
             )
             self.handle = None
+
+    def on_failure(self, error: BaseException, state: TrainState) -> None:
+        """Training raised: close the run this callback opened as ``interrupted`` (Ctrl-C) or
+        ``failed`` with the error (a job's run is closed by the job's own hook)."""
+        if not self._own or self.handle is None:
+            return
+        handle, self.handle = self.handle, None
+        if isinstance(error, KeyboardInterrupt):
+            handle.finish("interrupted", error="interrupted (Ctrl-C)")
+        else:
+            handle.finish("failed", error=f"{type(error).__name__}: {error}")

@@ -1,8 +1,7 @@
-"""Run records: write one as training goes (``RunHandle``), read them back (``RunRecord``).
+"""Run records: write one as training goes (``RunHandle``), query them back (``RunRecord``\\s,
+defined with the statuses and ``providers_of`` in ``run_record``; importable from here too).
 
-A run row holds the filled config, the provider (distribution and version) of every
-component in it, the library versions, the status (``running``, ``finished``, ``failed``,
-``interrupted``) and a heartbeat. While a run trains, a daemon thread beats every
+While a run trains, a daemon thread beats every
 ``TENSORWEAVE_STORE_HEARTBEAT`` seconds (default 10) besides the beat of every epoch; a
 ``running`` run whose heartbeat is older than three of its intervals died without saying so (a
 ``kill -9``, a lost machine) and is reported, then stored, as ``interrupted``.
@@ -18,7 +17,6 @@ import os
 import socket
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +25,17 @@ from sqlalchemy.engine import Engine
 
 from tensorweave_store import schema as S
 from tensorweave_store.errors import RunNotFoundError
-from tensorweave_store.filters import Condition, flatten, parse_condition
+from tensorweave_store.filters import Condition, parse_condition
+from tensorweave_store.run_record import (
+    HEARTBEAT_ENV,
+    NO_HEARTBEAT,
+    STATUSES,
+    RunRecord,
+    heartbeat_interval,
+    now,
+    providers_of,
+)
+from tensorweave_store.run_record import utc as _utc
 
 __all__ = [
     "RunRecord",
@@ -38,98 +46,6 @@ __all__ = [
     "providers_of",
     "now",
 ]
-
-STATUSES = ("running", "finished", "failed", "interrupted")
-HEARTBEAT_ENV = "TENSORWEAVE_STORE_HEARTBEAT"
-_NO_HEARTBEAT = "no heartbeat: the process died or lost the store"
-
-
-def heartbeat_interval() -> float:
-    """Seconds between heartbeats (``TENSORWEAVE_STORE_HEARTBEAT``, default 10)."""
-    return float(os.environ.get(HEARTBEAT_ENV) or 10.0)
-
-
-def now() -> dt.datetime:
-    """The current UTC time (timezone-aware)."""
-    return dt.datetime.now(dt.UTC)
-
-
-def _utc(value: dt.datetime | None) -> dt.datetime | None:
-    if value is None:
-        return None
-    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
-
-
-def providers_of(config: Any, path: str = "") -> dict[str, dict[str, str]]:
-    """``{dotted path: {"component": "kind:name", "provider": "dist version"}}`` for every
-    component of a filled config."""
-    out: dict[str, dict[str, str]] = {}
-    if isinstance(config, Mapping):
-        kind = next(
-            (
-                k
-                for k in config
-                if isinstance(k, str) and k.startswith("@") and k not in ("@provider", "@versions")
-            ),
-            None,
-        )
-        if kind is not None and "@provider" in config:
-            out[path or "."] = {
-                "component": f"{kind[1:]}:{config[kind]}",
-                "provider": str(config["@provider"]),
-            }
-        for key, value in config.items():
-            out.update(providers_of(value, f"{path}.{key}" if path else str(key)))
-    elif isinstance(config, list):
-        for i, value in enumerate(config):
-            out.update(providers_of(value, f"{path}.{i}" if path else str(i)))
-    return out
-
-
-@dataclass
-class RunRecord:
-    """A run as stored (read-only view)."""
-
-    id: int
-    name: str
-    run_dir: str | None
-    kind: str
-    status: str
-    config: dict[str, Any]
-    providers: dict[str, Any]
-    versions: dict[str, Any]
-    summary: dict[str, Any] | None
-    error: str | None
-    host: str | None
-    pid: int | None
-    epochs_done: int
-    created_at: dt.datetime
-    heartbeat_at: dt.datetime
-    ended_at: dt.datetime | None
-    tags: list[str] = field(default_factory=list)
-    last_values: dict[str, float] = field(default_factory=dict)
-
-    @property
-    def figures(self) -> dict[str, float]:
-        """The run's final figures: its last epoch's values, then the final evaluation on
-        the validation data as ``val_<name>``."""
-        out = dict(self.last_values)
-        for key, value in ((self.summary or {}).get("valid") or {}).items():
-            out[f"val_{key}"] = value
-        return out
-
-    def values(self) -> dict[str, Any]:
-        """Everything a filter can test: fields, figures and dotted config paths."""
-        out: dict[str, Any] = flatten(self.config)
-        out.update(
-            id=self.id, name=self.name, status=self.status, kind=self.kind, run_dir=self.run_dir
-        )
-        out.update(self.figures)
-        return out
-
-    def matches(self, conditions: Iterable[Condition]) -> bool:
-        values = self.values()
-        return all(c.holds(values) for c in conditions)
 
 
 class RunHandle:
@@ -166,7 +82,7 @@ class RunHandle:
             .where(
                 S.runs.c.id == self.id,
                 S.runs.c.status == "interrupted",
-                S.runs.c.error == _NO_HEARTBEAT,
+                S.runs.c.error == NO_HEARTBEAT,
             )
             .values(status="running", error=None, ended_at=None)
         )
@@ -328,7 +244,7 @@ def reap(engine: Engine, *, stale_after: float | None = None) -> list[int]:
                 .values(
                     status="interrupted",
                     ended_at=now(),
-                    error=_NO_HEARTBEAT,
+                    error=NO_HEARTBEAT,
                 )
             )
     return ids

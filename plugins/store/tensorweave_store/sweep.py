@@ -28,26 +28,36 @@ Note for the store's schema: Optuna creates its own tables (``studies``, ``trial
 version table ``alembic_version``; the store's own migrations therefore keep their revision
 in a table of another name.
 
-The search space and the spec are in ``tensorweave_store.search_space``.
+The search space and the spec are in ``tensorweave_store.search_space``, the study (its
+storage, creation and tally) in ``tensorweave_store.study``; their names are importable
+from here too.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import socket
 import sys
 import time
-import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import tensorweave as tw
 from tensorweave_store.pruning import report_to
 from tensorweave_store.search_space import KINDS, SearchParam, SweepError, SweepSpec, parse_param
+from tensorweave_store.study import (
+    create_study,
+    load_study,
+    quiet_optuna,
+    retry_class,
+    storage,
+    tally,
+    trial_overrides,
+)
+from tensorweave_store.urls import redact, using
 
 __all__ = [
     "KINDS",
@@ -69,160 +79,10 @@ __all__ = [
 TAGS_ENV = "TENSORWEAVE_STORE_TAGS"  # the store tags the runs it records with these
 
 
-def _quiet_optuna() -> Any:
-    import optuna
-
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
-    return optuna
-
-
-def storage(spec: SweepSpec) -> Any:
-    """Optuna's RDB storage on the store's database, with heartbeats and retries."""
-    optuna = _quiet_optuna()
-    url = spec.url()
-    if url.startswith("sqlite:///"):
-        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    kwargs: dict[str, Any] = {"pool_pre_ping": True}
-    if url.startswith("sqlite"):
-        kwargs["connect_args"] = {"timeout": 60}
-    try:
-        return optuna.storages.RDBStorage(
-            url,
-            engine_kwargs=kwargs,
-            heartbeat_interval=max(1, int(spec.heartbeat)),
-            grace_period=max(2, int(3 * spec.heartbeat)),
-            heartbeat_stale_trial_callback=retry_class()(max_retry=spec.max_retry),
-        )
-    except Exception as err:  # SQLAlchemy's OperationalError and friends
-        raise SweepError(
-            f"cannot open the sweep storage at {_safe(url)}: {err}. Fix: check the store URL "
-            "(--store or TENSORWEAVE_STORE) and that the database server is reachable."
-        ) from err
-
-
-def retry_class() -> Any:
-    """Optuna's callback that re-queues a trial whose worker died (renamed in Optuna 4.9)."""
-    import optuna
-
-    found = getattr(optuna.storages, "RetryHeartbeatStaleTrialCallback", None)
-    return found or optuna.storages.RetryFailedTrialCallback
-
-
-def _safe(url: str) -> str:
-    """The URL without a password."""
-    head, at, tail = url.rpartition("@")
-    if not at or "://" not in head:
-        return url
-    scheme, _, cred = head.partition("://")
-    return f"{scheme}://{cred.split(':', 1)[0]}:***@{tail}"
-
-
-def _direction(spec: SweepSpec, metric: str) -> str:
-    if spec.direction:
-        if spec.direction not in ("minimize", "maximize"):
-            raise SweepError(f"--direction must be minimize or maximize, not {spec.direction!r}")
-        return spec.direction
-    low = ("loss", "error", "perplexity", "mae", "mse")
-    return "minimize" if any(w in metric for w in low) else "maximize"
-
-
-def _metric(spec: SweepSpec, cfg: Mapping[str, Any]) -> str:
-    if spec.metric:
-        return spec.metric.removeprefix("val_")
-    metrics = cfg.get("model", {}).get("metrics", {})
-    if isinstance(metrics, Mapping) and metrics:
-        return str(next(iter(metrics)))
-    if isinstance(metrics, list) and metrics:
-        return str(metrics[0])
-    if isinstance(metrics, str):
-        return metrics
-    return "loss"
-
-
-def _trial_overrides(spec: SweepSpec, values: Mapping[str, Any]) -> dict[str, Any]:
-    import tensorweave.config as twc
-
-    out = dict(twc.parse_override(o) for o in spec.overrides)
-    out.update(values)
-    return out
-
-
-def _pruner(name: str) -> Any:
-    optuna = _quiet_optuna()
-    if name == "median":
-        return optuna.pruners.MedianPruner(n_startup_trials=4, n_warmup_steps=1)
-    if name == "none":
-        return optuna.pruners.NopPruner()
-    raise SweepError(f"--pruner must be median or none, not {name!r}")
-
-
-def create_study(spec: SweepSpec) -> Any:
-    """Check the command (config, params) and create the study, or load it to join it."""
-    from tensorweave_train import job as jobs
-
-    optuna = _quiet_optuna()
-    search = spec.search()
-    if not search:
-        raise SweepError("a sweep needs at least one --param PATH=DIST")
-    if spec.trials < 1 or spec.workers < 1:
-        raise SweepError("--trials and --workers must be at least 1")
-    first = {p.path: p.args[0] for p in search}  # any value: the config is checked once
-    cfg = jobs.load_config(spec.config, _trial_overrides(spec, first))
-    jobs.validate_job(cfg)  # every problem of the config at once, before any worker starts
-    metric = _metric(spec, cfg)
-    direction = _direction(spec, metric)
-    name = spec.study_name()
-    study = optuna.create_study(
-        storage=storage(spec),
-        study_name=name,
-        direction=direction,
-        load_if_exists=True,
-        pruner=_pruner(spec.pruner),
-    )
-    attrs = study.user_attrs
-    if "tensorweave_spec" not in attrs:
-        study.set_user_attr("tensorweave_spec", json.loads(spec.to_json()))
-        study.set_user_attr("metric", metric)
-    elif sorted(attrs["tensorweave_spec"].get("params", [])) != sorted(spec.params):
-        raise SweepError(
-            f"study {name!r} already searches {attrs['tensorweave_spec']['params']}, not "
-            f"{spec.params}. Fix: pass another --study name, or the same --param options."
-        )
-    return study
-
-
-def load_study(name: str, spec: SweepSpec) -> Any:
-    """An existing study by name (``SweepError`` listing the studies there when absent)."""
-    optuna = _quiet_optuna()
-    store = storage(spec)
-    names = optuna.get_all_study_names(store)
-    if name not in names:
-        raise SweepError(
-            f"no sweep study {name!r} in {_safe(spec.url())}; studies: "
-            f"{', '.join(names) or 'none'}. Fix: pass one of them (and the same --store)."
-        )
-    return optuna.load_study(study_name=name, storage=store, pruner=_pruner(spec.pruner))
-
-
-def tally(study: Any) -> tuple[int, list[Any], list[Any]]:
-    """(trials that count towards N, those running, those waiting): a failed trial that
-    was retried is counted through its retry only."""
-    import optuna
-
-    retry = retry_class()
-    trials = study.get_trials(deepcopy=False)
-    retried = {retry.retried_trial_number(t) for t in trials} - {None}
-    counted = [t for t in trials if t.number not in retried]
-    running = [t for t in counted if t.state == optuna.trial.TrialState.RUNNING]
-    waiting = [t for t in counted if t.state == optuna.trial.TrialState.WAITING]
-    return len(counted), running, waiting
-
-
 def _objective(spec: SweepSpec, search: list[SearchParam], metric: str, worker: str) -> Any:
     from tensorweave_train import job as jobs
 
-    optuna = _quiet_optuna()
+    optuna = quiet_optuna()
 
     def objective(trial: Any) -> float:
         values = {p.path: p.suggest(trial) for p in search}
@@ -230,7 +90,7 @@ def _objective(spec: SweepSpec, search: list[SearchParam], metric: str, worker: 
         run_dir = spec.root() / "sweeps" / study / f"trial-{trial.number:04d}"
         trial.set_user_attr("run_dir", str(run_dir))
         trial.set_user_attr("worker", worker)
-        overrides = _trial_overrides(spec, values)
+        overrides = trial_overrides(spec, values)
         overrides.setdefault("run.name", f"{study}-trial-{trial.number}")
         cfg = jobs.load_config(spec.config, overrides)
         started = time.perf_counter()
@@ -308,10 +168,12 @@ def _fmt(v: Any) -> str:
 def run_worker(spec: SweepSpec, worker: str | None = None) -> int:
     """Run trials of the study until it holds ``spec.trials`` and none is running; returns
     how many trials this worker ran."""
-    optuna = _quiet_optuna()
-    worker = worker or f"{socket.gethostname()}:{os.getpid()}"
-    if spec.store:
-        os.environ.setdefault("TENSORWEAVE_STORE", spec.store)  # the runs go there too
+    with using(spec.store):  # the trials' runs go to the study's store, whatever the env says
+        return _run_trials(spec, worker or f"{socket.gethostname()}:{os.getpid()}")
+
+
+def _run_trials(spec: SweepSpec, worker: str) -> int:
+    optuna = quiet_optuna()
     name = spec.study_name()
     study = load_study(name, spec)
     metric = str(study.user_attrs.get("metric") or "loss")
@@ -338,7 +200,7 @@ def run_sweep(spec: SweepSpec, *, out: Any = print) -> Any:
     out(
         f"sweep {study.study_name}: {spec.trials} trials, {spec.workers} worker(s), "
         f"{study.direction.name.lower()} {study.user_attrs.get('metric')}\n"
-        f"  storage: {_safe(spec.url())}"
+        f"  storage: {redact(spec.url())}"
     )
     procs = [
         subprocess.Popen(

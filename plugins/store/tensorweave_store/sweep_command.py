@@ -189,10 +189,7 @@ def _cmd_cv(argv: list[str]) -> int:
         return 0
     if args.folds < 2:
         raise UsageError("tensorweave cv: --folds must be at least 2")
-    if args.store:
-        import os
-
-        os.environ["TENSORWEAVE_STORE"] = args.store
+    # --store: parse (the train pack's) handed it to this pack's tensorweave_train_options
     result = folds.cross_validate(
         args.config, args.folds, overrides, seed=args.seed, run_dir=args.run_dir
     )

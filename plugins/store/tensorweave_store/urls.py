@@ -1,7 +1,9 @@
 """Where the store lives, and how a model reference (``NAME@VERSION``) reads.
 
 The store URL is ``--store URL``, else ``TENSORWEAVE_STORE``, else an SQLite file under the
-runs root (``TENSORWEAVE_RUNS``, default ``runs``). Light: no SQLAlchemy import.
+runs root (``TENSORWEAVE_RUNS``, default ``runs``). ``--store`` on the train pack's commands
+reaches ``select`` (through the ``tensorweave_train_options`` hook), which makes it the
+process's store until the next command. Light: no SQLAlchemy import.
 
 >>> default_url(runs_root="/tmp/r", env={})
 'sqlite:////tmp/r/tensorweave-store.db'
@@ -15,9 +17,10 @@ runs root (``TENSORWEAVE_RUNS``, default ``runs``). Light: no SQLAlchemy import.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 __all__ = [
@@ -26,6 +29,9 @@ __all__ = [
     "RUNS_ENV",
     "DB_NAME",
     "default_url",
+    "select",
+    "selected",
+    "using",
     "runs_root",
     "default_blobs",
     "parse_ref",
@@ -37,7 +43,39 @@ STORE_ENV = "TENSORWEAVE_STORE"
 BLOBS_ENV = "TENSORWEAVE_STORE_BLOBS"
 RUNS_ENV = "TENSORWEAVE_RUNS"
 DB_NAME = "tensorweave-store.db"
+_selected: str | None = None  # --store URL of the command running in this process
 _REF = re.compile(r"^(?P<name>[A-Za-z0-9_.\-]+)@(?P<version>[A-Za-z0-9_.\-]+)$")
+
+
+def select(url: str | None) -> None:
+    """Make ``url`` the store of this process (``--store URL``), as ``TENSORWEAVE_STORE``
+    would; ``None`` goes back to the environment.
+
+    >>> select("sqlite:////tmp/x.db"); default_url()
+    'sqlite:////tmp/x.db'
+    >>> select(None); selected() is None
+    True
+    """
+    global _selected
+    _selected = url or None
+
+
+def selected() -> str | None:
+    """The URL ``select`` set (``--store``), if any."""
+    return _selected
+
+
+@contextlib.contextmanager
+def using(url: str | None) -> Iterator[None]:
+    """``select(url)`` for the ``with`` block (nothing changes when ``url`` is empty), then
+    back to the store selected before."""
+    before = _selected
+    if url:
+        select(url)
+    try:
+        yield
+    finally:
+        select(before)
 
 
 def runs_root(env: Mapping[str, str] | None = None) -> Path:
@@ -52,10 +90,13 @@ def default_url(
     runs_root: str | Path | None = None,
     env: Mapping[str, str] | None = None,
 ) -> str:
-    """``url`` if given, else ``TENSORWEAVE_STORE``, else ``sqlite:///<runs root>/tensorweave-store.db``."""
-    env = os.environ if env is None else env
+    """``url`` if given, else ``--store`` (``select``, when ``env`` is the process's), else
+    ``TENSORWEAVE_STORE``, else ``sqlite:///<runs root>/tensorweave-store.db``."""
     if url:
         return url
+    if env is None and _selected:
+        return _selected
+    env = os.environ if env is None else env
     if env.get(STORE_ENV):
         return env[STORE_ENV]
     root = Path(runs_root) if runs_root is not None else globals()["runs_root"](env)

@@ -73,6 +73,57 @@ def test_a_config_refused_before_training_records_no_run(recording, tmp_path):
     assert recording.runs(tags=["unit"]) == [] and not (tmp_path / "bad").exists()
 
 
+def _tiny_model():
+    import tensorweave as tw
+    import tensorweave_train as twt
+
+    x = tw.Input(n_units=4, name="x")
+    t = tw.Input(n_units=2, name="t")
+    y = tw.layers["Linear.v1"](x, n_units=2)
+    return twt.Model(
+        inputs=x,
+        outputs=y,
+        targets=t,
+        loss=tw.losses["mse.v1"](t, y),
+        optimizer=tw.optimizers["Adam.v1"](learning_rate=1e-2),
+    )
+
+
+@pytest.mark.parametrize(
+    ("error", "status", "message"),
+    [
+        (RuntimeError("the disk is full"), "failed", "RuntimeError: the disk is full"),
+        (KeyboardInterrupt(), "interrupted", "interrupted (Ctrl-C)"),
+    ],
+)
+def test_model_train_that_raises_closes_its_run(recording, error, status, message):
+    """``RecordRun.v1`` on a plain ``Model.train`` that raises in its second epoch: the run
+    is closed as the CLI closes a job's (failed with the error, or interrupted), keeps its
+    first epoch, and its heartbeat stops."""
+    import threading
+
+    import tensorweave_train as twt
+
+    def boom(event, state):
+        if state.epoch == 1:
+            raise error
+
+    xs = np.random.default_rng(0).random((32, 4)).astype("float32")
+    data = {"x": xs, "t": xs[:, :2]}
+    callbacks = [
+        ("RecordRun.v1", {"name": "boom", "tags": ["py-fail"]}),
+        twt.LambdaCallback(boom, twt.on_epoch(at="start")),
+    ]
+    with pytest.raises(type(error)):
+        _tiny_model().train(data, 3, batch_size=16, callbacks=callbacks)
+    (run,) = recording.runs(tags=["py-fail"])
+    assert (run.name, run.kind, run.status, run.error) == ("boom", "model.train", status, message)
+    assert run.epochs_done == 1 and run.ended_at is not None
+    assert [e for e, _ in recording.metrics(run.id)["loss"]] == [0]
+    beating = [t for t in threading.enumerate() if t.name == f"tw-store-heartbeat-{run.id}"]
+    assert not any(t.is_alive() for t in beating)
+
+
 def test_model_train_records_when_asked(recording):
     import tensorweave as tw
     import tensorweave_train as twt

@@ -82,7 +82,17 @@ def _base(name: str, usage: str, description: str) -> CommandParser:
     )
     p.add_argument("-h", "--help", action="store_true", help="show this help (and the config's)")
     p.add_argument("--traceback", action="store_true", help="show the full traceback on errors")
+    _plugin_hook("tensorweave_train_arguments", parser=p, command=name)  # e.g. --store URL
     return p
+
+
+def _plugin_hook(hook: str, **kw: Any) -> None:
+    """Plugins' options (``hookspecs.tensorweave_train_arguments``/``_options``); a plugin
+    that raises is skipped with a warning (``tw.plugins.call``)."""
+    from tensorweave_train.hooks import ensure_hookspecs
+
+    ensure_hookspecs()
+    tw.plugins.call(hook, **kw)
 
 
 def _train_parser() -> CommandParser:
@@ -159,6 +169,8 @@ def parse(argv: Sequence[str], parser: CommandParser) -> tuple[argparse.Namespac
     bad = [a for a in overrides if "=" not in a]
     if bad:
         raise UsageError(f"{parser.prog}: override {bad[0]} needs a value: {bad[0]}=VALUE")
+    command = parser.prog.removeprefix("tensorweave ")
+    _plugin_hook("tensorweave_train_options", options=args, command=command)
     return args, overrides
 
 

@@ -156,6 +156,12 @@ class Callback:
     def load_state_dict(self, state: dict[str, Any]) -> None:
         """Restore what ``state_dict`` returned."""
 
+    def on_failure(self, error: BaseException, state: TrainState) -> None:
+        """``Model.train`` raised ``error`` (a ``KeyboardInterrupt`` on Ctrl-C): no
+        ``TRAIN_END`` will come, so close what ``TRAIN_START`` opened (a store's run, a
+        file). Called once per callback, then the error propagates; an error raised here is
+        ignored so it cannot hide the first."""
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(priority={self.priority})"
 

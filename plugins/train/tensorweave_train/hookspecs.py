@@ -10,7 +10,9 @@ and every ``Model.train`` / ``Trainer`` then runs those callbacks too. The job h
 plugin follow every ``tensorweave train``/``resume`` (``tensorweave_job_started`` /
 ``tensorweave_job_ended``, with the run directory and the filled config) and name runs its
 own way (``tensorweave_resolve_run``: a reference such as ``NAME@VERSION`` -> a local run
-directory, for ``evaluate``/``predict``/``load_model``).
+directory, for ``evaluate``/``predict``/``load_model``). ``tensorweave_train_arguments`` lets
+a plugin add options to the train pack's commands (``tensorweave train --store URL``) and
+``tensorweave_train_options`` hands it their parsed values before the command runs.
 
 >>> hasattr(tensorweave_train_callbacks, "tensorweave_spec")
 True
@@ -27,6 +29,8 @@ __all__ = [
     "tensorweave_resolve_run",
     "tensorweave_job_started",
     "tensorweave_job_ended",
+    "tensorweave_train_arguments",
+    "tensorweave_train_options",
 ]
 
 
@@ -59,4 +63,22 @@ def tensorweave_job_ended(
 ) -> None:
     """A job ended: ``summary`` (the dict ``train`` returns) on success, else ``error`` (a
     ``KeyboardInterrupt`` when interrupted). Called once per ``tensorweave_job_started``."""
+    raise NotImplementedError  # a spec: never called
+
+
+# Added by issue 17 (``--store URL``): a plugin's own options on the train pack's commands.
+@tw.hookspec
+def tensorweave_train_arguments(parser: Any, command: str) -> None:
+    """Add options to the ``argparse`` parser of ``tensorweave COMMAND`` (``command`` is
+    ``"train"``, ``"resume"``, ``"evaluate"``, ``"predict"``…; a plugin picks the ones it
+    serves). Options must be plain ``--name`` flags (no dots: those are config overrides).
+    A plugin that raises here is skipped (``tw.plugins.call``) and the command goes on."""
+    raise NotImplementedError  # a spec: never called
+
+
+@tw.hookspec
+def tensorweave_train_options(options: Any, command: str) -> None:
+    """The parsed options of ``tensorweave COMMAND`` (an ``argparse.Namespace``; a plugin
+    reads the ones it added with ``getattr(options, "name", None)``), before the command
+    does anything. Called for every command that parses with the train pack's ``parse``."""
     raise NotImplementedError  # a spec: never called

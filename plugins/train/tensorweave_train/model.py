@@ -397,15 +397,23 @@ class Model(tw.Stateful):
         from tensorweave_train.trainer import Trainer
 
         trainer = Trainer(self, callbacks=callbacks)
-        return trainer.run(
-            data,
-            epochs,
-            batch_size=batch_size,
-            validation=validation,
-            shuffle=shuffle,
-            seed=seed,
-            resume=resume,
-        )
+        try:
+            return trainer.run(
+                data,
+                epochs,
+                batch_size=batch_size,
+                validation=validation,
+                shuffle=shuffle,
+                seed=seed,
+                resume=resume,
+            )
+        except BaseException as err:  # callbacks close what they opened (Callback.on_failure)
+            import contextlib
+
+            for cb in trainer.callbacks:
+                with contextlib.suppress(Exception):
+                    cb.on_failure(err, trainer.state)
+            raise
 
     def batches(self, data: Any, *, batch_size: int | None = None, **kw: Any) -> Batches:
         """``data`` as batches over this model's feeds (inputs, then targets)."""
