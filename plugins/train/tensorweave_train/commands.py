@@ -378,24 +378,38 @@ COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
 }
 
 
+class _NotRaised(Exception):
+    """Stands for an error class whose module never loaded: nothing can have raised it."""
+
+
+def _loaded_class(module: str, name: str) -> Callable[[], Any]:
+    """The error class ``module.name`` if ``module`` is loaded when asked, else
+    ``_NotRaised``; asked when an exception is matched, after the command ran."""
+    return lambda: getattr(sys.modules.get(module), name, _NotRaised)
+
+
 def run_guarded(fn: Callable[[list[str]], int], argv: list[str]) -> int:
     """Run a command, turning errors into messages and documented exit codes."""
-    import tensorweave.config as twc
-    from tensorweave_train.guards import Interrupted, PredictInputError
-    from tensorweave_train.rundir import RunDirError
+    # The error classes are looked up only in modules the command has already loaded
+    # (an error cannot come from a module that never ran), so a command that reads a
+    # database answers without importing TensorFlow through ``tensorweave.config``.
+    config_error = _loaded_class("tensorweave.config.errors", "ConfigError")
+    interrupted = _loaded_class("tensorweave_train.guards", "Interrupted")
+    predict_error = _loaded_class("tensorweave_train.guards", "PredictInputError")
+    run_dir_error = _loaded_class("tensorweave_train.rundir", "RunDirError")
 
     show_tb = "--traceback" in argv
     try:
         return fn(argv)
     except SystemExit as err:  # a parser's own --help (or exit): its code, not a failure
         return err.code if isinstance(err.code, int) else 0
-    except (UsageError, RunDirError, PredictInputError) as err:
+    except (UsageError, run_dir_error(), predict_error()) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_USAGE
-    except Interrupted as err:
+    except interrupted() as err:
         print(str(err), file=sys.stderr)
         return EXIT_INTERRUPTED
-    except twc.ConfigError as err:
+    except config_error() as err:
         print(f"error: {err}", file=sys.stderr)
         unknown = all(p.rsplit(".", 1)[-1].startswith("@") for p, _ in err.errors)
         missing_file = any(m.startswith("no config file") for _, m in err.errors)
