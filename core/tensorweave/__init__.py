@@ -71,6 +71,7 @@ if _typing.TYPE_CHECKING:  # the lazily imported names, for type checkers
         op,
         ops,
         reset_names,
+        summary,
         takes_option,
         with_options,
     )
@@ -94,6 +95,7 @@ _GRAPH_NAMES = frozenset(
         "op",
         "ops",
         "reset_names",
+        "summary",
         "takes_option",
         "with_options",
     }
@@ -138,6 +140,7 @@ __all__ = [
     "compile",
     "CompiledGraph",
     "draw",
+    "summary",
     "lift",
     "ops",
     "op",
