@@ -273,7 +273,7 @@ def _cmd_predict(argv: list[str]) -> int:
             raw = path.read_text()
     else:
         raise UsageError("tensorweave predict: give --input FILE or --text TEXT")
-    if args.probabilities or args.top_k:
+    if args.probabilities or args.top_k is not None:
         return _print_scores(run_dir, raw, args)
     if args.more_runs or args.voter:
         result = _ensemble_predict([str(run_dir), *args.more_runs], raw, args)
@@ -295,7 +295,7 @@ def _print_scores(run_dir: Path, raw: Any, args: argparse.Namespace) -> int:
     if args.top_k is not None and args.top_k < 1:
         raise UsageError(f"tensorweave predict: --top-k must be >= 1, got {args.top_k}")
     scores = restore.predict(run_dir, raw, postprocess=False)
-    if args.top_k:
+    if args.top_k is not None:
         print(json.dumps(restore.top_k(scores, args.top_k)))
     else:
         print(json.dumps(np.round(restore.probabilities(scores), 6).tolist()))
