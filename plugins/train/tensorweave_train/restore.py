@@ -7,6 +7,7 @@ A run is a run directory or any reference an installed plugin resolves through t
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -182,6 +183,37 @@ def export_run(run_dir: str | Path, out: str | Path) -> Path:
     return predictor.save(out)
 
 
+_MISMATCH = re.compile(
+    r"incompatible tensor with shape (?P<saved>\([^)]*\)|\S+) when attempting to restore "
+    r"variable with shape (?P<want>\([^)]*\)|\S+) and name (?P<name>[^\s:]+)"
+)
+
+
+def mismatch_message(error: str, model: Any) -> str | None:
+    """Which layer and variable a checkpoint's shape mismatch is about (variables carry
+    their layer's name, ``h1/weights``), or ``None`` when ``error`` is not one.
+
+    >>> import tensorweave as tw
+    >>> x = tw.Input(n_units=3, name="x")
+    >>> m = Model(inputs=x, outputs=tw.layers["Linear.v1"](x, n_units=2, name="enc"))
+    >>> print(mismatch_message("Received incompatible tensor with shape (4, 2) when "
+    ...     "attempting to restore variable with shape (3, 2) and name enc/weights:0.", m))
+    layer 'enc' (Linear), variable 'enc/weights': the checkpoint holds shape (4, 2), the model (3, 2)
+    """
+    found = _MISMATCH.search(error)
+    if found is None:
+        return None
+    name = found["name"].rstrip(".")
+    saved, want = found["saved"], found["want"]
+    for layer in getattr(model, "layers", ()):
+        if any(v.name.split(":")[0] == name for v in layer.variables):
+            return (
+                f"layer {layer.name!r} ({type(layer).__name__}), variable {name!r}: the "
+                f"checkpoint holds shape {saved}, the model {want}"
+            )
+    return f"variable {name!r}: the checkpoint holds shape {saved}, the model {want}"
+
+
 def restore_checked(
     job: Job, where: Path, overrides: Sequence[str] | Mapping[str, Any]
 ) -> dict[str, Any] | None:
@@ -196,6 +228,7 @@ def restore_checked(
             else list(overrides)
         )
         first = str(err).strip().splitlines()[0][:300] if str(err).strip() else type(err).__name__
+        first = mismatch_message(first, job.model) or first
         if not given:
             raise tw.TensorweaveError(f"cannot restore the checkpoint in {where}: {first}") from err
         paths = [twc.parse_override(g)[0] if isinstance(g, str) else str(g) for g in given]

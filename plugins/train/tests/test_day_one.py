@@ -108,3 +108,26 @@ def test_history_stays_a_list_of_epoch_records() -> None:
     assert isinstance(h, twt.History) and isinstance(h, list) and len(h) == 2
     assert h[-1]["loss"] == h.history["loss"][-1] and h.state.epoch == 2
     assert np.isfinite(h.history["loss"]).all()
+
+
+def test_a_checkpoint_of_another_shape_names_the_layer_and_variable(tmp_path) -> None:
+    from types import SimpleNamespace
+
+    from tensorweave_train.checkpoint import Checkpointer
+    from tensorweave_train.restore import restore_checked
+
+    def model(width: int) -> twt.Model:
+        tw.reset_names()
+        x = tw.Input(n_units=4, name="x")
+        return twt.Model(inputs=x, outputs=Dense(Dense(x, width, name="enc"), 1, name="out"))
+
+    small = model(8)
+    small.build()
+    Checkpointer(tmp_path).save(small, {"epoch": 0, "step": 0})
+    wide = model(16)
+    wide.build()
+    with pytest.raises(tw.TensorweaveError) as caught:
+        restore_checked(SimpleNamespace(model=wide), tmp_path, ())
+    message = str(caught.value)
+    assert "layer 'enc' (Dense), variable 'enc/" in message
+    assert "the checkpoint holds shape (" in message and "8" in message and "16" in message
