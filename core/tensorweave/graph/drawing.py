@@ -43,6 +43,7 @@ from tensorweave.graph.input import Input
 from tensorweave.graph.layer import Layer
 from tensorweave.graph.layout import edge_segments, layered
 from tensorweave.graph.module import Module
+from tensorweave.graph.raster import render
 
 __all__ = ["draw", "to_svg", "to_dot", "scene", "Scene", "edge_path", "DrawingError"]
 
@@ -52,7 +53,7 @@ _NS = "http://www.w3.org/2000/svg"
 
 
 class DrawingError(TensorweaveError, RuntimeError):
-    """A picture could not be made (e.g. PNG without Graphviz)."""
+    """A picture could not be made (e.g. PNG without Graphviz or matplotlib)."""
 
 
 def _as_graph(graph: Any) -> Graph:
@@ -74,6 +75,7 @@ def _label(node: Layer, role: str | None = None) -> tuple[str, str]:
 
 
 _ROLE_FILL = {"metric": "#fff4d6", "loss": "#fde2e2", "target": "#e3eefc"}
+_STYLE = {"pad": _PAD, "node_h": _NODE_H, "shared": _SHARED_COLOUR, "fills": _ROLE_FILL}
 
 
 @dataclass
@@ -361,9 +363,15 @@ def draw(
     elif suffix in (".png", ".pdf"):
         dot = shutil.which("dot")
         if dot is None:
-            from tensorweave.graph.raster import render
-
-            render(scene(graph, title=title, roles=roles), p, title=title)
+            sc = scene(graph, title=title, roles=roles)
+            try:
+                render(sc, p, title=title, label=_label, path_of=edge_path, style=_STYLE)
+            except ImportError as err:
+                raise DrawingError(
+                    f"{suffix[1:].upper()} pictures need Graphviz's `dot` program or "
+                    "matplotlib; neither is installed. Fix: pip install matplotlib (or install "
+                    f"Graphviz), or write SVG instead: {p.with_suffix('.svg')}"
+                ) from err
             return p
         result = subprocess.run(
             [dot, f"-T{suffix[1:]}", "-o", str(p)],

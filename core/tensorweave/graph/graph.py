@@ -203,12 +203,6 @@ class Graph(Stateful):
         """Every trainable variable of every layer, each once."""
         return _dedup(v for n in self.layers for v in n.trainable_variables)
 
-    def summary(self, **kw: Any) -> str:
-        """The Keras-style table of this graph's layers; see ``tw.summary``."""
-        from tensorweave.graph.summarize import summary
-
-        return summary(self, **kw)
-
     def __len__(self) -> int:
         return len(self.layers)
 

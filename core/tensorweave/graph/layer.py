@@ -35,7 +35,6 @@ call ``super().__init__``, create variables in ``init_state`` and do the maths i
 from __future__ import annotations
 
 import contextlib
-
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 

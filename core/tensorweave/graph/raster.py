@@ -8,6 +8,7 @@ so a picture made here and one made by the SVG agree. matplotlib is optional: wi
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,23 +19,24 @@ __all__ = ["render"]
 _DPI = 100
 
 
-def render(sc: Any, path: Path, *, title: str = "") -> None:
-    """Draw the ``drawing.Scene`` ``sc`` into ``path`` (.png or .pdf)."""
-    from tensorweave.graph import drawing as d
+def render(
+    sc: Any,
+    path: Path,
+    *,
+    title: str,
+    label: Callable[[Any, str | None], tuple[str, str]],
+    path_of: Callable[[Any, Any], list[tuple[str, tuple[tuple[float, float], ...]]]],
+    style: dict[str, Any],
+) -> None:
+    """Draw the ``drawing.Scene`` ``sc`` into ``path`` (.png or .pdf): boxes labelled by
+    ``label(node, role)``, edges along ``path_of(a, b)``, in ``style``'s sizes and colours."""
+    import matplotlib  # an ImportError here: drawing says to install matplotlib or Graphviz
 
-    try:
-        import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import FancyBboxPatch, PathPatch
+    from matplotlib.path import Path as MPath
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        from matplotlib.patches import FancyBboxPatch, PathPatch
-        from matplotlib.path import Path as MPath
-    except ImportError as err:
-        raise d.DrawingError(
-            f"{path.suffix[1:].upper()} pictures need Graphviz's `dot` program or matplotlib; "
-            "neither is installed. Fix: pip install matplotlib (or install Graphviz), or write "
-            f"SVG instead: {path.with_suffix('.svg')}"
-        ) from err
     width, height = sc.width + 40, sc.height + 70 + (24 if title else 0)
     fig = plt.figure(figsize=(width / _DPI, height / _DPI), dpi=_DPI)
     ax = fig.add_axes((0, 0, 1, 1))
@@ -46,7 +48,7 @@ def render(sc: Any, path: Path, *, title: str = "") -> None:
 
     def box(b: Any) -> None:
         role = sc.roles.get(id(b.node))
-        name, kind = d._label(b.node, role)
+        name, kind = label(b.node, role)
         if b.children:
             ax.add_patch(
                 FancyBboxPatch(
@@ -61,12 +63,17 @@ def render(sc: Any, path: Path, *, title: str = "") -> None:
                 )
             )
             ax.text(
-                b.x + d._PAD, b.y + 18, f"{name}: {kind}", fontsize=9, fontweight="bold", zorder=5
+                b.x + style["pad"],
+                b.y + 18,
+                f"{name}: {kind}",
+                fontsize=9,
+                fontweight="bold",
+                zorder=5,
             )
             for child in b.children:
                 box(child)
             return
-        fill = d._ROLE_FILL.get(role or "", "#e8f3e8" if isinstance(b.node, Input) else "#ffffff")
+        fill = style["fills"].get(role or "", "#e8f3e8" if isinstance(b.node, Input) else "#ffffff")
         ax.add_patch(
             FancyBboxPatch(
                 (b.x, b.y),
@@ -87,7 +94,7 @@ def render(sc: Any, path: Path, *, title: str = "") -> None:
     for a, b in sc.edges():
         verts: list[tuple[float, float]] = []
         codes: list[int] = []
-        for kind, pts in d.edge_path(a, b):
+        for kind, pts in path_of(a, b):
             if not verts:
                 verts.append(pts[0])
                 codes.append(MPath.MOVETO)
@@ -111,8 +118,8 @@ def render(sc: Any, path: Path, *, title: str = "") -> None:
         for a, b in itertools.pairwise(members):
             ax.plot(
                 [a.x + a.w / 2, b.x + b.w / 2],
-                [a.y + min(a.h, d._NODE_H), b.y],
-                color=d._SHARED_COLOUR,
+                [a.y + min(a.h, style["node_h"]), b.y],
+                color=style["shared"],
                 ls="--",
                 lw=1.5,
                 zorder=2,

@@ -131,3 +131,22 @@ def test_a_checkpoint_of_another_shape_names_the_layer_and_variable(tmp_path) ->
     message = str(caught.value)
     assert "layer 'enc' (Dense), variable 'enc/" in message
     assert "the checkpoint holds shape (" in message and "8" in message and "16" in message
+
+
+def test_verbose_1_is_a_bar_on_a_terminal_and_lines_elsewhere(capsys) -> None:
+    import io
+
+    from tensorweave_train.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    model = regression_model()
+    data = regression_data(n=64)
+    model.train(data, epochs=2, batch_size=8, verbose=0, callbacks=[Progress(1, file=screen)])
+    shown = screen.getvalue()
+    assert "Epoch 1/2" in shown and "Epoch 2/2" in shown and "8/8" in shown
+    assert Progress(1, file=io.StringIO()).lines  # not a terminal: one line per epoch
+    assert not Progress(0).lines and not Progress(0).bar
