@@ -116,12 +116,12 @@ def _layout(
             box.h = ih + _NODE_H
         boxes[id(n)] = box
     edges = [(id(i), id(n)) for n in present for i in n.inputs if id(i) in ids]
-    sizes = {k: (b.w, b.h) for k, b in boxes.items()}
+    sizes: dict[Any, tuple[float, float]] = {k: (b.w, b.h) for k, b in boxes.items()}
     lay = layered([id(n) for n in present], edges, sizes, gap_x=_GAP_X, gap_y=_GAP_Y)
     for k, b in boxes.items():
         b.x, b.y = lay.pos[k]
     for (src, dst), route in lay.routes.items():
-        boxes[dst].routes[src] = route
+        boxes[int(dst)].routes[int(src)] = route  # type: ignore[call-overload]
     return [boxes[id(n)] for n in present], lay.width, lay.height
 
 
@@ -155,7 +155,7 @@ def edge_path(a: _Box, b: _Box) -> list[tuple[str, tuple[tuple[float, float], ..
 
 
 def _d(segments: list[tuple[str, tuple[tuple[float, float], ...]]]) -> str:
-    parts = []
+    parts: list[str] = []
     for kind, pts in segments:
         if not parts:
             parts.append(f"M{pts[0][0]:.1f},{pts[0][1]:.1f}")

@@ -163,12 +163,12 @@ def layered(
         x += widths[c] + gap_x
     for edge, chain in dummies.items():
         route = []
-        for d in chain:
-            dx, dy = layout.pos[d]
+        for dummy in chain:
+            dx, dy = layout.pos[dummy]
             mid = dy + _DUMMY_H / 2
-            route.append(((dx, mid), (dx + size[d][0], mid)))
+            route.append(((dx, mid), (dx + size[dummy][0], mid)))
         layout.routes[edge] = route
-    real = [k for k in nodes]
+    real = list(nodes)
     layout.width = max(x - gap_x, 0.0)
     layout.height = max((layout.pos[k][1] + size[k][1] for k in real), default=0.0)
     return layout

@@ -93,7 +93,7 @@ def render(
         box(b)
     for a, b in sc.edges():
         verts: list[tuple[float, float]] = []
-        codes: list[int] = []
+        codes: list[Any] = []
         for kind, pts in path_of(a, b):
             if not verts:
                 verts.append(pts[0])

@@ -167,7 +167,7 @@ def export_run(run_dir: str | Path, out: str | Path) -> Path:
     steps = json.loads((where / "processors.json").read_text())
 
     def as_steps(items: list[Any]) -> list[tuple[str, dict[str, Any]]]:
-        out_steps = []
+        out_steps: list[tuple[str, dict[str, Any]]] = []
         for item in items:  # {"step": name, **params}, (name, params) or a bare name
             if isinstance(item, str):
                 out_steps.append((item, {}))
