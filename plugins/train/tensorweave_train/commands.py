@@ -392,7 +392,10 @@ COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
     "plot": (_cmd_plot, "plot a run's loss and metric curves"),
     "draw": (_cmd_draw, "draw a config's layer graph"),
 }
-COMMANDS.update(__import__("tensorweave_train.export_command", fromlist=["*"]).COMMANDS)
+COMMANDS["export"] = (  # imported when run: this module stays light
+    lambda argv: __import__("tensorweave_train.export_command", fromlist=["_"]).cmd_export(argv),
+    "write a trained run as a SavedModel with its processors",
+)
 
 
 def run_guarded(fn: Callable[[list[str]], int], argv: list[str]) -> int:

@@ -3,7 +3,7 @@
 ``OUT/model`` is the SavedModel (TensorFlow alone serves it: ``tf.saved_model.load``);
 ``OUT/predictor.json`` names the run's pre- and post-processing steps, so
 ``tensorweave_train.Predictor.load(OUT)`` answers raw input as ``tensorweave predict`` does.
-Registered in ``commands.COMMANDS``.
+Registered in ``commands.COMMANDS`` (imported only when the command runs).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from pathlib import Path
 
 from tensorweave_train.commands import EXIT_OK, UsageError, _need_run_dir, _run_parser, parse
 
-__all__ = ["COMMANDS"]
+__all__ = ["cmd_export"]
 
 
-def _cmd_export(argv: list[str]) -> int:
+def cmd_export(argv: list[str]) -> int:
     from tensorweave_train.restore import export_run
 
     parser = _run_parser("export", "Write a trained run as a SavedModel with its processors.")
@@ -38,6 +38,3 @@ def _cmd_export(argv: list[str]) -> int:
         f"tf.saved_model.load({str(where / 'model')!r})"
     )
     return EXIT_OK
-
-
-COMMANDS = {"export": (_cmd_export, "write a trained run as a SavedModel with its processors")}
