@@ -77,6 +77,7 @@ if _typing.TYPE_CHECKING:  # the lazily imported names, for type checkers
         op,
         ops,
         reset_names,
+        summary,
         takes_option,
         with_options,
     )
@@ -100,6 +101,7 @@ _GRAPH_NAMES = frozenset(
         "op",
         "ops",
         "reset_names",
+        "summary",
         "takes_option",
         "with_options",
     }
@@ -144,6 +146,7 @@ __all__ = [
     "compile",
     "CompiledGraph",
     "draw",
+    "summary",
     "lift",
     "ops",
     "op",

@@ -9,7 +9,8 @@
 - ``ops``: operators on layers and any public TensorFlow op by name;
 - ``transform``: ``with_options``, a graph with a per-use option (``training=False``) set
   on every layer that takes it (how a training graph gives its inference graph);
-- ``naming``: scoped automatic names; ``drawing``: pictures of graphs;
+- ``naming``: scoped automatic names; ``drawing``: pictures of graphs; ``summarize``: the
+  Keras-style table of layers, shapes and parameter counts;
 - ``kinds``: the ``layers`` kind the core declares.
 
 >>> import tensorweave as tw
@@ -30,6 +31,7 @@ from tensorweave.graph.module import Module
 from tensorweave.graph.naming import name_scope, reset_names
 from tensorweave.graph.ops import op
 from tensorweave.graph.stateful import Stateful
+from tensorweave.graph.summarize import summary
 from tensorweave.graph.transform import takes_option, with_options
 
 __all__ = [
@@ -51,6 +53,7 @@ __all__ = [
     "op",
     "ops",
     "reset_names",
+    "summary",
     "takes_option",
     "with_options",
 ]

@@ -1,15 +1,19 @@
 """Pictures of layer graphs: ``draw(graph, "graph.svg")``, PNG through Graphviz.
 
-The SVG is written in pure Python: nodes are laid out left to right by dependency depth
-(an input at depth 0, each layer one column right of its deepest input), each box shows
-the layer's name, type and output shape; arrows follow the data. Layers that share state
+The SVG is written in pure Python with a layered layout (``layout.layered``): nodes in
+columns left to right by dependency depth, ordered to reduce crossings, and every edge
+routed through the gaps between columns (a long edge gets a reserved slot in each column
+it passes), so no edge cuts through a box. Each box shows the layer's name, type and
+output shape; arrows follow the data; ``roles={layer: "metric"}`` labels special nodes
+(a model's loss, metrics and targets: ``metric · LossLayer ()``). Layers that share state
 (made with ``reuse_with`` or ``share_state_with``) are joined by a dashed orange line
 (class ``shared``); a ``tw.Module`` is drawn as a cluster, a titled frame holding its inner
-layers. ``.png`` (and ``.pdf``) need the ``dot`` program of Graphviz; ``.dot`` writes the
-Graphviz source.
+layers. ``.png`` and ``.pdf`` use Graphviz's ``dot`` layout when the ``dot`` program is
+installed, else the same layered layout drawn by matplotlib (``raster``); ``.dot`` writes
+the Graphviz source.
 
 Elements carry classes and ``data-*`` attributes, so tools and tests can read them:
-``g.node[data-name][data-type][data-shape]``, ``path.edge[data-from][data-to]``,
+``g.node[data-name][data-type][data-shape][data-role]``, ``path.edge[data-from][data-to]``,
 ``path.shared[data-from][data-to]``, ``g.cluster[data-name]``.
 
 >>> import tensorflow as tf, tensorweave as tw, xml.etree.ElementTree as ET
@@ -28,6 +32,7 @@ import itertools
 import os
 import shutil
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,9 +41,11 @@ from tensorweave.errors import TensorweaveError
 from tensorweave.graph.graph import Graph
 from tensorweave.graph.input import Input
 from tensorweave.graph.layer import Layer
+from tensorweave.graph.layout import edge_segments, layered
 from tensorweave.graph.module import Module
+from tensorweave.graph.raster import render
 
-__all__ = ["draw", "to_svg", "to_dot", "DrawingError"]
+__all__ = ["draw", "to_svg", "to_dot", "scene", "Scene", "edge_path", "DrawingError"]
 
 _CHAR_W, _NODE_H, _GAP_X, _GAP_Y, _PAD = 7.0, 44.0, 48.0, 18.0, 14.0
 _SHARED_COLOUR = "#e07b00"
@@ -46,7 +53,7 @@ _NS = "http://www.w3.org/2000/svg"
 
 
 class DrawingError(TensorweaveError, RuntimeError):
-    """A picture could not be made (e.g. PNG without Graphviz)."""
+    """A picture could not be made (e.g. PNG without Graphviz or matplotlib)."""
 
 
 def _as_graph(graph: Any) -> Graph:
@@ -60,10 +67,15 @@ def _as_graph(graph: Any) -> Graph:
     raise TypeError(f"draw expects a tw.Graph or a layer, got {type(graph).__name__}")
 
 
-def _label(node: Layer) -> tuple[str, str]:
+def _label(node: Layer, role: str | None = None) -> tuple[str, str]:
     shape = "(" + ", ".join("?" if d is None else str(d) for d in node.shape)
     shape += ",)" if len(node.shape) == 1 else ")"
-    return node.name, f"{type(node).__name__} {shape}"
+    kind = f"{type(node).__name__} {shape}"
+    return node.name, f"{role} · {kind}" if role else kind
+
+
+_ROLE_FILL = {"metric": "#fff4d6", "loss": "#fde2e2", "target": "#e3eefc"}
+_STYLE = {"pad": _PAD, "node_h": _NODE_H, "shared": _SHARED_COLOUR, "fills": _ROLE_FILL}
 
 
 @dataclass
@@ -75,80 +87,130 @@ class _Box:
     h: float = _NODE_H
     children: list[_Box] = field(default_factory=list)  # a module's inner layers
     entries: frozenset[int] = frozenset()
+    # waypoints of the edges into this box, by source id (``layout.Layout.routes``)
+    routes: dict[int, list[tuple[tuple[float, float], tuple[float, float]]]] = field(
+        default_factory=dict
+    )
+    parent: _Box | None = None
 
 
-def _layout(nodes: list[Layer], skip: frozenset[int]) -> tuple[list[_Box], float, float]:
+def _layout(
+    nodes: list[Layer], skip: frozenset[int], roles: Mapping[int, str]
+) -> tuple[list[_Box], float, float]:
     """Boxes for ``nodes`` (minus ``skip``) at relative positions; returns total size."""
     present = [n for n in nodes if id(n) not in skip]
     ids = {id(n) for n in present}
-    depth: dict[int, int] = {}
-    for n in present:  # ``nodes`` is in dependency order
-        ins = [depth[id(i)] for i in n.inputs if id(i) in ids]
-        depth[id(n)] = (max(ins) + 1) if ins else 0
     boxes: dict[int, _Box] = {}
     for n in present:
         box = _Box(n)
-        name, kind = _label(n)
+        name, kind = _label(n, roles.get(id(n)))
         box.w = max(len(name), len(kind)) * _CHAR_W + 2 * _PAD
         if isinstance(n, Module):
             inner = list(n.inner_graph.nodes)
             entries = frozenset(id(i) for i in n.inner_graph.inputs)
-            box.children, iw, ih = _layout(inner, entries)
+            box.children, iw, ih = _layout(inner, entries, roles)
+            for child in box.children:
+                child.parent = box
             box.entries = entries
             box.w = max(box.w, iw + 2 * _PAD)
             box.h = ih + _NODE_H
         boxes[id(n)] = box
-    columns: dict[int, list[_Box]] = {}
-    for n in present:
-        columns.setdefault(depth[id(n)], []).append(boxes[id(n)])
-    x = 0.0
-    height = 0.0
-    for col in sorted(columns):
-        width = max(b.w for b in columns[col])
-        y = 0.0
-        for b in columns[col]:
-            b.x, b.y = x + (width - b.w) / 2, y
-            y += b.h + _GAP_Y
-        height = max(height, y - _GAP_Y)
-        x += width + _GAP_X
-    return [boxes[id(n)] for n in present], max(x - _GAP_X, 0.0), height
+    edges = [(id(i), id(n)) for n in present for i in n.inputs if id(i) in ids]
+    sizes: dict[Any, tuple[float, float]] = {k: (b.w, b.h) for k, b in boxes.items()}
+    lay = layered([id(n) for n in present], edges, sizes, gap_x=_GAP_X, gap_y=_GAP_Y)
+    for k, b in boxes.items():
+        b.x, b.y = lay.pos[k]
+    for (src, dst), route in lay.routes.items():
+        boxes[int(dst)].routes[int(src)] = route  # type: ignore[call-overload]
+    return [boxes[id(n)] for n in present], lay.width, lay.height
 
 
 def _place(boxes: list[_Box], dx: float, dy: float, out: dict[int, _Box]) -> None:
     for b in boxes:
         b.x += dx
         b.y += dy
+        b.routes = {
+            k: [((lx + dx, ly + dy), (rx + dx, ry + dy)) for (lx, ly), (rx, ry) in r]
+            for k, r in b.routes.items()
+        }
         out[id(b.node)] = b
         if b.children:
             _place(b.children, b.x + _PAD, b.y + _NODE_H - _PAD / 2, out)
 
 
-def _edge(a: _Box, b: _Box) -> str:
-    x1, y1 = a.x + a.w, a.y + min(a.h, _NODE_H) / 2
-    x2, y2 = b.x, b.y + min(b.h, _NODE_H) / 2
-    if x2 <= x1:  # into a cluster from its left edge, or a back-reference
-        x1 = a.x + a.w / 2
-        y1 = a.y + a.h
-    mid = (x1 + x2) / 2
-    return f"M{x1:.1f},{y1:.1f} C{mid:.1f},{y1:.1f} {mid:.1f},{y2:.1f} {x2:.1f},{y2:.1f}"
+def edge_path(a: _Box, b: _Box) -> list[tuple[str, tuple[tuple[float, float], ...]]]:
+    """The drawing segments of the edge ``a -> b`` (``layout.edge_segments``): through the
+    waypoints the layout reserved; an edge into a module's inner layer follows the route
+    into the module, then on to the inner layer."""
+    y1 = a.y + min(a.h, _NODE_H) / 2
+    y2 = b.y + min(b.h, _NODE_H) / 2
+    route = b.routes.get(id(a.node))
+    if route is None and b.parent is not None:
+        route = b.parent.routes.get(id(a.node))
+    start, end = (a.x + a.w, y1), (b.x, y2)
+    if end[0] <= start[0]:  # a back-reference (from a cluster's own input): from below
+        mid = (start[0] + end[0]) / 2
+        return [("C", ((a.x + a.w / 2, a.y + a.h), (mid, a.y + a.h), (mid, y2), end))]
+    return edge_segments(start, route or [], end)
 
 
-def to_svg(graph: Any, *, title: str = "") -> str:
-    """The SVG text of ``graph`` (a ``tw.Graph``, a layer, or a config's graph)."""
+def _d(segments: list[tuple[str, tuple[tuple[float, float], ...]]]) -> str:
+    parts: list[str] = []
+    for kind, pts in segments:
+        if not parts:
+            parts.append(f"M{pts[0][0]:.1f},{pts[0][1]:.1f}")
+        parts.append(kind + " ".join(f"{x:.1f},{y:.1f}" for x, y in pts[1:]))
+    return " ".join(parts)
+
+
+@dataclass
+class Scene:
+    """A laid-out graph: the top-level boxes, every box by node id, the picture's size."""
+
+    top: list[_Box]
+    placed: dict[int, _Box]
+    width: float
+    height: float
+    roles: dict[int, str]
+
+    def edges(self) -> list[tuple[_Box, _Box]]:
+        """Every drawn edge ``(source box, target box)``."""
+        out = []
+        for b in self.placed.values():
+            for src in b.node.inputs:
+                a = self.placed.get(id(src))
+                if a is None or (b.children and id(src) in b.entries):
+                    continue  # a module's inputs show as edges into its inner layers
+                out.append((a, b))
+        return out
+
+
+def scene(graph: Any, *, title: str = "", roles: Mapping[Layer, str] | None = None) -> Scene:
+    """Lay ``graph`` out (boxes and edge routes), with a 20px margin and room for a title."""
     g = _as_graph(graph)
-    top, w, h = _layout(list(g.nodes), frozenset())
-    margin = 20.0
+    role_ids = {id(k): v for k, v in (roles or {}).items()}
+    top, w, h = _layout(list(g.nodes), frozenset(), role_ids)
     placed: dict[int, _Box] = {}
-    _place(top, margin, margin + (24 if title else 0), placed)
+    _place(top, 20.0, 20.0 + (24 if title else 0), placed)
+    return Scene(top, placed, w, h, role_ids)
+
+
+def to_svg(graph: Any, *, title: str = "", roles: Mapping[Layer, str] | None = None) -> str:
+    """The SVG text of ``graph`` (a ``tw.Graph``, a layer, or a config's graph);
+    ``roles`` labels nodes (``{metric_layer: "metric"}``)."""
+    sc = scene(graph, title=title, roles=roles)
+    top, placed, w, h = sc.top, sc.placed, sc.width, sc.height
+    margin = 20.0
     parts: list[str] = []
     esc = html.escape
 
     def draw_box(b: _Box) -> None:
-        name, kind = _label(b.node)
+        role = sc.roles.get(id(b.node))
+        name, kind = _label(b.node, role)
         shape = ", ".join("?" if d is None else str(d) for d in b.node.shape)
         attrs = (
             f'data-name="{esc(name)}" data-type="{esc(type(b.node).__name__)}" '
-            f'data-shape="({esc(shape)})"'
+            f'data-shape="({esc(shape)})"' + (f' data-role="{esc(role)}"' if role else "")
         )
         if b.children:
             parts.append(f'<g class="cluster" {attrs}>')
@@ -164,7 +226,7 @@ def to_svg(graph: Any, *, title: str = "") -> str:
                 draw_box(child)
             parts.append("</g>")
             return
-        fill = "#e8f3e8" if isinstance(b.node, Input) else "#ffffff"
+        fill = _ROLE_FILL.get(role or "", "#e8f3e8" if isinstance(b.node, Input) else "#ffffff")
         parts.append(f'<g class="node" {attrs}>')
         parts.append(
             f'<rect x="{b.x:.1f}" y="{b.y:.1f}" width="{b.w:.1f}" height="{b.h:.1f}" rx="6" '
@@ -183,15 +245,11 @@ def to_svg(graph: Any, *, title: str = "") -> str:
     for b in top:
         draw_box(b)
     # edges: every drawn node from each of its inputs that is drawn too
-    for b in placed.values():
-        for src in b.node.inputs:
-            a = placed.get(id(src))
-            if a is None or (b.children and id(src) in b.entries):
-                continue  # a module's inputs show as edges into its inner layers
-            parts.append(
-                f'<path class="edge" data-from="{esc(src.name)}" data-to="{esc(b.node.name)}" '
-                f'd="{_edge(a, b)}" fill="none" stroke="#33415c" marker-end="url(#arrow)"/>'
-            )
+    for a, b in sc.edges():
+        parts.append(
+            f'<path class="edge" data-from="{esc(a.node.name)}" data-to="{esc(b.node.name)}" '
+            f'd="{_d(edge_path(a, b))}" fill="none" stroke="#33415c" marker-end="url(#arrow)"/>'
+        )
     # shared state: chain the layers that hold the same state object
     groups: dict[int, list[_Box]] = {}
     for b in placed.values():
@@ -239,9 +297,10 @@ def to_svg(graph: Any, *, title: str = "") -> str:
     return "\n".join([*head, *under, *parts, "</svg>"]) + "\n"
 
 
-def to_dot(graph: Any) -> str:
+def to_dot(graph: Any, *, roles: Mapping[Layer, str] | None = None) -> str:
     """Graphviz source of ``graph``: nodes, edges, modules as clusters, shared state dashed."""
     g = _as_graph(graph)
+    role_ids = {id(k): v for k, v in (roles or {}).items()}
 
     def q(text: str) -> str:
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -254,7 +313,7 @@ def to_dot(graph: Any) -> str:
         for n in nodes:
             if id(n) in skip:
                 continue
-            name, kind = _label(n)
+            name, kind = _label(n, role_ids.get(id(n)))
             if isinstance(n, Module):
                 lines.append(f"{indent}subgraph {q('cluster_' + name)} {{")
                 lines.append(f"{indent}  label={q(name + ': ' + kind)}; style=dashed;")
@@ -284,27 +343,39 @@ def to_dot(graph: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
-def draw(graph: Any, path: str | os.PathLike[str], *, title: str = "") -> Path:
-    """Write a picture of ``graph`` to ``path``: ``.svg`` always, ``.dot`` (Graphviz source),
-    ``.png``/``.pdf`` when Graphviz's ``dot`` is installed (else ``DrawingError``)."""
+def draw(
+    graph: Any,
+    path: str | os.PathLike[str],
+    *,
+    title: str = "",
+    roles: Mapping[Layer, str] | None = None,
+) -> Path:
+    """Write a picture of ``graph`` to ``path``: ``.svg`` (the layered layout, pure Python),
+    ``.dot`` (Graphviz source), ``.png``/``.pdf`` with Graphviz's ``dot`` layout when it is
+    installed, else the layered layout drawn by matplotlib (else ``DrawingError``)."""
     p = Path(path)
     suffix = p.suffix.lower()
     p.parent.mkdir(parents=True, exist_ok=True)
     if suffix == ".svg":
-        p.write_text(to_svg(graph, title=title), encoding="utf-8")
+        p.write_text(to_svg(graph, title=title, roles=roles), encoding="utf-8")
     elif suffix == ".dot":
-        p.write_text(to_dot(graph), encoding="utf-8")
+        p.write_text(to_dot(graph, roles=roles), encoding="utf-8")
     elif suffix in (".png", ".pdf"):
         dot = shutil.which("dot")
         if dot is None:
-            raise DrawingError(
-                f"{suffix[1:].upper()} pictures need Graphviz's `dot` program, which is not "
-                "installed. Fix: install Graphviz (apt-get install graphviz / brew install "
-                f"graphviz), or write SVG instead: {p.with_suffix('.svg')}"
-            )
+            sc = scene(graph, title=title, roles=roles)
+            try:
+                render(sc, p, title=title, label=_label, path_of=edge_path, style=_STYLE)
+            except ImportError as err:
+                raise DrawingError(
+                    f"{suffix[1:].upper()} pictures need Graphviz's `dot` program or "
+                    "matplotlib; neither is installed. Fix: pip install matplotlib (or install "
+                    f"Graphviz), or write SVG instead: {p.with_suffix('.svg')}"
+                ) from err
+            return p
         result = subprocess.run(
             [dot, f"-T{suffix[1:]}", "-o", str(p)],
-            input=to_dot(graph),
+            input=to_dot(graph, roles=roles),
             text=True,
             capture_output=True,
             check=False,

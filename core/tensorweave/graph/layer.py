@@ -34,6 +34,7 @@ call ``super().__init__``, create variables in ``init_state`` and do the maths i
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -176,7 +177,8 @@ class Layer(Stateful):
             self.state: LayerState = share_state_with.state
         else:
             self.state = LayerState(full_name)
-            self.init_state()
+            with _variable_scope(full_name):  # variables read "linear_1/weights"
+                self.init_state()
 
     # -- the contract subclasses fill in ------------------------------------------------
     def init_state(self) -> None:
@@ -385,6 +387,14 @@ def _takes_varargs(cls: type) -> bool:
 
     params = inspect.signature(cls).parameters.values()
     return any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params)
+
+
+def _variable_scope(name: str) -> Any:
+    """The scope of a layer's variables: ``weights`` reads ``encoder/linear_1/weights``."""
+    try:
+        return tf.name_scope(name + "/")
+    except ValueError:
+        return contextlib.nullcontext()
 
 
 def _unique(variables: Iterable[tf.Variable]) -> tuple[tf.Variable, ...]:

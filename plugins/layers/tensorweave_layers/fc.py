@@ -8,7 +8,7 @@ build ``Activation(Linear(x, n))`` or fold it with ``tw.Module``; ``FC`` is the 
 >>> x = tw.Input(n_units=2, name="x", value=[[1.0, -3.0]])
 >>> h = FC(x, 2, activation="relu", w_init="ones", name="h")
 >>> h.shape, h().numpy().tolist(), sorted(v.name for v in h.variables)
-((None, 2), [[0.0, 0.0]], ['bias:0', 'weights:0'])
+((None, 2), [[0.0, 0.0]], ['h/linear/bias:0', 'h/linear/weights:0'])
 """
 
 from __future__ import annotations

@@ -37,8 +37,8 @@ def test_inference_node_shares_statistics_and_updates_nothing():
     assert infer.shares_state_with(bn) and not infer.training
     assert {id(v) for v in infer.variables} == {id(v) for v in bn.variables}
     assert {v.name for v in bn.variables if not v.trainable} == {
-        "moving_mean:0",
-        "moving_variance:0",
+        f"{bn.name}/moving_mean:0",
+        f"{bn.name}/moving_variance:0",
     }
     value = RNG.standard_normal((8, 2)).astype("float32") * 3 + 5
     bn.compute(tf.constant(value))  # one training step moves the statistics

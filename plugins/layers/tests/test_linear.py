@@ -24,7 +24,8 @@ def test_matches_numpy():
 def test_no_bias_and_rank3_uses_the_last_axis():
     x = tw.Input(shape=(None, None, 3))
     layer = Linear(x, 2, add_bias=False)
-    assert layer.shape == (None, None, 2) and [v.name for v in layer.variables] == ["weights:0"]
+    assert layer.shape == (None, None, 2)
+    assert [v.name for v in layer.variables] == [f"{layer.name}/weights:0"]
     v = rng.standard_normal((2, 5, 3)).astype("float32")
     np.testing.assert_allclose(
         layer(v).numpy(), np.einsum("btd,dn->btn", v, layer.weights.numpy()), rtol=1e-5, atol=1e-6

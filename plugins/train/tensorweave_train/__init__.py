@@ -57,6 +57,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         RMSprop,
         clip_gradients,
     )
+    from tensorweave_train.restore import export_run, load_run
     from tensorweave_train.schedules import (
         Constant,
         CosineDecay,
@@ -95,6 +96,8 @@ _EXPORTS = {
     "Predictor": "export",
     "export_saved_model": "export",
     "Model": "model",
+    "load_run": "restore",
+    "export_run": "restore",
     "SGD": "optimizers",
     "Adagrad": "optimizers",
     "Adam": "optimizers",
@@ -137,6 +140,8 @@ __all__ = [
     "Predictor",
     "export_saved_model",
     "Model",
+    "load_run",
+    "export_run",
     "SGD",
     "Adagrad",
     "Adam",

@@ -10,7 +10,7 @@ what the others decided).
 >>> for v in (1.0, 0.5, 0.7):
 ...     st.values["loss"] = v; es(Event.EPOCH_END, st)
 >>> st.stop, st.stop_reason
-(True, 'EarlyStopping: loss did not improve on 0.5 for 1 epoch(s)')
+(True, 'EarlyStopping: loss did not improve on 0.5 (epoch 1) for 1 epoch(s); weights not restored (restore_best_weights=False)')
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 
 import tensorflow as tf
 
+import tensorweave as tw
 from tensorweave_train.events import (
     Callback,
     Event,
@@ -80,42 +81,63 @@ class EarlyStopping(_Monitor):
         patience: epochs without improvement to tolerate.
         min_delta: the smallest change that counts as improvement.
         mode: ``"min"`` or ``"max"``.
-        restore_best: put back the variables of the best epoch when stopping.
+        restore_best_weights: put back the variables of the best epoch when stopping
+            (Keras's name; ``restore_best`` is its deprecated alias).
+
+    The stop reason (``state.stop_reason``, shown by ``Model.train`` and the CLI) says
+    which value, its best and at which epoch, and whether the weights were restored.
     """
 
     priority = 10
 
+    @tw.renamed_arguments({"restore_best": "restore_best_weights"})
     def __init__(
         self,
         monitor: str = "val_loss",
         patience: int = 3,
         min_delta: float = 0.0,
         mode: str = "min",
-        restore_best: bool = False,
+        restore_best_weights: bool = False,
     ) -> None:
         super().__init__(monitor, mode, min_delta, patience)
-        self.restore_best = restore_best
+        self.restore_best_weights = restore_best_weights
+        self.best_epoch: int | None = None
         self._best_weights: list[Any] | None = None
         self.triggers = (on_epoch(),)
+
+    @property
+    def restore_best(self) -> bool:
+        """Deprecated: ``restore_best_weights``."""
+        return self.restore_best_weights
 
     def __call__(self, event: Event, state: TrainState) -> None:
         value = self._value(state)
         if value is None:
             return
         if self._improved(value):
-            self.best, self.wait = value, 0
-            if self.restore_best and state.model is not None:
+            self.best, self.wait, self.best_epoch = value, 0, state.epoch + 1
+            if self.restore_best_weights and state.model is not None:
                 self._best_weights = [v.numpy() for v in state.model.variables]
             return
         self.wait += 1
         if self.wait >= self.patience:
+            restored = "; weights not restored (restore_best_weights=False)"
             if self._best_weights is not None:
                 for var, val in zip(state.model.variables, self._best_weights):
                     var.assign(val)
+                restored = f"; restored the weights of epoch {self.best_epoch}"
+            since = f" (epoch {self.best_epoch})" if self.best_epoch is not None else ""
             state.request_stop(
-                f"EarlyStopping: {self.monitor} did not improve on {self.best:g} for "
-                f"{self.wait} epoch(s)"
+                f"EarlyStopping: {self.monitor} did not improve on {self.best:g}{since} for "
+                f"{self.wait} epoch(s){restored}"
             )
+
+    def state_dict(self) -> dict[str, Any]:
+        return {**super().state_dict(), "best_epoch": self.best_epoch}
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        super().load_state_dict(state)
+        self.best_epoch = state.get("best_epoch")
 
 
 class StopOnNaN(Callback):
@@ -136,7 +158,8 @@ class StopOnNaN(Callback):
 
 
 class CSVLogger(Callback):
-    """Append one row per epoch (epoch, step and every value) to a CSV file.
+    """Append one row per epoch (epoch numbered from 1, step and every value) to the CSV
+    file ``filename`` (Keras's name; ``path`` is its deprecated alias).
 
     Resuming appends to the same file; the header is written once, and a new value
     appearing later adds no column (it is left out). Rows of the epochs a resumed run
@@ -145,17 +168,18 @@ class CSVLogger(Callback):
 
     priority = 50
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = os.fspath(path)
+    @tw.renamed_arguments({"path": "filename"})
+    def __init__(self, filename: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(filename)
         self.triggers = (on_epoch(),)
         self._fields: list[str] | None = None
 
     def __call__(self, event: Event, state: TrainState) -> None:
-        row = {"epoch": state.epoch, "step": state.step, **state.values}
+        row = {"epoch": state.epoch + 1, "step": state.step, **state.values}  # from 1
         exists = os.path.exists(self.path) and os.path.getsize(self.path) > 0
         if self._fields is None:
             if exists:
-                self._fields = self._drop_rows_from(state.epoch) or list(row)
+                self._fields = self._drop_rows_from(state.epoch + 1) or list(row)
             else:
                 self._fields = list(row)
         with open(self.path, "a", newline="") as f:
@@ -167,15 +191,15 @@ class CSVLogger(Callback):
             os.fsync(f.fileno())
 
     def _drop_rows_from(self, epoch: int) -> list[str]:
-        """A resumed run (first epoch-end at ``epoch`` > 0) redoes the epochs after its
-        checkpoint: drop the trailing rows of epochs ``>= epoch`` so none appears twice.
+        """A resumed run (first epoch-end numbered ``epoch`` > 1) redoes the epochs after
+        its checkpoint: drop the trailing rows of epochs ``>= epoch`` so none appears twice.
         Returns the header."""
         with open(self.path, newline="") as f:
             rows = list(csv.reader(f))
         if not rows:
             return []
         header, body = rows[0], rows[1:]
-        if epoch <= 0 or "epoch" not in header:
+        if epoch <= 1 or "epoch" not in header:
             return header
         col = header.index("epoch")
 
@@ -253,21 +277,36 @@ def _scalar(tag: str, value: Any, step: int) -> None:
 
 
 class TensorBoard(Callback):
-    """Write scalars with ``tf.summary``: the step loss every ``every_steps`` steps (if set),
-    every value at each epoch end, and the train step's graph at the start. Works without
-    the ``tensorboard`` package (only viewing the logs needs it).
+    """Write scalars with ``tf.summary`` into ``log_dir``: every value at each epoch end
+    (``epoch/<name>``, at the step count, plus ``epoch/epoch``), the step loss every
+    ``update_freq`` steps when it is a number (Keras: ``"epoch"``, the default, writes per
+    epoch only), and the train step's graph at the start (``write_graph``). Works without
+    the ``tensorboard`` package (only viewing the logs needs it). Keras's names; the old
+    ``logdir``, ``every_steps`` and ``graph`` still work and warn.
     """
 
     priority = 50
 
+    @tw.renamed_arguments(
+        {"logdir": "log_dir", "every_steps": "update_freq", "graph": "write_graph"}
+    )
     def __init__(
-        self, logdir: str | os.PathLike[str], every_steps: int | None = None, graph: bool = True
+        self,
+        log_dir: str | os.PathLike[str] = "logs",
+        update_freq: int | str | None = "epoch",
+        write_graph: bool = True,
     ) -> None:
-        self.logdir = os.fspath(logdir)
-        self.graph = graph
+        self.logdir = os.fspath(log_dir)
+        self.graph = write_graph
+        every_steps = None if update_freq in (None, "epoch") else update_freq
+        if every_steps is not None and (isinstance(every_steps, str) or int(every_steps) < 1):
+            raise ValueError(
+                f"TensorBoard: update_freq must be 'epoch' or a positive number of steps, got "
+                f"{update_freq!r}."
+            )
         triggers = [on_train(at="start"), on_epoch(), on_train()]
         if every_steps:
-            triggers.append(on_step(every=every_steps))
+            triggers.append(on_step(every=int(every_steps)))
         self.triggers = tuple(triggers)
         self._writer: Any = None
 
@@ -283,6 +322,7 @@ class TensorBoard(Callback):
             elif event is Event.EPOCH_END:
                 for name, value in state.values.items():
                     _scalar(f"epoch/{name}", value, state.step)
+                _scalar("epoch/epoch", state.epoch + 1, state.step)  # numbered from 1
             elif event is Event.TRAIN_END:
                 self._writer.flush()
 

@@ -263,6 +263,8 @@ def _cmd_predict(argv: list[str]) -> int:
     parser.add_argument("--input", help="a .npy, .json or .txt file of raw examples")
     parser.add_argument("--text", help="raw text input (character models)")
     parser.add_argument("--generate", type=int, default=0, help="append N predicted items")
+    parser.add_argument("--probabilities", action="store_true", help="print class probabilities")
+    parser.add_argument("--top-k", type=int, metavar="K", help="print the K likeliest classes")
     _add_ensemble_options(parser)
     args, _ = parse(argv, parser)
     if args.help:
@@ -283,11 +285,32 @@ def _cmd_predict(argv: list[str]) -> int:
             raw = path.read_text()
     else:
         raise UsageError("tensorweave predict: give --input FILE or --text TEXT")
+    if args.probabilities or args.top_k is not None:
+        return _print_scores(run_dir, raw, args)
     if args.more_runs or args.voter:
         result = _ensemble_predict([str(run_dir), *args.more_runs], raw, args)
     else:
         result = jobs.predict(run_dir, raw, generate=args.generate)
     print(result if isinstance(result, str) else json.dumps(np.asarray(result).tolist()))
+    return EXIT_OK
+
+
+def _print_scores(run_dir: Path, raw: Any, args: argparse.Namespace) -> int:
+    """``--probabilities``: one row of class probabilities per example; ``--top-k K``: the K
+    likeliest ``[class, probability]`` pairs per example (JSON)."""
+    import numpy as np
+
+    from tensorweave_train import restore
+
+    if args.more_runs or args.voter or args.generate:
+        raise UsageError("tensorweave predict: --probabilities/--top-k take one run, no --generate")
+    if args.top_k is not None and args.top_k < 1:
+        raise UsageError(f"tensorweave predict: --top-k must be >= 1, got {args.top_k}")
+    scores = restore.predict(run_dir, raw, postprocess=False)
+    if args.top_k is not None:
+        print(json.dumps(restore.top_k(scores, args.top_k)))
+    else:
+        print(json.dumps(np.round(restore.probabilities(scores), 6).tolist()))
     return EXIT_OK
 
 
@@ -361,9 +384,14 @@ def _cmd_draw(argv: list[str]) -> int:
     graph = twc.resolve({"model": cfg["model"]})["model"]
     ends = graph.layers("outputs") + graph.layers("loss")
     metrics = graph.section.get("metrics", {})
-    ends += [graph[n] for n in (metrics.values() if isinstance(metrics, dict) else metrics)]
+    scored = [graph[n] for n in (metrics.values() if isinstance(metrics, dict) else metrics)]
+    ends += scored
     whole = tw.Graph.build(inputs=None, outputs=ends or [list(graph.nodes.values())[-1]])
-    path = tw.draw(whole, args.output)
+    roles = {t: "target" for t in graph.layers("targets")}
+    roles.update({m: "metric" for m in scored})
+    roles.update({loss: "loss" for loss in graph.layers("loss")})
+    print(tw.summary(whole, roles=roles))
+    path = tw.draw(whole, args.output, roles=roles)
     print(f"wrote {path} ({len(whole.nodes)} nodes)")
     return EXIT_OK
 
@@ -376,6 +404,10 @@ COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
     "plot": (_cmd_plot, "plot a run's loss and metric curves"),
     "draw": (_cmd_draw, "draw a config's layer graph"),
 }
+COMMANDS["export"] = (  # imported when run: this module stays light
+    lambda argv: __import__("tensorweave_train.export_command", fromlist=["_"]).cmd_export(argv),
+    "write a trained run as a SavedModel with its processors",
+)
 
 
 class _NotRaised(Exception):

@@ -63,6 +63,7 @@ class RunSettings:
 
     name: str = "run"
     dir: str | None = None
+    tensorboard: bool = True  # TensorBoard event files in the run directory's tensorboard/
 
 
 SECTIONS: dict[str, type] = {"train": TrainSettings, "run": RunSettings}

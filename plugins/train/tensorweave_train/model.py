@@ -28,13 +28,14 @@ specs (batch ``None``): it is traced once for any batch size. Gradients of gathe
 >>> from tensorweave_train.optimizers import SGD
 >>> m = Model(inputs=x, outputs=y, targets=t, loss=loss, optimizer=SGD(0.1))
 >>> xs = np.ones((8, 1), "float32")
->>> _ = m.train({"x": xs, "t": 2 * xs}, epochs=20, batch_size=4, shuffle=False)
+>>> _ = m.train({"x": xs, "t": 2 * xs}, epochs=20, batch_size=4, shuffle=False, verbose=0)
 >>> round(float(m.predict({"x": xs[:1]})[0, 0]), 2), m.train_trace_count
 (2.0, 1)
 """
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -392,11 +393,27 @@ class Model(tw.Stateful):
         shuffle: bool = True,
         seed: int = 0,
         resume: Any = None,
+        verbose: int = 1,
+        validation_split: float = 0.0,
     ) -> Any:
-        """Train for ``epochs`` epochs; see ``Trainer.run``. Returns the ``History``."""
+        """Train for ``epochs`` epochs; see ``Trainer.run``. Returns the ``History``
+        (``history.history`` is Keras's dict of lists).
+
+        ``verbose``: 1 a progress bar on a terminal, else a line per epoch; 2 a line per
+        epoch; 0 silent (``progress.Progress``). ``validation_split``: validate on the last
+        fraction of array ``data``, as Keras (``progress.split_validation``).
+        """
+        from tensorweave_train.progress import Progress, split_validation
         from tensorweave_train.trainer import Trainer
 
-        trainer = Trainer(self, callbacks=callbacks)
+        if validation_split:
+            if validation is not None:
+                raise tw.ArgumentError(
+                    "Model.train: give validation= or validation_split=, not both."
+                )
+            data, validation = split_validation(data, validation_split)
+        shown = [Progress(verbose)] if verbose else []
+        trainer = Trainer(self, callbacks=[*callbacks, *shown])
         try:
             return trainer.run(
                 data,
@@ -408,8 +425,6 @@ class Model(tw.Stateful):
                 resume=resume,
             )
         except BaseException as err:  # callbacks close what they opened (Callback.on_failure)
-            import contextlib
-
             for cb in trainer.callbacks:
                 with contextlib.suppress(Exception):
                     cb.on_failure(err, trainer.state)
@@ -453,6 +468,17 @@ class Model(tw.Stateful):
         from tensorweave_train.export import export_saved_model
 
         return export_saved_model(self, path, **kw)
+
+    def summary(self, print_fn: Any = print) -> str | None:
+        """Print the table of layers, output shapes and parameter counts, as Keras; with
+        ``print_fn=None`` return it instead. See ``tensorweave_train.summary``."""
+        from tensorweave_train.summary import model_summary
+
+        text = model_summary(self)
+        if print_fn is None:
+            return text
+        print_fn(text)
+        return None
 
     def __repr__(self) -> str:
         return (

@@ -34,6 +34,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_train.events import Callback, Event, TrainState
+from tensorweave_train.history import History
 
 __all__ = ["Trainer", "History", "resolve_callbacks", "NonFiniteWarning", "non_finite"]
 
@@ -71,12 +72,6 @@ def _non_finite_weights(model: Any) -> list[str]:
 
 
 _SUM_EVERY = 1024  # at most this many step losses wait to be summed
-
-
-class History(list):  # type: ignore[type-arg]
-    """One dict of values per finished epoch; ``state`` is the loop's final ``TrainState``."""
-
-    state: TrainState
 
 
 def resolve_callbacks(callbacks: Sequence[Any]) -> list[Callback]:
@@ -192,6 +187,7 @@ class Trainer:
             self._resume(resume)
         history = History(state.history)
         history.state = state
+        history.params = {"epochs": state.epochs, "steps": state.steps_per_epoch}
         self.emit(Event.TRAIN_START)
         while state.epoch < state.epochs and not state.stop:
             if state.epoch_step == 0:
@@ -226,7 +222,8 @@ class Trainer:
                 for name, value in model.evaluate(validation, batch_size=batch_size).items():
                     state.set(f"val_{name}", value)
             state.set("learning_rate", float(model.optimizer.current_learning_rate()))
-            record = {"epoch": float(state.epoch), "step": float(state.step), **state.values}
+            # numbered from 1, as the display, log.csv and TensorBoard
+            record = {"epoch": float(state.epoch + 1), "step": float(state.step), **state.values}
             state.history.append(record)
             self.emit(Event.EPOCH_END)
             state.epoch += 1
@@ -248,7 +245,7 @@ class Trainer:
         if what is not None:
             self._warned = True
             warnings.warn(
-                f"{what} after epoch {s.epoch} (step {s.step}): NaN/inf in the data, or a "
+                f"{what} after epoch {s.epoch + 1} (step {s.step}): NaN/inf in the data, or a "
                 "learning rate too high? The StopOnNaN.v1 callback stops at the first such step.",
                 NonFiniteWarning,
                 stacklevel=4,
@@ -294,10 +291,10 @@ class Trainer:
         s.history = list(snap["history"])
         if snap.get("epoch_done"):
             # saved after the last batch: the epoch-end work ran (or is lost); move on
-            if not s.history or s.history[-1].get("epoch") != float(s.epoch):
+            if not s.history or s.history[-1].get("epoch") != float(s.epoch + 1):
                 if s.epoch_step:
                     s.values["loss"] = snap["loss_sum"] / s.epoch_step
-                s.history.append({"epoch": float(s.epoch), "step": float(s.step), **s.values})
+                s.history.append({"epoch": float(s.epoch + 1), "step": float(s.step), **s.values})
             s.epoch += 1
             s.epoch_step = 0
         saved = snap.get("callbacks", {})

@@ -39,6 +39,8 @@ class EpochPrinter(Callback):
     def __call__(self, event: Event, state: TrainState) -> None:
         if event is Event.TRAIN_START:
             self.started = time.perf_counter()
+        elif event is Event.TRAIN_END and self.out is not None and state.stop_reason:
+            self.out(f"stopped after epoch {len(state.history)}: {state.stop_reason}")
         elif event is Event.EPOCH_END and self.out is not None:
             values = "  ".join(
                 f"{k} {v:.4f}" for k, v in state.values.items() if k != "learning_rate"
@@ -98,11 +100,14 @@ def _fit(
         interrupt,
         nan,
         checkpoints,
-        ("CSVLogger.v1", {"path": str(run_dir / "log.csv")}),
+        ("CSVLogger.v1", {"filename": str(run_dir / "log.csv")}),
         ("ProgressBar.v1", {"enabled": progress}),
         printer,
         *job.callbacks,
     ]
+    if job.run.tensorboard:  # opt out with [run] tensorboard = false
+        log_dir = str(run_dir / "tensorboard")
+        callbacks.append(("TensorBoard.v1", {"log_dir": log_dir, "write_graph": False}))
     train_data = job.split("train")
     valid = job.split("valid")
     started = time.perf_counter()
@@ -117,6 +122,7 @@ def _fit(
             shuffle=settings.shuffle,
             seed=settings.seed,
             resume=resume_from,
+            verbose=0,  # the printer and bar above show progress
         )
     finally:
         interrupt.uninstall()
@@ -179,6 +185,7 @@ def train(
         (where / "processors.json").write_text(json.dumps(_processors(job), indent=2) + "\n")
         if out is not None:
             out(f"training {job.run.name}: {job.model}\n  run directory: {where}")
+            job.model.summary(print_fn=out)
         return _fit_announced(job, where, filled, "train", progress=progress, out=out)
     except BaseException:
         lock.release()

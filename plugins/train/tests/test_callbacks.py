@@ -61,7 +61,7 @@ def test_value_change_events():
 def test_early_stopping_stops_and_restores_best():
     model = regression_model(optimizer=twt.SGD(5.0))  # diverges: loss gets worse
     data = regression_data(n=32)
-    es = twt.EarlyStopping(monitor="loss", patience=2, restore_best=True)
+    es = twt.EarlyStopping(monitor="loss", patience=2, restore_best_weights=True)
     h = model.train(data, epochs=30, batch_size=8, callbacks=[es])
     assert len(h) < 30 and "EarlyStopping" in h.state.stop_reason
     assert h.state.stop
@@ -85,7 +85,7 @@ def test_csv_logger_appends_rows(tmp_path):
     model.train(data, epochs=1, batch_size=8, validation=data, callbacks=[twt.CSVLogger(path)])
     with open(path) as f:
         rows = list(csv.DictReader(f))
-    assert [r["epoch"] for r in rows] == ["0", "1", "0"]
+    assert [r["epoch"] for r in rows] == ["1", "2", "1"]  # numbered from 1
     assert {"loss", "val_loss", "val_mae", "learning_rate", "step"} <= set(rows[0])
     assert float(rows[1]["step"]) == 4
 
@@ -105,7 +105,7 @@ def test_progress_bar_writes_and_is_off_without_terminal():
 def test_tensorboard_scalars(tmp_path):
     model = regression_model()
     data = regression_data(n=16)
-    model.train(data, epochs=2, batch_size=8, callbacks=[twt.TensorBoard(tmp_path, every_steps=1)])
+    model.train(data, epochs=2, batch_size=8, callbacks=[twt.TensorBoard(tmp_path, update_freq=1)])
     tags = {}
     for f in tmp_path.iterdir():
         for ev in tf.compat.v1.train.summary_iterator(str(f)):

@@ -105,7 +105,7 @@ def test_damaged_manifest_falls_back_and_the_log_keeps_one_row_per_epoch(
         summary = jobs.resume(copy, ["--train.epochs=3"], out=None)
     assert summary["epochs"] == 3
     rows = (copy / "log.csv").read_text().splitlines()[1:]
-    assert [float(r.split(",")[0]) for r in rows] == [0.0, 1.0, 2.0]
+    assert [float(r.split(",")[0]) for r in rows] == [1.0, 2.0, 3.0]  # numbered from 1
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert twt.Checkpointer(copy).latest() is not None  # the new checkpoints are fine
@@ -217,7 +217,7 @@ def test_ctrl_c_saves_a_checkpoint_and_prints_the_real_resume_command(tmp_path: 
     assert not (run / ".lock").exists()
     summary = jobs.resume(run, [f"--train.epochs={state['epoch'] + 1}"], out=None)
     epochs = [float(r.split(",")[0]) for r in (run / "log.csv").read_text().splitlines()[1:]]
-    assert epochs == [float(e) for e in range(summary["epochs"])]  # each epoch once
+    assert epochs == [float(e) for e in range(1, summary["epochs"] + 1)]  # each epoch once
 
 
 # -- predict ----------------------------------------------------------------------------
@@ -279,7 +279,7 @@ def test_nan_in_training_data_stops_the_cli_job(tmp_path: Path) -> None:
     weight.assign(weight * float("nan"))
     with (
         pytest.raises(tw.TensorweaveError, match=r"hold NaN/inf at epoch 1 \(step 3\)"),
-        pytest.warns(NonFiniteWarning, match=r"after epoch 0 \(step 3\)"),
+        pytest.warns(NonFiniteWarning, match=r"after epoch 1 \(step 3\)"),
     ):
         training._fit(job, tmp_path, progress=False, out=None)
     assert len((tmp_path / "log.csv").read_text().splitlines()) == 2  # stopped after epoch 1

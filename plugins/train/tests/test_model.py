@@ -207,4 +207,4 @@ def test_nan_in_training_data_is_reported_with_the_step():
         model.train(data, epochs=2, batch_size=8)
     messages = [str(w.message) for w in record]
     assert "the training data's field 'x' has NaN or inf values (first at example 5)" in messages
-    assert any("after epoch 0 (step 2)" in m for m in messages)
+    assert any("after epoch 1 (step 2)" in m for m in messages)

@@ -56,8 +56,8 @@ seed = 0
 
 [[callbacks]]
 "@callbacks" = "TensorBoard.v1"
-logdir = "TB_DIR"
-graph = false
+log_dir = "TB_DIR"
+write_graph = false
 """
 
 

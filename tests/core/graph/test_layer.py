@@ -53,7 +53,7 @@ def test_attributes_describe_the_layer():
     assert y.name == "dense"
     assert not y.sparse
     assert y.spec == tf.TensorSpec((None, 4), tf.float32, name="dense")
-    assert {v.name.split(":")[0] for v in y.trainable_variables} == {"w", "b"}
+    assert {v.name.split(":")[0] for v in y.trainable_variables} == {f"{y.name}/w", f"{y.name}/b"}
     assert "dense" in repr(y) and "'x'" in repr(y)
 
 
@@ -183,7 +183,10 @@ def test_gradients_reach_the_state():
     with tf.GradientTape() as tape:
         loss = tf.reduce_sum(y())
     grads = tape.gradient(loss, y.trainable_variables)
-    by_name = {v.name.split(":")[0]: g for v, g in zip(y.trainable_variables, grads, strict=True)}
+    by_name = {
+        v.name.split(":")[0].rsplit("/", 1)[-1]: g
+        for v, g in zip(y.trainable_variables, grads, strict=True)
+    }
     np.testing.assert_allclose(by_name["w"].numpy(), np.full((3, 2), 2.0))
     np.testing.assert_allclose(by_name["b"].numpy(), np.full((2,), 2.0))
 
