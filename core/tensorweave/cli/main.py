@@ -62,11 +62,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _one_line_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    line: str | None = None,
+) -> str:
+    """A warning on the command line: ``warning: <message> (<Category>)``, without the
+    source line Python shows by default (it points into library code, not at the user's)."""
+    return f"warning: {message} ({category.__name__})\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tensorweave`` script; returns the exit code."""
     quiet_tensorflow()
     import warnings
 
+    warnings.formatwarning = _one_line_warning
     with warnings.catch_warnings():
         # Broken plugins are reported by `tensorweave plugins`; here one line each suffices.
         warnings.simplefilter("ignore", RuntimeWarning)
