@@ -205,6 +205,7 @@ class ProgressBar(Callback):
     """
 
     priority = 60
+    exact_steps = False  # counts steps: may get them after a multi-step call (execution)
 
     def __init__(self, every: int = 10, enabled: bool | None = None, file: Any = None) -> None:
         self.every = every
