@@ -27,6 +27,7 @@ from tensorweave.errors import ArgumentError
 from tensorweave.graph.graph import Graph
 from tensorweave.graph.input import Input
 from tensorweave.graph.layer import Layer
+from tensorweave.graph.xla import reraise
 
 __all__ = ["compile", "CompiledGraph"]
 
@@ -50,6 +51,7 @@ class CompiledGraph:
         reduce_retracing: bool = False,
     ) -> None:
         self.graph = graph
+        self.jit_compile = jit_compile
         entries = graph.inputs
 
         def run_graph(*args: Any) -> Any:
@@ -65,7 +67,18 @@ class CompiledGraph:
         )
 
     def __call__(self, *values: Any) -> Any:
-        """Run on one value per graph input; with none, inputs use their current ``value``."""
+        """Run on one value per graph input; with none, inputs use their current ``value``.
+
+        With ``jit_compile=True``, a layer XLA cannot compile raises ``XLAError`` naming
+        it and its plugin (``tensorweave.graph.xla``)."""
+        try:
+            return self._call(values)
+        except tf.errors.InvalidArgumentError as error:
+            if not self.jit_compile:
+                raise
+            return reraise(error, self.graph, "tw.compile")
+
+    def _call(self, values: tuple[Any, ...]) -> Any:
         if not values:
             return self.function(*[_current(e) for e in self.graph.inputs])
         if len(values) != len(self.graph.inputs):

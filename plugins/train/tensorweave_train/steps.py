@@ -30,6 +30,7 @@ import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
+from tensorweave.graph.xla import reraise
 
 __all__ = ["TrainSteps", "check_steps_per_execution"]
 
@@ -238,16 +239,28 @@ class TrainSteps:
         if "train" not in self._fns:
             self.build()
         values = self._check(self.feeds, batch)
-        if self.distributed:
-            with self.strategy.scope():
-                return self.train_function(*values)
-        if self._fits(values):
-            return self._train_concrete()(*values)
-        return self.train_function(*values)  # raises the signature mismatch
+        try:
+            if self.distributed:
+                with self.strategy.scope():
+                    return self.train_function(*values)
+            if self._fits(values):
+                return self._train_concrete()(*values)
+            return self.train_function(*values)  # raises the signature mismatch
+        except tf.errors.InvalidArgumentError as error:
+            return self._xla_error(error)
+
+    def _xla_error(self, error: Exception) -> Any:
+        """Name the layer XLA could not compile (``tensorweave.graph.xla``), else re-raise."""
+        if not self.jit_compile or self._loss_graph is None:
+            raise error
+        return reraise(error, self._loss_graph, f"Model {getattr(self, 'name', '')!r}")
 
     def train_steps(self, stacked: Sequence[Any]) -> tf.Tensor:
         """``k`` optimisation steps on ``k`` batches stacked on a new first axis (values
         already checked, in ``feeds`` order, see ``execution``); returns the ``k`` losses."""
         if "train_many" not in self._fns:
             self.build()
-        return self._many_concrete()(*stacked)
+        try:
+            return self._many_concrete()(*stacked)
+        except tf.errors.InvalidArgumentError as error:
+            return self._xla_error(error)

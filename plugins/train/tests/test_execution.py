@@ -110,3 +110,25 @@ def test_auto_chunk_size_and_bad_setting():
     assert chunk_size("auto", [np.zeros((128,), "int64")]) == 32
     with pytest.raises(tw.ArgumentError, match="steps_per_execution"):
         regression_model(steps_per_execution=0)
+
+
+def test_jit_compile_trains_like_the_plain_model():
+    data = regression_data(n=40)
+    plain, _ = _train(4, data)
+    xla = regression_model(seed=3, steps_per_execution=4, jit_compile=True)
+    xla.train(data, epochs=2, batch_size=8, shuffle=True)
+    for a, b in zip(weights(plain), weights(xla), strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+def test_jit_compile_error_names_the_layer():
+    from tensorweave.graph.xla import XLAError
+
+    x = tw.Input(n_units=2, name="x")
+    w = tf.Variable([[1.0], [1.0]])
+    y = tw.Lambda(lambda a: a @ w, x, variables=[w], name="y")
+    text = tw.Lambda(lambda a: tf.strings.to_number(tf.strings.as_string(a)), y, name="texty")
+    loss = tw.Lambda(tf.reduce_mean, text, name="loss")
+    model = twt.Model(inputs=x, outputs=y, loss=loss, jit_compile=True)
+    with pytest.raises(XLAError, match="emitted by layer 'texty'"):
+        model.train({"x": np.ones((8, 2), "float32")}, epochs=1, batch_size=4)
