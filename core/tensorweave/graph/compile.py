@@ -72,40 +72,37 @@ class CompiledGraph:
         With ``jit_compile=True``, a layer XLA cannot compile raises ``XLAError`` naming
         it and its plugin (``tensorweave.graph.xla``)."""
         try:
-            return self._call(values)
+            if not values:
+                return self.function(*[_current(e) for e in self.graph.inputs])
+            if len(values) != len(self.graph.inputs):
+                raise TypeError(
+                    f"compiled graph takes {len(self.graph.inputs)} value(s) "
+                    f"{[i.name for i in self.graph.inputs]}, got {len(values)}."
+                )
+            if not all(isinstance(v, _TENSORS) for v in values):
+                # numpy arrays, lists, scalars: checked by their Input once per call (object
+                # arrays holding None, numeric strings, complex values are refused with the
+                # input's name) instead of being converted silently by TensorFlow.
+                values = tuple(
+                    e.check(v) if isinstance(e, Input) and not isinstance(v, _TENSORS) else v
+                    for e, v in zip(self.graph.inputs, values, strict=True)
+                )
+            try:
+                # Fast path: tensors that fit the signature go straight to the tf.function, so a
+                # call costs what a hand-written tf.function call costs.
+                return self.function(*values)
+            except (TypeError, ValueError):
+                # Anything else is validated by its Input (clear errors naming the input and
+                # both shapes) and converted, e.g. a float64 numpy array for a float32 input.
+                checked = [
+                    e.check(v) if isinstance(e, Input) else v
+                    for e, v in zip(self.graph.inputs, values, strict=True)
+                ]
+                return self.function(*checked)
         except tf.errors.InvalidArgumentError as error:
             if not self.jit_compile:
                 raise
             return reraise(error, self.graph, "tw.compile")
-
-    def _call(self, values: tuple[Any, ...]) -> Any:
-        if not values:
-            return self.function(*[_current(e) for e in self.graph.inputs])
-        if len(values) != len(self.graph.inputs):
-            raise TypeError(
-                f"compiled graph takes {len(self.graph.inputs)} value(s) "
-                f"{[i.name for i in self.graph.inputs]}, got {len(values)}."
-            )
-        if not all(isinstance(v, _TENSORS) for v in values):
-            # numpy arrays, lists, scalars: checked by their Input once per call (object
-            # arrays holding None, numeric strings, complex values are refused with the
-            # input's name) instead of being converted silently by TensorFlow.
-            values = tuple(
-                e.check(v) if isinstance(e, Input) and not isinstance(v, _TENSORS) else v
-                for e, v in zip(self.graph.inputs, values, strict=True)
-            )
-        try:
-            # Fast path: tensors that fit the signature go straight to the tf.function, so a
-            # call costs what a hand-written tf.function call costs.
-            return self.function(*values)
-        except (TypeError, ValueError):
-            # Anything else is validated by its Input (clear errors naming the input and
-            # both shapes) and converted, e.g. a float64 numpy array for a float32 input.
-            checked = [
-                e.check(v) if isinstance(e, Input) else v
-                for e, v in zip(self.graph.inputs, values, strict=True)
-            ]
-            return self.function(*checked)
 
     @property
     def trace_count(self) -> int:
