@@ -267,6 +267,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a run under 60 s")
     parser.add_argument("--json", help="write the figures (summary rows for run_all.py)")
+    parser.add_argument(
+        "--xla",
+        action="store_true",
+        help="also time tensorweave with jit_compile=True (slow: on TF 2.21 CPU, XLA spent "
+        "minutes constant-folding the 10,000-way softmax of this model)",
+    )
     parser.add_argument("--windows", type=int, default=None, help="timed windows per model")
     parser.add_argument("--window", type=int, default=None, help="train steps per window")
     parser.add_argument(
@@ -310,11 +316,10 @@ def main(argv: list[str] | None = None) -> int:
         "u": build_handwritten(weights, unrolled=True),
     }
     if not args.quick:
-        for key, options in (
-            ("x", {"jit": True}),
-            ("d", {"static": False}),
-            ("a'", {"fast": False, "static": False}),
-        ):
+        chosen = [("d", {"static": False}), ("a'", {"fast": False, "static": False})]
+        if args.xla:
+            chosen.insert(0, ("x", {"jit": True}))
+        for key, options in chosen:
             step, own, _ = build_tensorweave(**options)
             for v, w in zip(_flat(own), _flat(weights), strict=True):
                 v.assign(w)  # the same starting weights as the others
