@@ -246,7 +246,7 @@ class RNN(tw.Layer):
         reverse = self._cfg["reverse"]
         sequences = self._cfg["return_sequences"]
         width = cell.shape[-1]
-        checked = []
+        checked: list[bool] = []
 
         def body(t: tf.Tensor, states: tuple[tf.Tensor, ...], *extra: Any) -> tuple[Any, ...]:
             i = steps - 1 - t if reverse else t
