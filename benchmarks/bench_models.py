@@ -38,13 +38,12 @@ from typing import Any
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-import keras
 import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
 
-from common import summary_row, write_json
+from common import peak_rss_mb, summary_row, variant_peak_rss, write_json
 
 LR = 0.01
 
@@ -58,7 +57,7 @@ def cnn_data(n: int) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
-def cnn_tensorweave() -> Any:
+def cnn_tensorweave(how: str = "train", jit: bool = False) -> Any:
     from tensorweave_train import SGD, Model
 
     L = tw.layers
@@ -75,14 +74,24 @@ def cnn_tensorweave() -> Any:
     h = L["FC.v1"](h, 192, activation="relu")
     logits = L["Linear.v1"](h, 10)
     loss = tw.losses["sparse_categorical_cross_entropy.v1"](y, logits, from_logits=True)
-    model = Model(inputs=x, outputs=logits, targets=y, loss=loss, optimizer=SGD(LR))
+    model = Model(
+        inputs=x, outputs=logits, targets=y, loss=loss, optimizer=SGD(LR), jit_compile=jit or None
+    )
+    return _tw_epoch(model, ("images", "labels"), how)
 
-    def epoch(data: tuple[np.ndarray, np.ndarray], batch: int) -> None:
-        model.train(
-            {"images": data[0], "labels": data[1]}, epochs=1, batch_size=batch, shuffle=False
-        )
 
-    return epoch
+def _tw_epoch(model: Any, names: tuple[str, ...], how: str) -> Any:
+    """One epoch of ``model``: ``Model.train`` (``how="train"``) or a Python loop calling
+    the compiled step ``Model.train_step`` on each batch (``how="train_step"``)."""
+
+    def train(data: tuple[np.ndarray, ...], batch: int) -> None:
+        model.train(dict(zip(names, data)), epochs=1, batch_size=batch, shuffle=False)
+
+    def train_step(data: tuple[np.ndarray, ...], batch: int) -> None:
+        for i in range(0, len(data[0]) - batch + 1, batch):
+            model.train_step([d[i : i + batch] for d in data])
+
+    return train if how == "train" else train_step
 
 
 def _glorot(shape: list[int]) -> tf.Variable:
@@ -130,6 +139,8 @@ def _hand_loop(step: Callable[..., Any]) -> Any:
 
 
 def cnn_keras() -> Any:
+    import keras
+
     model = keras.Sequential(
         [
             keras.Input((24, 24, 3)),
@@ -165,7 +176,7 @@ def w2v_data(n: int) -> tuple[np.ndarray, np.ndarray]:
     return words.astype("int64"), context.astype("int64")[:, None]
 
 
-def w2v_tensorweave() -> Any:
+def w2v_tensorweave(how: str = "train", jit: bool = False) -> Any:
     from tensorweave_train import SGD, Model
 
     words = tw.Input(shape=(None,), dtype="int64", name="words")
@@ -176,14 +187,15 @@ def w2v_tensorweave() -> Any:
     loss = tw.losses["nce.v1"](
         context, embedded, weights=out_w, biases=out_b, num_sampled=SAMPLED, num_classes=VOCAB
     )
-    model = Model(inputs=words, outputs=embedded, targets=context, loss=loss, optimizer=SGD(LR))
-
-    def epoch(data: tuple[np.ndarray, np.ndarray], batch: int) -> None:
-        model.train(
-            {"words": data[0], "context": data[1]}, epochs=1, batch_size=batch, shuffle=False
-        )
-
-    return epoch
+    model = Model(
+        inputs=words,
+        outputs=embedded,
+        targets=context,
+        loss=loss,
+        optimizer=SGD(LR),
+        jit_compile=jit or None,
+    )
+    return _tw_epoch(model, ("words", "context"), how)
 
 
 def w2v_hand_written() -> Any:
@@ -209,19 +221,20 @@ def w2v_hand_written() -> Any:
     return _hand_loop(step)
 
 
-class _NCE(keras.layers.Layer):
-    """Keras has no NCE layer: a layer that owns the output embedding and returns the loss."""
-
-    def build(self, input_shape: Any) -> None:
-        self.w = self.add_weight(shape=(VOCAB, DIM), initializer="random_normal")
-        self.b = self.add_weight(shape=(VOCAB,), initializer="zeros")
-
-    def call(self, inputs: Any) -> Any:
-        embedded, context = inputs
-        return tf.nn.nce_loss(self.w, self.b, context, embedded, SAMPLED, VOCAB)
-
-
 def w2v_keras() -> Any:
+    import keras
+
+    class _NCE(keras.layers.Layer):
+        """Keras has no NCE layer: a layer that owns the output embedding and returns the loss."""
+
+        def build(self, input_shape: Any) -> None:
+            self.w = self.add_weight(shape=(VOCAB, DIM), initializer="random_normal")
+            self.b = self.add_weight(shape=(VOCAB,), initializer="zeros")
+
+        def call(self, inputs: Any) -> Any:
+            embedded, context = inputs
+            return tf.nn.nce_loss(self.w, self.b, context, embedded, SAMPLED, VOCAB)
+
     words = keras.Input((), dtype="int64")
     context = keras.Input((1,), dtype="int64")
     embedded = keras.layers.Embedding(VOCAB, DIM)(words)
@@ -237,46 +250,99 @@ def w2v_keras() -> Any:
 
 
 # -- measurement ----------------------------------------------------------------------------------
+HAND, KERAS = "hand-written TF", "keras 3 fit"
+
+
+def variants(model: str, full: bool) -> dict[str, Callable[[], Any]]:
+    """The programs timed for ``model`` (``cnn`` or ``word2vec``), by label."""
+    tw_build, hand, keras_fit = {
+        "cnn": (cnn_tensorweave, cnn_hand_written, cnn_keras),
+        "word2vec": (w2v_tensorweave, w2v_hand_written, w2v_keras),
+    }[model]
+    out: dict[str, Callable[[], Any]] = {
+        "tw Model.train": tw_build,
+        "tw Model.train_step": lambda: tw_build("train_step"),
+        HAND: hand,
+        KERAS: keras_fit,
+    }
+    if full and model == "cnn":  # XLA cannot compile word2vec's NCE sampler (a host op)
+        out["tw Model.train XLA"] = lambda: tw_build("train", jit=True)
+    return out
+
+
 def measure(
     name: str,
     builders: dict[str, Callable[[], Any]],
     data: tuple[np.ndarray, ...],
     batch: int,
     windows: int,
-    unit_per_example: int,
 ) -> dict[str, Any]:
+    """Median examples/s per variant over ``windows`` interleaved epochs, and paired ratios
+    (each window's rate over the hand-written program's rate in the same window)."""
     tf.random.set_seed(0)
     epochs = {k: build() for k, build in builders.items()}
     warm = tuple(d[: batch * 2] for d in data)
     for run in epochs.values():
         run(warm, batch)  # trace and warm up
-    n = (len(data[0]) // batch) * batch * unit_per_example
+    n = (len(data[0]) // batch) * batch
     times: dict[str, list[float]] = {k: [] for k in epochs}
     # Keras first (the epoch after it is slower), then the others, in alternating order
-    others = [k for k in epochs if k != "keras 3 fit"]
-    first = [k for k in epochs if k == "keras 3 fit"]
+    others = [k for k in epochs if k != KERAS]
+    first = [k for k in epochs if k == KERAS]
     for w in range(windows):
         for k in first + (others if w % 2 == 0 else others[::-1]):
             gc.collect()
             start = time.perf_counter()
             epochs[k](data, batch)
             times[k].append(time.perf_counter() - start)
-    rates = {k: [n / t for t in ts] for k, ts in times.items()}
-    base = statistics.median(rates["hand-written TF"])
     out: dict[str, Any] = {}
-    for k, rs in rates.items():
-        med = statistics.median(rs)
+    for k, ts in times.items():
+        rates = [n / t for t in ts]
+        paired = [b / t for t, b in zip(ts, times[HAND], strict=True)]
         out[k] = {
-            "per_s": med,
-            "spread": (max(rs) - min(rs)) / 2,
-            "ratio": med / base,
+            "per_s": statistics.median(rates),
+            "ratio": statistics.median(paired),
+            "ratio_spread": (max(paired) - min(paired)) / 2,
         }
+    if "tw Model.train_step" in times:
+        steps = times["tw Model.train_step"]
+        paired = [s / t for t, s in zip(times["tw Model.train"], steps, strict=True)]
+        out["train_over_train_step"] = {
+            "ratio": statistics.median(paired),
+            "ratio_spread": (max(paired) - min(paired)) / 2,
+        }
+    return out
+
+
+def report(name: str, res: dict[str, Any], memory: dict[str, float]) -> None:
+    for k, r in res.items():
+        if k == "train_over_train_step":
+            continue
+        mem = f"{memory[k]:7.0f} MB" if k in memory else " " * 10
         print(
-            f"{name:10s} {k:16s} {med:10.0f}/s  (±{out[k]['spread']:.0f})  "
-            f"{med / base:5.2f}x hand-written TF",
+            f"{name:9s} {k:22s} {r['per_s']:9.0f}/s  {r['ratio']:5.3f}x hand-written "
+            f"(±{r['ratio_spread']:.3f})  peak RSS {mem}",
             flush=True,
         )
-    return out
+    t = res["train_over_train_step"]
+    print(f"{name:9s} Model.train / Model.train_step: {t['ratio']:.3f}x (±{t['ratio_spread']:.3f})")
+
+
+def one_variant(spec: str, quick: bool) -> None:
+    """``--memory-of model:label``: train that one variant alone (this process's peak RSS
+    then is its own) and print the peak in MB."""
+    model, label = spec.split(":", 1)
+    data, batch = DATA[model](quick)
+    run = variants(model, True)[label]()
+    for _ in range(2):
+        run(data, batch)
+    print(f"{peak_rss_mb():.1f}")
+
+
+DATA: dict[str, Callable[[bool], tuple[tuple[np.ndarray, ...], int]]] = {
+    "cnn": lambda quick: (cnn_data(128 * (4 if quick else 12)), 128),
+    "word2vec": lambda quick: (w2v_data(128 * (40 if quick else 200)), 128),
+}
 
 
 def main() -> dict[str, Any]:
@@ -284,56 +350,60 @@ def main() -> dict[str, Any]:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", choices=["cnn", "word2vec"])
     parser.add_argument("--json")
+    parser.add_argument("--memory-of", help="internal: one variant's peak RSS (model:label)")
+    parser.add_argument("--no-memory", action="store_true", help="skip the peak-RSS runs")
     args = parser.parse_args()
-    windows = 4 if args.quick else 8  # even: tensorweave and hand-written TF swap places
+    if args.memory_of:
+        one_variant(args.memory_of, args.quick)
+        return {}
+    windows = 4 if args.quick else 8  # even: the non-Keras variants swap places
     results: dict[str, Any] = {}
     summary = []
-    if args.only in (None, "cnn"):
-        data = cnn_data(128 * (4 if args.quick else 12))
-        results["cifar10_cnn"] = measure(
-            "cnn",
-            {
-                "tensorweave": cnn_tensorweave,
-                "hand-written TF": cnn_hand_written,
-                "keras 3 fit": cnn_keras,
-            },
-            data,
-            128,
-            windows,
-            1,
-        )
-    if args.only in (None, "word2vec"):
-        data = w2v_data(128 * (40 if args.quick else 200))
-        results["word2vec_nce"] = measure(
-            "word2vec",
-            {
-                "tensorweave": w2v_tensorweave,
-                "hand-written TF": w2v_hand_written,
-                "keras 3 fit": w2v_keras,
-            },
-            data,
-            128,
-            windows,
-            1,
-        )
-    for model, res in results.items():
+    for model in ("cnn", "word2vec"):
+        if args.only not in (None, model):
+            continue
+        data, batch = DATA[model](args.quick)
+        labels = variants(model, not args.quick)
+        res = measure(model, labels, data, batch, windows)
+        # peak memory: each variant alone in a subprocess (~15-25 s each: not with --quick)
+        wanted = [] if args.no_memory or args.quick else list(labels)
+        memory = {k: variant_peak_rss(__file__, f"{model}:{k}", args.quick) for k in wanted}
+        for k, mb in memory.items():
+            res[k]["peak_rss_mb"] = mb
+        report(model, res, memory)
+        results[model] = res
+        for k in labels:
+            if k == HAND:
+                continue
+            goal = 0.99 if k == "tw Model.train" else None
+            summary.append(
+                summary_row(
+                    f"{model} {k} (x hand-written TF)",
+                    res[k]["ratio"],
+                    goal,
+                    higher_is_better=True,
+                    unit="x",
+                )
+            )
+        t = res["train_over_train_step"]["ratio"]
         summary.append(
             summary_row(
-                f"{model} tensorweave (x hand-written TF)",
-                res["tensorweave"]["ratio"],
-                0.99,
+                f"{model} Model.train (x Model.train_step)",
+                t,
+                0.97,
                 higher_is_better=True,
                 unit="x",
             )
         )
-        summary.append(
-            summary_row(
-                f"{model} keras 3 fit (x hand-written TF)",
-                res["keras 3 fit"]["ratio"],
-                None,
-                unit="x",
+        if HAND in memory and "tw Model.train" in memory:
+            summary.append(
+                summary_row(
+                    f"{model} peak RSS Model.train (x hand-written TF)",
+                    memory["tw Model.train"] / memory[HAND],
+                    1.05,
+                    unit="x",
+                )
             )
-        )
     write_json(args.json, {**results, "summary": summary})
     return results
 

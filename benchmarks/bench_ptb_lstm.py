@@ -47,7 +47,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-VOCAB, UNITS, LAYERS, STEPS, BATCH, LR = 10_000, 200, 2, 35, 20, 1.0
+VOCAB, UNITS, LAYERS, STEPS, BATCH, LR = 10_000, 200, 2, 20, 20, 1.0
 
 
 def make_data(n_batches: int, seed: int = 0) -> tuple[tf.Tensor, tf.Tensor]:
@@ -71,11 +71,12 @@ def loss_fn(logits: tf.Tensor, targets: tf.Tensor) -> tf.Tensor:
 
 
 # -- a) tensorweave ------------------------------------------------------------------------
-def build_tensorweave(fast: bool = True):
+def build_tensorweave(fast: bool = True, jit: bool = False, static: bool = True):
     embedding = tf.Variable(tf.random.uniform([VOCAB, UNITS], -0.1, 0.1), name="embedding")
     w_out = tf.Variable(tf.random.uniform([UNITS, VOCAB], -0.1, 0.1), name="w_out")
     b_out = tf.Variable(tf.zeros([VOCAB]), name="b_out")
-    tokens = tw.Input(shape=(None, None), dtype="int32", name="tokens")
+    # a length known when tracing lets RNN unroll its loop (``static=False``: while_loop)
+    tokens = tw.Input(shape=(None, STEPS if static else None), dtype="int32", name="tokens")
     h = tw.Lambda(lambda t: tf.gather(embedding, t), tokens, variables=[embedding])
     rnns = []
     for _ in range(LAYERS):
@@ -92,7 +93,7 @@ def build_tensorweave(fast: bool = True):
     forward = model.function
     variables = list(model.graph.trainable_variables)
 
-    @tf.function
+    @tf.function(jit_compile=jit or None)
     def train_step(x, y):
         with tf.GradientTape() as tape:
             loss = loss_fn(forward(x), y)
@@ -115,8 +116,10 @@ def _flat(weights) -> list[tf.Variable]:
 
 
 # -- b) hand-written TensorFlow --------------------------------------------------------------
-def build_handwritten(weights):
-    """Variables copied from the tensorweave model, so both compute the same losses."""
+def build_handwritten(weights, unrolled: bool = False):
+    """Variables copied from the tensorweave model, so both compute the same losses.
+    ``unrolled``: a Python loop over the (static) time steps instead of a while_loop, the
+    input projection of all steps in one matmul before it (the fastest hand-written form)."""
     embedding = tf.Variable(weights["embedding"])
     w_out, b_out = tf.Variable(weights["w_out"]), tf.Variable(weights["b_out"])
     cells = [tuple(tf.Variable(v) for v in c) for c in weights["cells"]]
@@ -140,14 +143,31 @@ def build_handwritten(weights):
         )
         return outputs.stack()
 
+    def unrolled_layer(xs, kernel, recurrent, bias):  # xs: (time, batch, features)
+        steps = xs.shape[0]
+        zx = tf.reshape(
+            tf.nn.bias_add(tf.matmul(tf.reshape(xs, [-1, xs.shape[-1]]), kernel), bias),
+            [steps, -1, 4 * UNITS],
+        )
+        h = c = tf.zeros([tf.shape(xs)[1], UNITS])
+        outputs = []
+        for z_in in tf.unstack(zx, num=steps):
+            i, f, g, o = tf.split(z_in + tf.matmul(h, recurrent), 4, axis=1)
+            c = tf.sigmoid(f) * c + tf.sigmoid(i) * tf.tanh(g)
+            h = tf.sigmoid(o) * tf.tanh(c)
+            outputs.append(h)
+        return tf.stack(outputs)
+
+    layer = unrolled_layer if unrolled else lstm_layer
+
     def forward(x):
         h = tf.transpose(tf.gather(embedding, x), [1, 0, 2])
         for kernel, recurrent, bias in cells:
-            h = lstm_layer(h, kernel, recurrent, bias)
+            h = layer(h, kernel, recurrent, bias)
         h = tf.transpose(h, [1, 0, 2])
         return tf.nn.bias_add(tf.matmul(tf.reshape(h, [-1, UNITS]), w_out), b_out)
 
-    @tf.function
+    @tf.function(input_signature=[tf.TensorSpec([None, STEPS], tf.int32)] * 2)
     def train_step(x, y):
         with tf.GradientTape() as tape:
             loss = loss_fn(forward(x), y)
@@ -218,24 +238,41 @@ class KerasWindows:
         return self.times[-1]
 
 
-def summarize(label: str, words: int, times: list[tuple[float, float]], ref) -> tuple[float, float]:
+def _paired(times, ref) -> tuple[float, float]:
+    """Median and half-range of the per-window ratios (ref time / time: >1 is faster)."""
+    ratios = [r[0] / t[0] for t, r in zip(times, ref, strict=True)]
+    return statistics.median(ratios), (max(ratios) - min(ratios)) / 2
+
+
+def summarize(label: str, words: int, times, loop, unrolled) -> dict:
     wall = [words / w for w, _ in times]
     cpu = [words / c for _, c in times]
     med, med_cpu = statistics.median(wall), statistics.median(cpu)
-    ratio = f"{med / ref[0]:.3f}x" if ref else "1.000x"
-    ratio_cpu = f"{med_cpu / ref[1]:.3f}x" if ref else "1.000x"
+    vs_loop, vs_unrolled = _paired(times, loop), _paired(times, unrolled)
+    cpu_vs_unrolled = med_cpu / statistics.median([words / c for _, c in unrolled])
     print(
-        f"  {label:<33} {med:>7,.0f} words/s wall (min {min(wall):,.0f}, max {max(wall):,.0f})"
-        f" {ratio:>7} | {med_cpu:>7,.0f} words/CPU-s (min {min(cpu):,.0f}, max {max(cpu):,.0f})"
-        f" {ratio_cpu:>7}"
+        f"  {label:<44} {med:>7,.0f} words/s  {vs_loop[0]:.3f}x (±{vs_loop[1]:.3f}) while_loop"
+        f"  {vs_unrolled[0]:.3f}x (±{vs_unrolled[1]:.3f}) unrolled"
+        f"  | CPU {cpu_vs_unrolled:.3f}x unrolled"
     )
-    return med, med_cpu
+    return {
+        "words_per_s": med,
+        "vs_loop": vs_loop,
+        "vs_unrolled": vs_unrolled,
+        "cpu_vs_unrolled": cpu_vs_unrolled,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a run under 60 s")
     parser.add_argument("--json", help="write the figures (summary rows for run_all.py)")
+    parser.add_argument(
+        "--xla",
+        action="store_true",
+        help="also time tensorweave with jit_compile=True (slow: on TF 2.21 CPU, XLA spent "
+        "minutes constant-folding the 10,000-way softmax of this model)",
+    )
     parser.add_argument("--windows", type=int, default=None, help="timed windows per model")
     parser.add_argument("--window", type=int, default=None, help="train steps per window")
     parser.add_argument(
@@ -273,31 +310,38 @@ def main(argv: list[str] | None = None) -> int:
     )
     t0 = time.perf_counter()
     tw_step, weights, _ = build_tensorweave()
-    hw_step = build_handwritten(weights)
+    steps = {
+        "a": tw_step,
+        "b": build_handwritten(weights),
+        "u": build_handwritten(weights, unrolled=True),
+    }
+    if not args.quick:
+        chosen = [("d", {"static": False}), ("a'", {"fast": False, "static": False})]
+        if args.xla:
+            chosen.insert(0, ("x", {"jit": True}))
+        for key, options in chosen:
+            step, own, _ = build_tensorweave(**options)
+            for v, w in zip(_flat(own), _flat(weights), strict=True):
+                v.assign(w)  # the same starting weights as the others
+            steps[key] = step
     keras_model = build_keras(weights)
-    # the same weights give the same first loss (before any update)
+    # the same weights give the same first loss (before any update); the others' own
+    # copies start equal too, so their first losses agree
     lk = float(loss_fn(tf.reshape(keras_model(xs[0]), [-1, VOCAB]), ys[0]))
-    la, lb = float(tw_step(xs[0], ys[0])), float(hw_step(xs[0], ys[0]))
-    print(f"  first-step loss: tensorweave {la:.6f}, hand-written {lb:.6f}, keras {lk:.6f}")
-    if abs(la - lb) > 1e-4 or abs(la - lk) > 1e-3:
-        print("  WARNING: the three models disagree on the first loss", file=sys.stderr)
-    for k in range(1, warmup):
-        tw_step(xs[k], ys[k])
-        hw_step(xs[k], ys[k])
+    first = {k: float(step(xs[0], ys[0])) for k, step in steps.items() if k in "abu"}
+    print(f"  first-step loss: {first}, keras {lk:.6f}")
+    if max(first.values()) - min(first.values()) > 1e-4 or abs(first["a"] - lk) > 1e-3:
+        print("  WARNING: the models disagree on the first loss", file=sys.stderr)
+    for k in range(warmup):
+        for key, step in steps.items():
+            if k or key not in first:
+                step(xs[k], ys[k])
     keras_runs = KerasWindows(keras_model, xs, ys, window)
     keras_runs.warm_up(warmup)
     runs = {
-        "a": lambda start: time_window(tw_step, xs, ys, start, window),
-        "b": lambda start: time_window(hw_step, xs, ys, start, window),
-        "c": lambda start: keras_runs(),
+        k: (lambda start, st=st: time_window(st, xs, ys, start, window)) for k, st in steps.items()
     }
-    if not args.quick:
-        plain_step, plain_weights, _ = build_tensorweave(fast=False)
-        for v, w in zip(_flat(plain_weights), _flat(weights), strict=True):
-            v.assign(w)
-        for k in range(warmup):
-            plain_step(xs[k], ys[k])
-        runs["a'"] = lambda start: time_window(plain_step, xs, ys, start, window)
+    runs["c"] = lambda start: keras_runs()
     print(f"  build + trace + warm-up: {time.perf_counter() - t0:.1f} s")
 
     times: dict[str, list[tuple[float, float]]] = {k: [] for k in runs}
@@ -306,52 +350,62 @@ def main(argv: list[str] | None = None) -> int:
         for key in order[w % len(order) :] + order[: w % len(order)]:
             times[key].append(runs[key](warmup + w * window))
 
-    print("  median of windows (spread); ratio vs hand-written:")
-    ref = summarize("b) hand-written TF (tf.function)", words, times["b"], None)
-    tw_rate = summarize("a) tensorweave (tw.compile)", words, times["a"], ref)
-    if "a'" in times:
-        summarize("a') tensorweave, per-step autodiff", words, times["a'"], ref)
-    keras_rate = summarize("c) Keras 3 model.fit", words, times["c"], ref)
-    verdict = "met" if tw_rate[0] >= 0.99 * ref[0] else "NOT met"
-    print(
-        f"  goal tensorweave >= 0.99x hand-written (wall): {verdict}; CPU-time ratio "
-        f"{tw_rate[1] / ref[1]:.3f}x (robust to other processes on the machine)"
-    )
+    labels = {
+        "b": "b) hand-written TF, while_loop",
+        "u": "u) hand-unrolled TF",
+        "a": "a) tensorweave (static length: unrolled)",
+        "d": "d) tensorweave, dynamic length (while_loop)",
+        "a'": "a') tensorweave, per-step autodiff, dynamic",
+        "x": "x) tensorweave + XLA (jit_compile)",
+        "c": "c) Keras 3 model.fit",
+    }
+    print("  median words/s of the windows; paired ratios (median, ±half-range) over windows:")
+    figures = {k: summarize(labels[k], words, times[k], times["b"], times["u"]) for k in times}
+    a_u = figures["a"]["vs_unrolled"]
+    verdict = "met" if a_u[0] >= 0.99 else "NOT met"
+    print(f"  goal tensorweave >= 0.99x hand-unrolled (wall): {verdict}")
     if args.json:
         from common import summary_row, write_json
 
-        write_json(
-            args.json,
-            {
-                "words_per_s": {
-                    "tensorweave": tw_rate[0],
-                    "hand-written": ref[0],
-                    "keras": keras_rate[0],
-                },
-                "summary": [
-                    summary_row(
-                        "ptb_lstm tensorweave (x hand-written TF)",
-                        tw_rate[0] / ref[0],
-                        0.99,
-                        higher_is_better=True,
-                        unit="x",
-                    ),
-                    summary_row(
-                        "ptb_lstm tensorweave, CPU time (x hand-written TF)",
-                        tw_rate[1] / ref[1],
-                        0.99,
-                        higher_is_better=True,
-                        unit="x",
-                    ),
-                    summary_row(
-                        "ptb_lstm keras 3 fit (x hand-written TF)",
-                        keras_rate[0] / ref[0],
-                        None,
-                        unit="x",
-                    ),
-                ],
-            },
-        )
+        rows = [
+            summary_row(
+                "ptb_lstm tensorweave (x hand-unrolled TF)",
+                a_u[0],
+                0.99,
+                higher_is_better=True,
+                unit="x",
+            ),
+            summary_row(
+                "ptb_lstm tensorweave, CPU time (x hand-unrolled TF)",
+                figures["a"]["cpu_vs_unrolled"],
+                0.99,
+                higher_is_better=True,
+                unit="x",
+            ),
+            summary_row(
+                "ptb_lstm tensorweave (x hand-written while_loop)",
+                figures["a"]["vs_loop"][0],
+                None,
+                unit="x",
+            ),
+            summary_row(
+                "ptb_lstm keras 3 fit (x hand-written while_loop)",
+                figures["c"]["vs_loop"][0],
+                None,
+                unit="x",
+            ),
+        ]
+        if "x" in figures:
+            rows.append(
+                summary_row(
+                    "ptb_lstm tensorweave XLA (x hand-written while_loop)",
+                    figures["x"]["vs_loop"][0],
+                    1.2,
+                    higher_is_better=True,
+                    unit="x",
+                )
+            )
+        write_json(args.json, {"figures": figures, "summary": rows})
     return 0
 
 

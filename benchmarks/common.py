@@ -7,7 +7,11 @@ timed in alternating windows so that load from elsewhere on a shared machine hit
 from __future__ import annotations
 
 import json
+import os
+import resource
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -91,3 +95,28 @@ def write_json(path: str | None, results: dict[str, Any]) -> None:
     """Write ``results`` as JSON when a path was given (``summary`` rows feed run_all.py)."""
     if path:
         Path(path).write_text(json.dumps(results, indent=2, default=float))
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far, in MB: ``VmHWM`` of /proc/self/status
+    on Linux (``ru_maxrss`` survives ``exec``, so a child started by a big parent would
+    report the parent's peak), else ``ru_maxrss``."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def variant_peak_rss(script: str, spec: str, quick: bool) -> float:
+    """Peak RSS (MB) of one benchmark variant run alone: ``script --memory-of spec`` in a
+    fresh process trains only that variant and prints its ``peak_rss_mb()``. A process of
+    its own is the only clean way: TensorFlow never gives memory back, so in a shared
+    process a variant's peak hides under whichever ran before it."""
+    cmd = [sys.executable, script, "--memory-of", spec] + (["--quick"] if quick else [])
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+    out = subprocess.run(cmd, env=env, check=True, text=True, capture_output=True).stdout
+    return float(out.strip().splitlines()[-1])

@@ -27,6 +27,7 @@ from tensorweave.errors import ArgumentError
 from tensorweave.graph.graph import Graph
 from tensorweave.graph.input import Input
 from tensorweave.graph.layer import Layer
+from tensorweave.graph.xla import reraise
 
 __all__ = ["compile", "CompiledGraph"]
 
@@ -50,6 +51,7 @@ class CompiledGraph:
         reduce_retracing: bool = False,
     ) -> None:
         self.graph = graph
+        self.jit_compile = jit_compile
         entries = graph.inputs
 
         def run_graph(*args: Any) -> Any:
@@ -65,34 +67,42 @@ class CompiledGraph:
         )
 
     def __call__(self, *values: Any) -> Any:
-        """Run on one value per graph input; with none, inputs use their current ``value``."""
-        if not values:
-            return self.function(*[_current(e) for e in self.graph.inputs])
-        if len(values) != len(self.graph.inputs):
-            raise TypeError(
-                f"compiled graph takes {len(self.graph.inputs)} value(s) "
-                f"{[i.name for i in self.graph.inputs]}, got {len(values)}."
-            )
-        if not all(isinstance(v, _TENSORS) for v in values):
-            # numpy arrays, lists, scalars: checked by their Input once per call (object
-            # arrays holding None, numeric strings, complex values are refused with the
-            # input's name) instead of being converted silently by TensorFlow.
-            values = tuple(
-                e.check(v) if isinstance(e, Input) and not isinstance(v, _TENSORS) else v
-                for e, v in zip(self.graph.inputs, values, strict=True)
-            )
+        """Run on one value per graph input; with none, inputs use their current ``value``.
+
+        With ``jit_compile=True``, a layer XLA cannot compile raises ``XLAError`` naming
+        it and its plugin (``tensorweave.graph.xla``)."""
         try:
-            # Fast path: tensors that fit the signature go straight to the tf.function, so a
-            # call costs what a hand-written tf.function call costs.
-            return self.function(*values)
-        except (TypeError, ValueError):
-            # Anything else is validated by its Input (clear errors naming the input and
-            # both shapes) and converted, e.g. a float64 numpy array for a float32 input.
-            checked = [
-                e.check(v) if isinstance(e, Input) else v
-                for e, v in zip(self.graph.inputs, values, strict=True)
-            ]
-            return self.function(*checked)
+            if not values:
+                return self.function(*[_current(e) for e in self.graph.inputs])
+            if len(values) != len(self.graph.inputs):
+                raise TypeError(
+                    f"compiled graph takes {len(self.graph.inputs)} value(s) "
+                    f"{[i.name for i in self.graph.inputs]}, got {len(values)}."
+                )
+            if not all(isinstance(v, _TENSORS) for v in values):
+                # numpy arrays, lists, scalars: checked by their Input once per call (object
+                # arrays holding None, numeric strings, complex values are refused with the
+                # input's name) instead of being converted silently by TensorFlow.
+                values = tuple(
+                    e.check(v) if isinstance(e, Input) and not isinstance(v, _TENSORS) else v
+                    for e, v in zip(self.graph.inputs, values, strict=True)
+                )
+            try:
+                # Fast path: tensors that fit the signature go straight to the tf.function, so a
+                # call costs what a hand-written tf.function call costs.
+                return self.function(*values)
+            except (TypeError, ValueError):
+                # Anything else is validated by its Input (clear errors naming the input and
+                # both shapes) and converted, e.g. a float64 numpy array for a float32 input.
+                checked = [
+                    e.check(v) if isinstance(e, Input) else v
+                    for e, v in zip(self.graph.inputs, values, strict=True)
+                ]
+                return self.function(*checked)
+        except tf.errors.InvalidArgumentError as error:
+            if not self.jit_compile:
+                raise
+            return reraise(error, self.graph, "tw.compile")
 
     @property
     def trace_count(self) -> int:

@@ -42,6 +42,7 @@ from tensorweave_rnn.resolve import make_cell, per_use
 __all__ = ["RNN", "FinalState"]
 
 _CONFIG_SKIP = ("lengths", "mask", "name", "share_state_with")
+UNROLL_MAX = 32  # a time axis known when tracing and at most this long is unrolled
 
 
 @tw.renamed_arguments(RENAMED)
@@ -247,13 +248,30 @@ class RNN(tw.Layer):
             projected = cell.project_inputs(xs, context)
             if projected is not None:
                 xs = projected  # x @ kernel + bias for all steps: one matmul, not T
+        who = f"RNN {self.name!r}"
+        static = xs.shape[0]
+        if isinstance(static, int) and 0 < static <= UNROLL_MAX:
+            result, final = self._unrolled(xs, mask, states, step, kwargs, static, who)
+        else:
+            result, final = self._looped(xs, mask, states, step, kwargs, steps, batch, who)
+        final = list(final)
+        if cfg["return_sequences"] and not cfg["time_major"]:
+            result = tf.transpose(result, [1, 0, 2])
+        if cfg["stateful"]:
+            for v, s in zip(self.state.carry, final, strict=True):
+                v.assign(s)
+        return result, final
+
+    def _looped(self, xs, mask, states, step, kwargs, steps, batch, who):  # type: ignore[no-untyped-def]
+        """The time loop as one ``tf.while_loop`` (any length, traced once)."""
+        cell = self._cell
+        dtype = xs.dtype
         inputs = tf.TensorArray(xs.dtype, size=steps).unstack(xs)
         masks = tf.TensorArray(tf.bool, size=steps).unstack(mask) if mask is not None else None
-        reverse = cfg["reverse"]
-        sequences = cfg["return_sequences"]
+        reverse = self._cfg["reverse"]
+        sequences = self._cfg["return_sequences"]
         width = cell.shape[-1]
         checked: list[bool] = []
-        who = f"RNN {self.name!r}"
 
         def body(t: tf.Tensor, states: tuple[tf.Tensor, ...], *extra: Any) -> tuple[Any, ...]:
             i = steps - 1 - t if reverse else t
@@ -283,15 +301,37 @@ class RNN(tw.Layer):
             body,
             (tf.constant(0), tuple(states), extra0),
         )
-        final = list(final)
-        if sequences:
-            result = result.stack()
-            if not cfg["time_major"]:
-                result = tf.transpose(result, [1, 0, 2])
-        if cfg["stateful"]:
-            for v, s in zip(self.state.carry, final, strict=True):
-                v.assign(s)
-        return result, final
+        return (result.stack() if sequences else result), final
+
+    def _unrolled(self, xs, mask, states, step, kwargs, steps, who):  # type: ignore[no-untyped-def]
+        """The time loop unrolled in Python, for a length known when tracing (at most
+        ``UNROLL_MAX``): no loop bookkeeping, and the ops of neighbouring steps can
+        overlap; the numbers are the same as ``_looped``'s."""
+        cell = self._cell
+        reverse = self._cfg["reverse"]
+        sequences = self._cfg["return_sequences"]
+        inputs = tf.unstack(xs, num=steps)
+        masks = tf.unstack(mask, num=steps) if mask is not None else None
+        outs: list[Any] = [None] * steps
+        last = None
+        states = tuple(states)
+        for t in range(steps):
+            i = steps - 1 - t if reverse else t
+            out, new = step(inputs[i], *states, **kwargs)
+            if t == 0:
+                check_step(cell, out, new, who)
+            new = list(new)
+            if masks is not None:
+                m = masks[i]
+                new = [tf.where(m, n, s) for n, s in zip(new, states, strict=True)]
+                out = tf.where(m, out, tf.zeros_like(out))
+                if not sequences:
+                    out = out if last is None else tf.where(m, out, last)
+            states = tuple(new)
+            outs[i] = out
+            last = out
+        result = tf.stack(outs) if sequences else last
+        return result, states
 
     def _time_mask(self, aux: tf.Tensor | None, steps: tf.Tensor) -> tf.Tensor | None:
         """A ``(time, batch, 1)`` boolean mask, or ``None``."""

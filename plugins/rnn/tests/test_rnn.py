@@ -425,3 +425,50 @@ def test_reuse_takes_the_per_use_options_and_keeps_the_rest():
         rnn.reuse_with(seq, lengths, n_units=8)  # the cell belongs to the shared state
     with pytest.warns(tw.RenamedArgumentWarning, match="'regularized' is renamed 'training'"):
         assert not rnn.reuse_with(seq, lengths, regularized=False).cell.training
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"reverse": True},
+        {"return_sequences": False, "aux": "lengths"},
+        {"reverse": True, "aux": "lengths"},
+        {"cell": "GRUCell.v1"},
+    ],
+)
+def test_unrolled_static_length_equals_the_while_loop(options):
+    """A time axis known when tracing (here 6) is unrolled in Python; a dynamic one runs the
+    while_loop: the same outputs, final states and gradients."""
+    options = dict(options)
+    aux = options.pop("aux", None)
+    cell = options.pop("cell", "LSTMCell.v1")
+    rng = np.random.default_rng(0)
+    data = rng.normal(size=(3, 6, 4)).astype("float32")
+    lengths = np.array([6, 2, 4], "int32")
+    outs = []
+    first = None
+    for time in (6, None):
+        seq = tw.Input(shape=(None, time, 4), name="seq")
+        lens = tw.Input(shape=(None,), dtype="int32", name="lens")
+        extra = {"lengths": lens} if aux else {}
+        if first is None:
+            rnn = first = RNN(seq, cell=cell, n_units=5, **extra, **options)
+        else:
+            rnn = first.reuse_with(seq, *([lens] if aux else []))
+        f = tw.compile(tw.Graph.build([seq, lens] if aux else [seq], [rnn, rnn.final_state[0]]))
+        args = [tf.constant(data)] + ([tf.constant(lengths)] if aux else [])
+        variables = f.graph.trainable_variables
+        with tf.GradientTape() as tape:
+            out, state = f(*args)
+            loss = tf.reduce_sum(out * out) + tf.reduce_sum(state)
+        grads = tape.gradient(loss, variables)
+        graph = f.function.get_concrete_function().graph
+        loops = [op for op in graph.get_operations() if op.type in ("While", "StatelessWhile")]
+        assert bool(loops) == (time is None)
+        outs.append((out.numpy(), state.numpy(), [g.numpy() for g in grads]))
+    (a, sa, ga), (b, sb, gb) = outs
+    np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(sa, sb, rtol=1e-5, atol=1e-6)
+    for x, y in zip(ga, gb, strict=True):
+        np.testing.assert_allclose(x, y, rtol=1e-4, atol=1e-5)

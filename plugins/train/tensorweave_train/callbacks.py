@@ -229,6 +229,7 @@ class ProgressBar(Callback):
     """
 
     priority = 60
+    exact_steps = False  # counts steps: may get them after a multi-step call (execution)
 
     def __init__(self, every: int = 10, enabled: bool | None = None, file: Any = None) -> None:
         self.every = every
@@ -286,6 +287,7 @@ class TensorBoard(Callback):
     """
 
     priority = 50
+    exact_steps = False  # writes each step's logged values: replayed after a multi-step call
 
     @tw.renamed_arguments(
         {"logdir": "log_dir", "every_steps": "update_freq", "graph": "write_graph"}

@@ -141,6 +141,9 @@ class Callback:
 
     triggers: tuple[Trigger, ...] = ()
     priority: int = 0
+    # False: step events may arrive after a multi-step call rather than at the step itself
+    # (see ``execution``); True: the loop ends a call at every step this callback wants.
+    exact_steps: bool = True
 
     def wants(self, event: Event, state: TrainState, changed: str | None = None) -> bool:
         """Whether any trigger matches this event."""

@@ -27,7 +27,7 @@ provider of every component and the library versions: it alone reproduces the ru
 >>> for path, problem in check_settings({"train": {"epochs": "x", "bogus": 1}}):
 ...     print(f"{path}: {problem}")
 train.epochs: expected int, got 'x'
-train.bogus: unknown setting; settings: epochs, batch_size, seed, shuffle, limit, checkpoint_every
+train.bogus: unknown setting; settings: epochs, batch_size, seed, shuffle, limit, checkpoint_every, jit_compile
 data: a job config needs a [data] section
 model: a job config needs a [model] section
 """

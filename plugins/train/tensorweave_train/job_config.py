@@ -55,6 +55,7 @@ class TrainSettings:
     shuffle: bool = True
     limit: int | None = None
     checkpoint_every: int = 1
+    jit_compile: bool = False  # compile the steps with XLA (``Model(jit_compile=True)``)
 
 
 @dataclass
@@ -194,6 +195,7 @@ def build_job(cfg: Mapping[str, Any]) -> Job:
             loss=graph[graph.section["loss"]],
             metrics={k: graph[v] for k, v in metrics.items()},
             optimizer=optimizer,
+            jit_compile=settings.jit_compile or None,
         )
     except (tw.TensorweaveError, TypeError, ValueError) as err:
         raise twc.ConfigError([("model", f"cannot make the model: {err}")]) from err

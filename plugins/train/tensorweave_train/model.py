@@ -36,7 +36,6 @@ specs (batch ``None``): it is traced once for any batch size. Gradients of gathe
 from __future__ import annotations
 
 import contextlib
-import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -47,6 +46,7 @@ import tensorweave as tw
 from tensorweave_train.data import Batches, as_batches
 from tensorweave_train.evaluation import ExampleMean, add_batch, figure, needed, state_of
 from tensorweave_train.optimizers import Adam, Optimizer
+from tensorweave_train.steps import TrainSteps, check_steps_per_execution
 
 __all__ = ["Model", "ExampleMean", "figure"]  # the last two from evaluation, as before
 
@@ -69,7 +69,7 @@ def _check_scalar(layer: tw.Layer, what: str) -> None:
         )
 
 
-class Model(tw.Stateful):
+class Model(TrainSteps, tw.Stateful):
     """Inference, training and evaluation graphs over shared layers.
 
     Args:
@@ -83,6 +83,8 @@ class Model(tw.Stateful):
         strategy: a ``tf.distribute.Strategy``; default the one in scope at construction.
             Build the layers (and this model) inside ``strategy.scope()``.
         jit_compile: compile the steps with XLA.
+        steps_per_execution: train steps per compiled call in ``train`` (an int, or
+            ``"auto"``: see ``steps``); step events stay exact (see ``execution``).
         inference_options: the per-use options that turn the graphs ``predict`` and
             ``evaluate`` run into inference graphs (default ``{"training": False}``); ``{}``
             runs the graphs as given.
@@ -102,6 +104,7 @@ class Model(tw.Stateful):
         optimizer: Optimizer | str | None = None,
         strategy: tf.distribute.Strategy | None = None,
         jit_compile: bool | None = None,
+        steps_per_execution: int | str = "auto",
         inference_options: Mapping[str, Any] | None = None,
         name: str = "model",
     ) -> None:
@@ -114,6 +117,7 @@ class Model(tw.Stateful):
         self.distributed = strategy is not None or tf.distribute.has_strategy()
         self.strategy = strategy or tf.distribute.get_strategy()
         self.jit_compile = jit_compile
+        self.steps_per_execution = check_steps_per_execution(steps_per_execution, name)
         feeds: list[tw.Layer] = []
         for f in (*self.inputs, *self.targets):
             if all(f is not g for g in feeds):
@@ -188,13 +192,6 @@ class Model(tw.Stateful):
 
     # -- what the steps use ---------------------------------------------------------------
     @property
-    def trainable_variables(self) -> tuple[tf.Variable, ...]:
-        """The variables the loss depends on (what training updates)."""
-        if self._loss_graph is None:
-            return ()
-        return self._loss_graph.trainable_variables
-
-    @property
     def variables(self) -> tuple[tf.Variable, ...]:
         """Every variable of every layer of the model."""
         out: dict[int, tf.Variable] = {}
@@ -202,92 +199,6 @@ class Model(tw.Stateful):
             for v in layer.variables:
                 out.setdefault(id(v), v)
         return tuple(out.values())
-
-    def _feed_dict(self, graph: tw.Graph, values: Sequence[Any]) -> dict[tw.Layer, Any]:
-        return {f: v for f, v in zip(self.feeds, values) if f in graph}
-
-    def _check(self, layers: Sequence[tw.Layer], batch: Sequence[Any]) -> list[Any]:
-        out = []
-        for f, v in zip(layers, batch):
-            if isinstance(v, tf.Tensor | tf.SparseTensor) and v.dtype == f.dtype:
-                out.append(v)
-            elif isinstance(v, np.ndarray) and isinstance(f, tw.Input):
-                # ``Input.check`` of an array depends only on its dtype and shape (the batch
-                # axis is always free): check each (input, dtype, rank, other axes) once, then
-                # convert as ``check`` does, saving its per-step cost.
-                key = (id(f), v.dtype, v.ndim, v.shape[1:])
-                if key in self._checked:
-                    out.append(tf.convert_to_tensor(v, dtype=f.dtype))
-                else:
-                    out.append(f.check(v))
-                    self._checked.add(key)
-            else:
-                out.append(f.check(v) if isinstance(f, tw.Input) else v)
-        return out
-
-    def _fits(self, values: Sequence[Any]) -> bool:
-        """Whether ``values`` match the train step's signature (the concrete function does
-        not check shapes, unlike the ``tf.function``)."""
-        return all(f.spec.is_compatible_with(v) for f, v in zip(self.feeds, values))
-
-    def _signature(self, layers: Sequence[tw.Layer]) -> list[tf.TypeSpec]:
-        return [f.spec for f in layers]
-
-    @property
-    def train_function(self) -> Any:
-        """The compiled train step ``(*feed values) -> loss`` (one ``tf.function``)."""
-        fn = self._fns.get("train")
-        if fn is None:
-            if self._loss_graph is None:
-                raise tw.GraphError("Model.train needs a loss: build the Model with loss=...")
-            fn = self._fns["train"] = tf.function(
-                self._train_body,
-                input_signature=self._signature(self.feeds),
-                jit_compile=self.jit_compile,
-            )
-        return fn
-
-    def _loss_of(self, values: Sequence[Any]) -> tf.Tensor:
-        graph = self._loss_graph
-        assert graph is not None  # train_function checked it
-        return graph.compute(feed=self._feed_dict(graph, values))
-
-    def _replica_loss_grads(self, values: Sequence[Any]) -> tuple[tf.Tensor, list[Any]]:
-        variables = self.trainable_variables
-        with tf.GradientTape() as tape:
-            loss = self._loss_of(values)
-        return loss, tape.gradient(loss, variables)
-
-    def _train_body(self, *values: Any) -> tf.Tensor:
-        variables = self.trainable_variables
-        if not self.distributed:
-            loss, grads = self._replica_loss_grads(values)
-            self.optimizer.apply_gradients(zip(grads, variables))
-            return loss
-        return self._distributed_train(values, variables)
-
-    def _distributed_train(self, values: Sequence[Any], variables: Sequence[tf.Variable]) -> Any:
-        strategy = self.strategy
-        n = strategy.num_replicas_in_sync
-        total = tf.shape(values[0])[0]
-
-        def replica_step(*vals: Any) -> tf.Tensor:
-            ctx = tf.distribute.get_replica_context()
-            rid = tf.cast(ctx.replica_id_in_sync_group, tf.int32)
-            lo, hi = rid * total // n, (rid + 1) * total // n
-            shard = [v[lo:hi] for v in vals]
-            weight = tf.cast(hi - lo, tf.float32) / tf.cast(total, tf.float32)
-            with tf.GradientTape() as tape:
-                local = self._loss_of(shard)
-                # a shard may be empty (a last batch smaller than the replica count)
-                scaled = tf.where(hi > lo, local * tf.cast(weight, local.dtype), 0.0)
-            grads = tape.gradient(scaled, variables)
-            grads = ctx.all_reduce(tf.distribute.ReduceOp.SUM, grads)
-            self.optimizer.apply_gradients(zip(grads, variables))
-            return scaled
-
-        per_replica = strategy.run(replica_step, args=tuple(values))
-        return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None)
 
     @property
     def metric_states(self) -> dict[str, Any]:
@@ -337,49 +248,6 @@ class Model(tw.Stateful):
                 self.inference_graph, jit_compile=self.jit_compile
             )
         return fn
-
-    @property
-    def train_trace_count(self) -> int:
-        """How many times the train step was traced (1 across batch sizes)."""
-        fn = self._fns.get("train")
-        return 0 if fn is None else int(fn.experimental_get_tracing_count())
-
-    # -- steps ------------------------------------------------------------------------------
-    def build(self) -> None:
-        """Create the optimizer's slots for the trainable variables (before restoring).
-
-        Once the train step is traced its variables are fixed, so later calls (one per
-        ``train``) skip walking every layer's variables while the optimizer is the same.
-        """
-        if self._built_for is not None and self._built_for() is self.optimizer:
-            return
-        with self.strategy.scope():
-            self.optimizer.build(self.trainable_variables)
-        if self._train_cf is not None:
-            self._built_for = weakref.ref(self.optimizer)
-
-    def _train_concrete(self) -> Any:
-        """The traced train step, called directly: the ``tf.function`` would bind and match
-        the arguments against its signature again on every call (~0.15 ms a step)."""
-        fn = self._train_cf
-        if fn is None:
-            fn = self.train_function.get_concrete_function()
-            # not tracked: checkpoints and SavedModels must not see it
-            self._train_cf = fn
-            self._built_for = weakref.ref(self.optimizer)
-        return fn
-
-    def train_step(self, batch: Sequence[Any]) -> tf.Tensor:
-        """One optimisation step on one batch (values in ``feeds`` order); returns the loss."""
-        if "train" not in self._fns:
-            self.build()
-        values = self._check(self.feeds, batch)
-        if self.distributed:
-            with self.strategy.scope():
-                return self.train_function(*values)
-        if self._fits(values):
-            return self._train_concrete()(*values)
-        return self.train_function(*values)  # raises the signature mismatch
 
     # -- the high-level API -----------------------------------------------------------------
     def train(

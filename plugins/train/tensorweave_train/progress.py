@@ -46,6 +46,7 @@ class Progress(Callback):
 
     priority = 60
     BAR_EVERY = 16
+    exact_steps = False  # only displays: may get its step events after a multi-step call
 
     def __init__(self, verbose: int = 1, file: Any = None) -> None:
         if verbose not in (0, 1, 2):

@@ -1,0 +1,175 @@
+"""One epoch of the training loop, several steps per compiled call (``steps_per_execution``).
+
+``run_epoch(trainer, batches)`` reads the epoch's batches, groups consecutive batches of the
+same shapes into chunks, stacks each chunk (one array per feed, batches on a new first
+axis) and runs it with ``Model.train_steps``: one Python call, one conversion and one
+check per chunk instead of per step. The sum of the losses and every figure are the same
+as with one step per call (the same step body runs, in the same order).
+
+How step events work with several steps per call:
+
+- a callback that subscribes to ``STEP_START``/``STEP_END`` (``on_step(every=N)``) still
+  runs at the exact step it asked for, seeing that step's weights, loss and counters, and
+  may stop training there: a chunk ends right after each step such a trigger matches (and
+  starts right at each step a ``STEP_START`` trigger matches). ``on_step(every=100)``
+  costs nothing; ``on_step()`` (every step) means one step per call while it is attached;
+- a callback whose ``exact_steps`` is ``False`` (``ProgressBar``: it only counts and
+  shows) does not split chunks: after a chunk ran it gets ``STEP_START``/``STEP_END`` for
+  each of its steps in order, with ``state.step``, ``state.epoch_step`` and
+  ``state.loss`` set to that step's (the weights are the chunk's last). A stop it asks for
+  takes effect after the chunk. This is Keras's rule for ``steps_per_execution``, where
+  batch callbacks only run between executions;
+- a callback that overrides ``wants`` (custom trigger logic the loop cannot foresee) gets
+  one step per call.
+
+A chunk also ends at the epoch's end, where the batch shapes change (the last, smaller
+batch) and at ``steps_per_execution``. Models with sparse feeds or under a
+``tf.distribute`` strategy run one step per call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+from tensorweave_train.events import Callback, Event
+
+__all__ = ["run_epoch", "chunk_size", "AUTO_CHUNK_BYTES", "AUTO_MAX"]
+
+AUTO_CHUNK_BYTES = 4 << 20  # "auto": stacked data per call stays under this
+AUTO_MAX = 32  # "auto": at most this many steps per call
+
+
+def _nbytes(value: Any) -> int:
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes)
+    if isinstance(value, tf.Tensor):
+        return int(np.prod(value.shape.as_list() or [1])) * value.dtype.size
+    return 1 << 30  # unknown: one step per call
+
+
+def chunk_size(setting: int | str, batch: Sequence[Any]) -> int:
+    """The steps per call for ``setting`` (an int or ``"auto"``) given a first ``batch``.
+
+    >>> chunk_size("auto", [np.zeros((128,), "int64")]), chunk_size(3, [np.zeros(1)])
+    (32, 3)
+    """
+    if setting != "auto":
+        return int(setting)
+    size = sum(_nbytes(v) for v in batch)
+    return max(1, min(AUTO_MAX, AUTO_CHUNK_BYTES // max(size, 1)))
+
+
+def _exact(cb: Callback) -> bool:
+    return bool(getattr(cb, "exact_steps", True))
+
+
+def _room(callbacks: Sequence[Callback], step: int, limit: int) -> int:
+    """How many steps, from ``step`` steps done, may run before an exact step event."""
+    room = limit
+    for cb in callbacks:
+        if type(cb).wants is not Callback.wants:
+            return 1
+        for t in cb.triggers:
+            n = max(1, t.every)
+            if t.event is Event.STEP_END:
+                room = min(room, n - step % n)  # end right after step s with s % n == 0
+            elif t.event is Event.STEP_START:
+                gap = (n - 1 - step) % n  # start right at step s with (s + 1) % n == 0
+                room = min(room, gap or n)
+    return max(room, 1)
+
+
+def _same(a: Sequence[Any], b: Sequence[Any]) -> bool:
+    return all(
+        type(x) is type(y) and x.shape == y.shape and x.dtype == y.dtype
+        for x, y in zip(a, b, strict=True)
+    )
+
+
+def _stack(model: Any, group: list[Sequence[Any]]) -> list[Any] | None:
+    """The group's batches stacked per feed (checked once per shape), or ``None`` when
+    they cannot be (a value that is neither an array nor a dense tensor)."""
+    first = group[0]
+    if not all(isinstance(v, np.ndarray | tf.Tensor) for v in first):
+        return None
+    key = ("stack", *((type(v), v.dtype, v.shape[1:]) for v in first))
+    if key not in model._checked:
+        if not model._fits(model._check(model.feeds, first)):
+            return None  # the one-step path raises the signature mismatch
+        model._checked.add(key)
+    out = []
+    for i, f in enumerate(model.feeds):
+        if isinstance(first[i], np.ndarray):
+            values = [b[i] for b in group]
+            block = values[0][None] if len(values) == 1 else np.stack(values)
+            out.append(tf.convert_to_tensor(block, dtype=f.dtype))
+        else:
+            out.append(tf.cast(tf.stack([b[i] for b in group]), f.dtype))
+    return out
+
+
+def _one_step(trainer: Any, batch: Sequence[Any], step_start: bool) -> None:
+    state = trainer.state
+    if step_start:
+        trainer.emit(Event.STEP_START)
+    state.loss = trainer.model.train_step(batch)
+    trainer.add_losses(state.loss)
+    state.step += 1
+    state.epoch_step += 1
+    trainer.emit(Event.STEP_END)
+
+
+def run_epoch(trainer: Any, batches: Any) -> None:
+    """Run the rest of the current epoch (``trainer.state``) over ``batches``."""
+    state = trainer.state
+    model = trainer.model
+    by_event = trainer._by_event
+    step_cbs = {id(c): c for ev in (Event.STEP_START, Event.STEP_END) for c in by_event[ev]}
+    exact = [c for c in step_cbs.values() if _exact(c)]
+    replayed = len(exact) != len(step_cbs)
+    step_start = bool(by_event[Event.STEP_START])
+    it: Iterator[Sequence[Any]] = batches.epoch(state.epoch, skip=state.epoch_step)
+    setting = getattr(model, "steps_per_execution", 1)
+    pending = next(it, None)
+    if pending is None:
+        return
+    limit = chunk_size(setting, pending) if model.stackable else 1
+    while pending is not None and not trainer.stopped:
+        room = _room(exact, state.step, limit) if limit > 1 else 1
+        group = [pending]
+        pending = None
+        for batch in it:
+            if len(group) >= room or not _same(group[0], batch):
+                pending = batch
+                break
+            group.append(batch)
+        stacked = _stack(model, group) if limit > 1 else None
+        if stacked is None:
+            for batch in group:
+                _one_step(trainer, batch, step_start)
+                if trainer.stopped:
+                    return
+            continue
+        if step_start:
+            trainer.emit(Event.STEP_START)  # the chunk's first step
+        losses = model.train_steps(stacked)
+        trainer.add_losses(losses)
+        count = len(group)
+        if not replayed:  # exact callbacks only: none matches before the chunk's last step
+            state.step += count
+            state.epoch_step += count
+            state.loss = losses[-1]
+            if step_cbs:
+                trainer.emit(Event.STEP_END)
+            continue
+        for j, loss in enumerate(tf.unstack(losses)):
+            if j and step_start:
+                trainer.emit(Event.STEP_START)
+            state.loss = loss
+            state.step += 1
+            state.epoch_step += 1
+            trainer.emit(Event.STEP_END)
