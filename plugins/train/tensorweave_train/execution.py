@@ -54,6 +54,7 @@ def _nbytes(value: Any) -> int:
 def chunk_size(setting: int | str, batch: Sequence[Any]) -> int:
     """The steps per call for ``setting`` (an int or ``"auto"``) given a first ``batch``.
 
+    >>> import numpy as np
     >>> chunk_size("auto", [np.zeros((128,), "int64")]), chunk_size(3, [np.zeros(1)])
     (32, 3)
     """

@@ -119,6 +119,7 @@ def probabilities(scores: Any) -> np.ndarray:
     """Class probabilities from a model's scores over the last axis: kept when they already
     are probabilities (non-negative, rows summing to 1), else a softmax of the logits.
 
+    >>> import numpy as np
     >>> probabilities(np.array([[0.0, 0.0]])).tolist()
     [[0.5, 0.5]]
     """
@@ -133,6 +134,7 @@ def probabilities(scores: Any) -> np.ndarray:
 def top_k(scores: Any, k: int) -> list[list[tuple[int, float]]]:
     """The ``k`` most probable classes of each example, as ``(class, probability)`` pairs.
 
+    >>> import numpy as np
     >>> top_k(np.array([[0.1, 0.7, 0.2]]), 2)
     [[(1, 0.7), (2, 0.2)]]
     """
