@@ -64,7 +64,7 @@ def non_finite(data: Any) -> str | None:
     return None
 
 
-@tf.function
+@tf.function  # type: ignore[untyped-decorator]
 def _finite_flags(variables: list[tf.Variable]) -> tf.Tensor:
     return tf.stack([tf.reduce_all(tf.math.is_finite(v)) for v in variables])
 
