@@ -122,11 +122,10 @@ def _model_id(conn: sa.Connection, name: str, *, create: bool) -> int | None:
     found = conn.execute(sa.select(S.models.c.id).where(S.models.c.name == name)).scalar()
     if found is not None or not create:
         return found
-    return int(
-        conn.execute(sa.insert(S.models).values(name=name, created_at=now())).inserted_primary_key[
-            0
-        ]
-    )
+    inserted = conn.execute(sa.insert(S.models).values(name=name, created_at=now()))
+    key = inserted.inserted_primary_key
+    assert key is not None  # an INSERT of one row always has its key
+    return int(key[0])
 
 
 def register(
@@ -214,12 +213,14 @@ def _user() -> str:
 
 
 def _versions(conn: sa.Connection, name: str) -> list[Any]:
-    return conn.execute(
-        sa.select(S.model_versions)
-        .join(S.models, S.models.c.id == S.model_versions.c.model_id)
-        .where(S.models.c.name == name)
-        .order_by(S.model_versions.c.version)
-    ).all()
+    return list(
+        conn.execute(
+            sa.select(S.model_versions)
+            .join(S.models, S.models.c.id == S.model_versions.c.model_id)
+            .where(S.models.c.name == name)
+            .order_by(S.model_versions.c.version)
+        ).all()
+    )
 
 
 def get_version(store: Any, ref: str) -> ModelVersion:

@@ -194,7 +194,9 @@ def insert_run(
         "summary": {"heartbeat_every": heartbeat_interval()},
     }
     with engine.begin() as conn:
-        run_id = int(conn.execute(sa.insert(S.runs).values(**row)).inserted_primary_key[0])
+        inserted = conn.execute(sa.insert(S.runs).values(**row)).inserted_primary_key
+        assert inserted is not None  # an INSERT of one row always has its key
+        run_id = int(inserted[0])
         if tags:
             conn.execute(sa.insert(S.run_tags), [{"run_id": run_id, "tag": t} for t in set(tags)])
     return run_id
@@ -287,8 +289,8 @@ def _records(conn: sa.Connection, rows: Sequence[Any]) -> list[RunRecord]:
             pid=r.pid,
             epochs_done=r.epochs_done,
             created_at=_utc(r.created_at),  # type: ignore[arg-type]
-            heartbeat_at=_utc(r.heartbeat_at),
-            ended_at=_utc(r.ended_at),  # type: ignore[arg-type]
+            heartbeat_at=_utc(r.heartbeat_at),  # type: ignore[arg-type]
+            ended_at=_utc(r.ended_at),
             tags=sorted(tags[r.id]),
             last_values=last[r.id],
         )

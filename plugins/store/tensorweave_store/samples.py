@@ -38,7 +38,7 @@ def insert_samples(
     blobs = []
     for sample in samples:
         buf = io.BytesIO()
-        np.savez(buf, **{k: np.asarray(v) for k, v in sample.items()})
+        np.savez(buf, **{k: np.asarray(v) for k, v in sample.items()})  # type: ignore[arg-type]
         blobs.append(buf.getvalue())
     ids: list[int] = []
     with store.engine.begin() as conn:
@@ -106,7 +106,7 @@ def query_samples(
     return out
 
 
-def split(store: Any, q: Mapping[str, Any]) -> tuple[dict, dict]:
+def split(store: Any, q: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The samples of query ``q`` (``tags``, ``any``, ``exclude``, ``valid_fraction``,
     ``seed``) as ``(train, valid)`` arrays by field; ``StoreError`` when none match."""
     data = query_samples(store, q.get("tags") or (), q.get("any") or (), q.get("exclude") or ())

@@ -53,7 +53,6 @@ __all__ = [
 HEAD = "0002"
 
 metadata = MetaData()
-_CASCADE = {"ondelete": "CASCADE"}
 
 runs = Table(
     "tw_runs",
@@ -81,14 +80,14 @@ Index("ix_tw_runs_run_dir", runs.c.run_dir)
 run_tags = Table(
     "tw_run_tags",
     metadata,
-    Column("run_id", Integer, ForeignKey("tw_runs.id", **_CASCADE), primary_key=True),
+    Column("run_id", Integer, ForeignKey("tw_runs.id", ondelete="CASCADE"), primary_key=True),
     Column("tag", String(200), primary_key=True),
 )
 
 metrics = Table(
     "tw_metrics",
     metadata,
-    Column("run_id", Integer, ForeignKey("tw_runs.id", **_CASCADE), primary_key=True),
+    Column("run_id", Integer, ForeignKey("tw_runs.id", ondelete="CASCADE"), primary_key=True),
     Column("epoch", Integer, primary_key=True),
     Column("name", String(200), primary_key=True),
     Column("value", Float, nullable=True),
@@ -105,7 +104,7 @@ blobs = Table(
 artifacts = Table(
     "tw_artifacts",
     metadata,
-    Column("run_id", Integer, ForeignKey("tw_runs.id", **_CASCADE), primary_key=True),
+    Column("run_id", Integer, ForeignKey("tw_runs.id", ondelete="CASCADE"), primary_key=True),
     Column("path", Text, primary_key=True),
     Column("sha256", String(64), ForeignKey("tw_blobs.sha256"), nullable=False),
     Column("size", Integer, nullable=False),
@@ -124,7 +123,7 @@ model_versions = Table(
     "tw_model_versions",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("model_id", Integer, ForeignKey("tw_models.id", **_CASCADE), nullable=False),
+    Column("model_id", Integer, ForeignKey("tw_models.id", ondelete="CASCADE"), nullable=False),
     Column("version", Integer, nullable=False),
     Column("run_id", Integer, ForeignKey("tw_runs.id", ondelete="SET NULL"), nullable=True),
     Column("stage", String(50), nullable=True),
@@ -163,7 +162,7 @@ samples = Table(
 sample_tags = Table(
     "tw_sample_tags",
     metadata,
-    Column("sample_id", Integer, ForeignKey("tw_samples.id", **_CASCADE), primary_key=True),
+    Column("sample_id", Integer, ForeignKey("tw_samples.id", ondelete="CASCADE"), primary_key=True),
     Column("tag", String(200), primary_key=True),
 )
 Index("ix_tw_sample_tags_tag", sample_tags.c.tag)

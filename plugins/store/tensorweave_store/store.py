@@ -159,18 +159,18 @@ class Store:
         return sha
 
     def _index_blobs(self, items: Iterable[tuple[str, int]]) -> None:
-        items = dict(items)
-        if not items:
+        sizes = dict(items)
+        if not sizes:
             return
         with self.engine.begin() as conn:
             known = set(
                 conn.execute(
-                    sa.select(S.blobs.c.sha256).where(S.blobs.c.sha256.in_(list(items)))
+                    sa.select(S.blobs.c.sha256).where(S.blobs.c.sha256.in_(list(sizes)))
                 ).scalars()
             )
             fresh = [
                 {"sha256": s, "size": n, "created_at": R.now()}
-                for s, n in items.items()
+                for s, n in sizes.items()
                 if s not in known
             ]
             if fresh:

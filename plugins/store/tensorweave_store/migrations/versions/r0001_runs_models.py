@@ -39,15 +39,18 @@ def upgrade() -> None:
     )
     op.create_index("ix_tw_runs_name", "tw_runs", ["name"])
     op.create_index("ix_tw_runs_run_dir", "tw_runs", ["run_dir"])
-    fk = {"ondelete": "CASCADE"}
     op.create_table(
         "tw_run_tags",
-        sa.Column("run_id", sa.Integer, sa.ForeignKey("tw_runs.id", **fk), primary_key=True),
+        sa.Column(
+            "run_id", sa.Integer, sa.ForeignKey("tw_runs.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("tag", sa.String(200), primary_key=True),
     )
     op.create_table(
         "tw_metrics",
-        sa.Column("run_id", sa.Integer, sa.ForeignKey("tw_runs.id", **fk), primary_key=True),
+        sa.Column(
+            "run_id", sa.Integer, sa.ForeignKey("tw_runs.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("epoch", sa.Integer, primary_key=True),
         sa.Column("name", sa.String(200), primary_key=True),
         sa.Column("value", sa.Float, nullable=True),
@@ -60,7 +63,9 @@ def upgrade() -> None:
     )
     op.create_table(
         "tw_artifacts",
-        sa.Column("run_id", sa.Integer, sa.ForeignKey("tw_runs.id", **fk), primary_key=True),
+        sa.Column(
+            "run_id", sa.Integer, sa.ForeignKey("tw_runs.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("path", sa.Text, primary_key=True),
         sa.Column("sha256", sa.String(64), sa.ForeignKey("tw_blobs.sha256"), nullable=False),
         sa.Column("size", sa.Integer, nullable=False),
@@ -75,7 +80,12 @@ def upgrade() -> None:
     op.create_table(
         "tw_model_versions",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("model_id", sa.Integer, sa.ForeignKey("tw_models.id", **fk), nullable=False),
+        sa.Column(
+            "model_id",
+            sa.Integer,
+            sa.ForeignKey("tw_models.id", ondelete="CASCADE"),
+            nullable=False,
+        ),
         sa.Column("version", sa.Integer, nullable=False),
         sa.Column("run_id", sa.Integer, sa.ForeignKey("tw_runs.id", ondelete="SET NULL")),
         sa.Column("stage", sa.String(50), nullable=True),
