@@ -33,6 +33,7 @@ from tensorweave_train.events import (
     on_step,
     on_train,
 )
+from tensorweave_train.progress import open_epoch_bar
 
 __all__ = [
     "LambdaCallback",
@@ -241,17 +242,9 @@ class ProgressBar(Callback):
     def __call__(self, event: Event, state: TrainState) -> None:
         if not self.enabled:
             return
-        from tqdm.auto import tqdm
-
         if event is Event.EPOCH_START:
             self._close()
-            self._bar = tqdm(
-                total=state.steps_per_epoch,
-                initial=state.epoch_step,
-                desc=f"epoch {state.epoch + 1}/{state.epochs}",
-                file=self.file,
-                leave=True,
-            )
+            self._bar = open_epoch_bar(state, self.file, "epoch")
         elif event is Event.STEP_END and self._bar is not None:
             self._bar.update(1)
             if state.step % self.every == 0:

@@ -86,21 +86,27 @@ class Progress(Callback):
                 self._print(f"Stopped after epoch {len(state.history)}: {state.stop_reason}")
 
     def _open(self, state: TrainState) -> None:
-        from tqdm.auto import tqdm
-
         self._close()
-        self._bar = tqdm(
-            total=state.steps_per_epoch,
-            initial=state.epoch_step,
-            desc=f"Epoch {state.epoch + 1}/{state.epochs}",
-            file=self.file,
-            leave=True,
-        )
+        self._bar = open_epoch_bar(state, self.file, "Epoch")
 
     def _close(self) -> None:
         if self._bar is not None:
             self._bar.close()
             self._bar = None
+
+
+def open_epoch_bar(state: TrainState, file: Any, label: str) -> Any:
+    """A tqdm bar for the epoch ``state`` is in (``label 2/10``), resumed at its step: the
+    one bar of both ``Model.train(verbose=1)`` and the ``ProgressBar.v1`` callback."""
+    from tqdm.auto import tqdm
+
+    return tqdm(
+        total=state.steps_per_epoch,
+        initial=state.epoch_step,
+        desc=f"{label} {state.epoch + 1}/{state.epochs}",
+        file=file,
+        leave=True,
+    )
 
 
 def split_validation(data: Any, fraction: float) -> tuple[Any, Any]:
