@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tensorweave_train.commands import EXIT_OK, UsageError, _need_run_dir, _run_parser, parse
+from tensorweave_train.command_line import EXIT_OK, UsageError
+from tensorweave_train.commands import _need_run_dir, _run_parser, parse
 
 __all__ = ["cmd_export"]
 

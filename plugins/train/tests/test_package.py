@@ -5,7 +5,12 @@ nothing else of the pack."""
 from tensorweave.testing import check_lazy_package, check_light_modules
 
 PACKAGE = "tensorweave_train"
-LIGHT = ["tensorweave_train.kinds", "tensorweave_train.hooks", "tensorweave_train.commands"]
+LIGHT = [
+    "tensorweave_train.kinds",
+    "tensorweave_train.hooks",
+    "tensorweave_train.commands",
+    "tensorweave_train.command_line",
+]
 
 
 def test_every_public_name_resolves_lazily():
