@@ -92,3 +92,14 @@ def test_key_names_are_the_right_objects():
     assert isinstance(tw.ops, types.ModuleType) and tw.op is tw.ops.op
     assert tw.registry("layers") is tw.layers and tw.plugins.__class__.__name__ == "Plugins"
     assert isinstance(tw.__version__, str)
+
+
+def test_the_lazily_exported_graph_names_are_the_graph_packages_own():
+    """``tw.<name>`` for graph names is served lazily from a list kept in ``tensorweave``
+    (reading ``tensorweave.graph.__all__`` would import TensorFlow): it must stay a subset of
+    what ``tensorweave.graph`` exports, each resolving to the same object."""
+    import tensorweave as tw
+    import tensorweave.graph as graph
+
+    assert set(graph.__all__) >= tw._GRAPH_NAMES
+    assert all(getattr(tw, name) is getattr(graph, name) for name in tw._GRAPH_NAMES)
