@@ -6,6 +6,14 @@ emit and calls cost what a hand-written ``tf.function`` costs. The input signatu
 from the graph's inputs with the batch (and any other ``None``) dimensions left dynamic,
 so a new batch size or sequence length does not retrace.
 
+Called while another ``tf.function`` traces (your own train step, a ``Model``'s), a
+compiled graph without ``jit_compile=True`` runs its layers inline, in the caller's graph,
+as if you had written them there: the same ops as the hand-written step, nothing nested.
+A nested function call costs little without XLA, but under an outer
+``tf.function(jit_compile=True)`` TensorFlow treats the integer inputs of a nested call
+whose gradient is taken (an embedding's ids) as compile-time constants, recompiling the
+step for every batch and constant-folding the whole model (seconds per step).
+
 >>> import numpy as np, tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(n_units=3, name="x")
 >>> y = tw.Lambda(tf.math.reduce_sum, x, axis=-1, keepdims=True)
@@ -57,6 +65,9 @@ class CompiledGraph:
         def run_graph(*args: Any) -> Any:
             return graph.run(*args)
 
+        self._run_graph = run_graph
+        self._inline: Any = None  # run_graph for inline calls (autograph-converted)
+        self.autograph = autograph
         signature = [e.spec for e in entries]
         self.function = tf.function(
             run_graph,
@@ -70,7 +81,10 @@ class CompiledGraph:
         """Run on one value per graph input; with none, inputs use their current ``value``.
 
         With ``jit_compile=True``, a layer XLA cannot compile raises ``XLAError`` naming
-        it and its plugin (``tensorweave.graph.xla``)."""
+        it and its plugin (``tensorweave.graph.xla``). Called while another function
+        traces, it runs inline (see the module docstring)."""
+        if values and tf.inside_function() and not self.jit_compile:
+            return self._inline_call(values)
         try:
             if not values:
                 return self.function(*[_current(e) for e in self.graph.inputs])
@@ -103,6 +117,25 @@ class CompiledGraph:
             if not self.jit_compile:
                 raise
             return reraise(error, self.graph, "tw.compile")
+
+    def _inline_call(self, values: tuple[Any, ...]) -> Any:
+        if len(values) != len(self.graph.inputs):
+            raise TypeError(
+                f"compiled graph takes {len(self.graph.inputs)} value(s) "
+                f"{[i.name for i in self.graph.inputs]}, got {len(values)}."
+            )
+        checked = tuple(
+            e.check(v) if isinstance(e, Input) and not isinstance(v, _TENSORS) else v
+            for e, v in zip(self.graph.inputs, values, strict=True)
+        )
+        if not all(
+            e.spec.is_compatible_with(v) for e, v in zip(self.graph.inputs, checked, strict=True)
+        ):
+            return self.function(*checked)  # raises the signature mismatch, as uninlined
+        if self._inline is None:
+            run = self._run_graph
+            self._inline = tf.autograph.to_graph(run) if self.autograph else run
+        return self._inline(*checked)
 
     @property
     def trace_count(self) -> int:

@@ -173,3 +173,53 @@ def test_saved_model_round_trip(tmp_path):
     np.testing.assert_allclose(loaded.serve(value).numpy(), f(value).numpy())
     bias = y.inputs[0].state.bias.numpy()
     np.testing.assert_array_equal(loaded.graph.layers[1].state.bias.numpy(), bias)
+
+
+def _entry_parameter_shapes(fn, *args):
+    hlo = fn.experimental_get_compiler_ir(*args)(stage="hlo")
+    return next(line for line in hlo.splitlines() if line.startswith("ENTRY"))
+
+
+def test_called_inside_another_function_runs_inline():
+    x = tw.Input(n_units=3, name="x")
+    f = tw.compile(Add(x))
+
+    @tf.function
+    def outer(v):
+        return f(v) * 2.0
+
+    graph = outer.get_concrete_function(tf.TensorSpec([None, 3])).graph
+    kinds = {op.type for op in graph.get_operations()}
+    assert not kinds & {"PartitionedCall", "StatefulPartitionedCall"}, kinds
+    value = np.ones((2, 3), "float32")
+    np.testing.assert_allclose(outer(value).numpy(), 2.0 * f(value).numpy(), rtol=1e-6)
+
+
+def test_inline_call_still_refuses_wrong_shapes():
+    x = tw.Input(n_units=3, name="x")
+    f = tw.compile(Add(x))
+
+    @tf.function
+    def outer(v):
+        return f(v)
+
+    with pytest.raises((TypeError, ValueError)):
+        outer(np.ones((2, 4), "float32"))
+
+
+def test_ids_stay_runtime_inputs_of_an_outer_xla_train_step():
+    """Under an outer jit_compile step that takes gradients, a nested function call made
+    TensorFlow treat its integer inputs as compile-time constants (a recompilation per
+    batch); inline, the ids stay parameters of the XLA computation."""
+    table = tf.Variable(tf.random.uniform([50, 4]))
+    ids = tw.Input(shape=(None, 5), dtype="int32", name="ids")
+    f = tw.compile(tw.Lambda(lambda t: tf.reduce_sum(tf.gather(table, t)), ids, variables=[table]))
+
+    @tf.function(jit_compile=True)
+    def step(v):
+        with tf.GradientTape() as tape:
+            loss = f(v)
+        return loss, tf.convert_to_tensor(tape.gradient(loss, table))
+
+    entry = _entry_parameter_shapes(step, tf.zeros([3, 5], tf.int32))
+    assert "s32[3,5]" in entry, entry
