@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import argparse
 import gc
+import io
 import os
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -80,18 +82,42 @@ def cnn_tensorweave(how: str = "train", jit: bool = False) -> Any:
     return _tw_epoch(model, ("images", "labels"), how)
 
 
+class _Terminal(io.StringIO):
+    """A terminal that keeps what it is shown: the progress bar draws as on a screen."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 def _tw_epoch(model: Any, names: tuple[str, ...], how: str) -> Any:
-    """One epoch of ``model``: ``Model.train`` (``how="train"``) or a Python loop calling
-    the compiled step ``Model.train_step`` on each batch (``how="train_step"``)."""
+    """One epoch of ``model``: ``Model.train`` (``how="train"``; ``"train_silent"``:
+    ``verbose=0``; ``"train_logged"``: ``verbose=0`` plus a progress bar drawn on a terminal,
+    TensorBoard and a CSV log at their default settings) or a Python loop calling the
+    compiled step ``Model.train_step`` on each batch (``how="train_step"``)."""
+    from tensorweave_train.progress import Progress
+
+    logs = tempfile.mkdtemp(prefix="bench-logs-")
+    shown = {
+        "train": {},
+        "train_silent": {"verbose": 0},
+        "train_logged": {
+            "verbose": 0,
+            "callbacks": [
+                Progress(1, file=_Terminal()),
+                tw.callbacks["TensorBoard.v1"](log_dir=logs),
+                tw.callbacks["CSVLogger.v1"](os.path.join(logs, "log.csv")),
+            ],
+        },
+    }.get(how, {})
 
     def train(data: tuple[np.ndarray, ...], batch: int) -> None:
-        model.train(dict(zip(names, data)), epochs=1, batch_size=batch, shuffle=False)
+        model.train(dict(zip(names, data)), epochs=1, batch_size=batch, shuffle=False, **shown)
 
     def train_step(data: tuple[np.ndarray, ...], batch: int) -> None:
         for i in range(0, len(data[0]) - batch + 1, batch):
             model.train_step([d[i : i + batch] for d in data])
 
-    return train if how == "train" else train_step
+    return train_step if how == "train_step" else train
 
 
 def _glorot(shape: list[int]) -> tf.Variable:
@@ -252,6 +278,7 @@ def w2v_keras() -> Any:
 
 # -- measurement ----------------------------------------------------------------------------------
 HAND, KERAS, HAND_XLA = "hand-written TF", "keras 3 fit", "hand-written TF XLA"
+SILENT, LOGGED = "tw Model.train silent", "tw Model.train bar+logs"
 
 
 def variants(model: str, full: bool) -> dict[str, Callable[[], Any]]:
@@ -266,6 +293,9 @@ def variants(model: str, full: bool) -> dict[str, Callable[[], Any]]:
         HAND: hand,
         KERAS: keras_fit,
     }
+    if full:  # what display and logging at their defaults cost (goal: at most 1%)
+        out[SILENT] = lambda: tw_build("train_silent")
+        out[LOGGED] = lambda: tw_build("train_logged")
     if full and model == "cnn":  # XLA cannot compile word2vec's NCE sampler (a host op)
         out["tw Model.train XLA"] = lambda: tw_build("train", jit=True)
         # XLA's ceiling on this machine: the hand-written program compiled by XLA
@@ -307,6 +337,12 @@ def measure(
             "ratio": statistics.median(paired),
             "ratio_spread": (max(paired) - min(paired)) / 2,
         }
+    if SILENT in times:
+        paired = [s / t for t, s in zip(times[LOGGED], times[SILENT], strict=True)]
+        out["logged_over_silent"] = {
+            "ratio": statistics.median(paired),
+            "ratio_spread": (max(paired) - min(paired)) / 2,
+        }
     if "tw Model.train_step" in times:
         steps = times["tw Model.train_step"]
         paired = [s / t for t, s in zip(times["tw Model.train"], steps, strict=True)]
@@ -319,7 +355,7 @@ def measure(
 
 def report(name: str, res: dict[str, Any], memory: dict[str, float]) -> None:
     for k, r in res.items():
-        if k == "train_over_train_step":
+        if k in ("train_over_train_step", "logged_over_silent"):
             continue
         mem = f"{memory[k]:7.0f} MB" if k in memory else " " * 10
         print(
@@ -329,6 +365,12 @@ def report(name: str, res: dict[str, Any], memory: dict[str, float]) -> None:
         )
     t = res["train_over_train_step"]
     print(f"{name:9s} Model.train / Model.train_step: {t['ratio']:.3f}x (±{t['ratio_spread']:.3f})")
+    if "logged_over_silent" in res:
+        t = res["logged_over_silent"]
+        print(
+            f"{name:9s} bar + TensorBoard + CSV / verbose=0: {t['ratio']:.3f}x "
+            f"(±{t['ratio_spread']:.3f})"
+        )
 
 
 def one_variant(spec: str, quick: bool) -> None:
@@ -369,13 +411,14 @@ def main() -> dict[str, Any]:
         labels = variants(model, not args.quick)
         res = measure(model, labels, data, batch, windows)
         # peak memory: each variant alone in a subprocess (~15-25 s each: not with --quick)
-        wanted = [] if args.no_memory or args.quick else list(labels)
+        measured = [k for k in labels if k not in (SILENT, LOGGED)]
+        wanted = [] if args.no_memory or args.quick else measured
         memory = {k: variant_peak_rss(__file__, f"{model}:{k}", args.quick) for k in wanted}
         for k, mb in memory.items():
             res[k]["peak_rss_mb"] = mb
         report(model, res, memory)
         results[model] = res
-        for k in labels:
+        for k in measured:
             if k == HAND:
                 continue
             goal = {"tw Model.train": 0.99, "tw Model.train XLA": 1.2}.get(k)
@@ -398,6 +441,16 @@ def main() -> dict[str, Any]:
                 unit="x",
             )
         )
+        if "logged_over_silent" in res:
+            summary.append(
+                summary_row(
+                    f"{model} Model.train bar+TensorBoard+CSV (x verbose=0)",
+                    res["logged_over_silent"]["ratio"],
+                    0.99,
+                    higher_is_better=True,
+                    unit="x",
+                )
+            )
         if HAND in memory and "tw Model.train" in memory:
             summary.append(
                 summary_row(
