@@ -1,7 +1,8 @@
 """The graph kernel: layers as stateful functions, wired into graphs, compiled to one function.
 
-- ``layer``: ``Layer`` (several inputs, one output, state shared by ``reuse_with``) and
-  ``LayerState``; ``stateful``: ``Stateful``, the tracking rule they follow;
+- ``layer``: ``Layer`` (several inputs, one output, state shared by ``reuse_with``);
+  ``layer_state``: ``LayerState``, where its variables live; ``stateful``: ``Stateful``,
+  the tracking rule they follow;
 - ``input``: ``Input``; ``lambda_layer``: ``Lambda``; ``module``: ``Module``;
 - ``graph``: ``Graph`` (validated, dependency-ordered, with the one executor ``run``);
 - ``compile``: ``compile``, one ``tf.function`` over ``Graph.run``;

@@ -1,8 +1,8 @@
 """``Layer``: a stateful function with several inputs and one output.
 
 A layer is built on its inputs (other layers) and knows its output ``shape`` and ``dtype``
-at construction. Its variables live in a separate :class:`LayerState`, so that
-``reuse_with`` can make a new node on other inputs that shares the very same
+at construction. Its variables live in a separate :class:`LayerState` (``layer_state``), so
+that ``reuse_with`` can make a new node on other inputs that shares the very same
 ``tf.Variable`` objects. Three ways to run one:
 
 - ``layer.compute(*tensors)`` applies this layer alone to tensors;
@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import tensorflow as tf
 
 from tensorweave.errors import ShapeError
-from tensorweave.graph.naming import unique_name
+from tensorweave.graph.layer_state import LayerState
+from tensorweave.graph.naming import module_name, snake_case, unique_name
 from tensorweave.graph.stateful import Stateful
 
 if TYPE_CHECKING:
@@ -65,52 +66,6 @@ def normalize_shape(shape: ShapeLike) -> Shape:
             raise ShapeError("a layer's shape must have a known rank, got an unknown-rank shape")
         return tuple(shape.as_list())
     return tuple(None if d is None else int(d) for d in shape)
-
-
-def _module_name(name: str) -> str:
-    """A valid ``tf.Module`` name (a Python identifier) derived from a layer name."""
-    ident = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
-    return ident if ident and not ident[0].isdigit() else f"l_{ident}"
-
-
-class LayerState(tf.Module):
-    """The variables of one layer, shared by every layer made from it with ``reuse_with``.
-
-    Assign ``tf.Variable`` objects (or other layers, for composite layers) as attributes;
-    ``tf.train.Checkpoint`` and SavedModel see them through ``tf.Module`` tracking.
-
-    >>> import tensorflow as tf
-    >>> state = LayerState("demo")
-    >>> state.w = tf.Variable([1.0])
-    >>> [v.shape.as_list() for v in state.trainable_variables]
-    [[1]]
-    """
-
-    def __init__(self, name: str = "state") -> None:
-        super().__init__(name=_module_name(name))
-
-    def generator(self) -> tf.random.Generator:
-        """This state's random generator, made on first use and kept as ``self.rng``.
-
-        Stochastic layers (dropout masks, sampled noise) draw from it rather than from
-        op-level seeds: it is a variable of the state, so a checkpoint saves its position
-        and a resumed run draws what an uninterrupted run would; layers made with
-        ``reuse_with`` share it; it is seeded from ``tf.random``'s global seed, so
-        ``tf.random.set_seed`` makes two runs draw the same.
-
-        >>> import tensorflow as tf
-        >>> tf.random.set_seed(1); a = LayerState("a").generator().uniform([2])
-        >>> tf.random.set_seed(1); b = LayerState("b").generator().uniform([2])
-        >>> bool(tf.reduce_all(a == b))
-        True
-        """
-        rng: tf.random.Generator | None = getattr(self, "rng", None)
-        if rng is None:
-            with tf.init_scope():  # a variable: made eagerly, even when asked while tracing
-                seed = tf.random.uniform([], maxval=2**31 - 1, dtype=tf.int64)
-                rng = tf.random.Generator.from_seed(int(seed))
-            self.rng = rng
-        return rng
 
 
 class Layer(Stateful):
@@ -157,8 +112,8 @@ class Layer(Stateful):
                     "not a tensorweave Layer.\n  Fix: wrap values with tw.Input(...) or "
                     "tw.Lambda(fn, ...), or pass the layer that produces them."
                 )
-        full_name = name if name is not None else unique_name(_snake(type(self).__name__))
-        super().__init__(name=_module_name(full_name.rsplit("/", 1)[-1]))
+        full_name = name if name is not None else unique_name(snake_case(type(self).__name__))
+        super().__init__(name=module_name(full_name.rsplit("/", 1)[-1]))
         self._tw_name = full_name
         self._tw_inputs = tuple(inputs)
         self._tw_graph: Graph | None = None
@@ -268,7 +223,7 @@ class Layer(Stateful):
         """The ``tf.TypeSpec`` of this layer's output."""
         if self._sparse:
             return tf.SparseTensorSpec(self._shape, self._dtype)
-        return tf.TensorSpec(self._shape, self._dtype, name=_module_name(self.name))
+        return tf.TensorSpec(self._shape, self._dtype, name=module_name(self.name))
 
     @property
     def variables(self) -> tuple[tf.Variable, ...]:
@@ -367,19 +322,6 @@ class _Hooks:
 
 
 _hooks = _Hooks()
-
-
-def _snake(name: str) -> str:
-    out = []
-    for i, ch in enumerate(name):
-        if (
-            ch.isupper()
-            and i
-            and (not name[i - 1].isupper() or (i + 1 < len(name) and name[i + 1].islower()))
-        ):
-            out.append("_")
-        out.append(ch.lower())
-    return "".join(out)
 
 
 def _takes_varargs(cls: type) -> bool:

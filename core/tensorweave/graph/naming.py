@@ -22,7 +22,15 @@ import re
 import threading
 from collections.abc import Iterator
 
-__all__ = ["NameScope", "name_scope", "unique_name", "reset_names", "current_scope"]
+__all__ = [
+    "NameScope",
+    "name_scope",
+    "unique_name",
+    "reset_names",
+    "current_scope",
+    "module_name",
+    "snake_case",
+]
 
 _INVALID = re.compile(r"[^A-Za-z0-9_./-]")
 
@@ -84,3 +92,31 @@ def reset_names() -> None:
     global _root
     _root = NameScope()
     _current.set(_root)
+
+
+def snake_case(name: str) -> str:
+    """The base of a layer's automatic name, from its class name.
+
+    >>> snake_case("Linear"), snake_case("LSTMCell"), snake_case("HTTPServer2")
+    ('linear', 'lstm_cell', 'http_server2')
+    """
+    out = []
+    for i, ch in enumerate(name):
+        if (
+            ch.isupper()
+            and i
+            and (not name[i - 1].isupper() or (i + 1 < len(name) and name[i + 1].islower()))
+        ):
+            out.append("_")
+        out.append(ch.lower())
+    return "".join(out)
+
+
+def module_name(name: str) -> str:
+    """A valid ``tf.Module`` name (a Python identifier) derived from a layer name.
+
+    >>> module_name("encoder/linear_1"), module_name("2d-conv")
+    ('encoder_linear_1', 'l_2d_conv')
+    """
+    ident = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    return ident if ident and not ident[0].isdigit() else f"l_{ident}"

@@ -2,6 +2,7 @@
 
 - ``discovery``: one scan of installed metadata (entry points, versions, blocking);
 - ``registry``: ``Registry``, the components of one kind by versioned name, loaded lazily;
+  ``loading``: how one entry point is loaded (checked, contained, its failure recorded);
 - ``kinds``: kinds declared by the packs that introduce them (``tw.Kind``), one registry each;
 - ``resolve``: the one rule that turns an option (``"relu"``, a callable, ``None``) into a
   component;

@@ -6,7 +6,7 @@ imports only that component's module, checks it is a valid component of its kind
 caches it. Two distributions offering the same name never shadow each other: the bare
 name raises ``ComponentConflictError`` naming both, and ``"dist-name:Name.v1"`` picks one.
 A plugin that fails to import is recorded and reported only when its component is asked
-for; everything else keeps working.
+for; everything else keeps working (the loading itself is ``loading.load_entry``).
 
 >>> import tensorweave as tw
 >>> reg = tw.Registry("demo_things")
@@ -35,14 +35,13 @@ from typing import Any, Generic, TypeVar
 from tensorweave.errors import (
     BlockedPluginError,
     ComponentConflictError,
-    IncompatiblePluginError,
     InvalidComponentError,
     PluginLoadError,
     RegistryError,
     UnknownComponentError,
 )
 from tensorweave.registries.checks import Validator, run_checks
-from tensorweave.registries.discovery import CORE_VERSION, GROUP_PREFIX, catalog
+from tensorweave.registries.discovery import GROUP_PREFIX, catalog
 from tensorweave.registries.entries import (
     LOCAL,
     UNSET,
@@ -55,6 +54,7 @@ from tensorweave.registries.entries import (
     split_version,
     unknown_component,
 )
+from tensorweave.registries.loading import compatible, load_entry
 
 __all__ = ["Registry", "ComponentInfo", "Alias", "alias", "LOCAL", "split_version"]
 
@@ -319,7 +319,7 @@ class Registry(Generic[T]):
 
     def _info(self, e: Entry) -> ComponentInfo:
         blocked = catalog.is_blocked(e.provider)
-        incompatible = e.ref is not None and not _compatible(e.provider)
+        incompatible = e.ref is not None and not compatible(e.provider)
         return describe(self.kind, e, blocked=blocked, incompatible=incompatible)
 
     def _load(self, e: Entry) -> T:
@@ -340,51 +340,11 @@ class Registry(Generic[T]):
         with self._lock:
             if e.obj is not UNSET:
                 return e.obj
-            ref = e.ref
-            assert ref is not None
-            where = f"{self.kind} component {e.name!r} from {e.label()} (entry point {ref.value!r})"
-            dist = catalog.distributions().get(e.provider)
-            if dist is not None and not dist.compatible:
-                e.error = IncompatiblePluginError(
-                    f"{where} was refused: {e.provider} supports tensorweave"
-                    f"{dist.requires_core}, but this is tensorweave {CORE_VERSION}.\n  Fix: "
-                    f"install a version of {e.provider} made for tensorweave {CORE_VERSION}.",
-                    entry_point=e.name,
-                    distribution=e.provider,
-                    version=e.version,
-                )
-                raise e.error
-            try:
-                obj = ref.load()
-            except KeyboardInterrupt:
-                raise
-            except BaseException as err:  # SystemExit at import must not end the caller
-                e.error = PluginLoadError(
-                    f"{where} failed to load: {type(err).__name__}: {err}\n  Fix: reinstall or "
-                    f"upgrade {e.provider}, or block it with TENSORWEAVE_BLOCK={e.provider}; "
-                    "other plugins are unaffected.",
-                    entry_point=e.name,
-                    distribution=e.provider,
-                    version=e.version,
-                    cause=err,
-                )
-                e.error.__cause__ = err
-                warnings.warn(str(e.error), RuntimeWarning, stacklevel=3)
-                raise e.error from err
+            obj = load_entry(self.kind, e, self._problem)
             if isinstance(obj, Alias):
                 e.alias_of = obj.target
                 e.target = obj.reason or f"deprecated alias of {obj.target}"
                 return self._load(e)
-            problem = self._problem(e.name, obj)
-            if problem:
-                e.error = InvalidComponentError(
-                    f"{where} is not a valid {self.kind} component: {problem}\n  Fix: the "
-                    f"entry point must name a {self.kind} component; report it to {e.provider}.",
-                    entry_point=e.name,
-                    distribution=e.provider,
-                    version=e.version,
-                )
-                raise e.error
             e.obj = obj
             return obj
 
@@ -395,8 +355,3 @@ class Registry(Generic[T]):
         if self._checks is not None:
             checks += self._checks()
         return run_checks(self.kind, name, obj, checks)
-
-
-def _compatible(distribution: str) -> bool:
-    dist = catalog.distributions().get(distribution)
-    return dist is None or dist.compatible

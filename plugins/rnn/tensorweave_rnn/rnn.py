@@ -3,7 +3,8 @@
 ``RNN(seq, cell="LSTMCell.v1", n_units=200)`` builds the cell once (its variables live in
 this layer's state) and, in ``compute``, runs ``cell.step`` inside a ``tf.while_loop``
 over a ``TensorArray``: no Python loop over time, and under ``tw.compile`` new batch sizes
-and sequence lengths do not retrace. Options:
+and sequence lengths do not retrace (a short time axis known when tracing is unrolled
+instead; the loops live in ``tensorweave_rnn.loop``). Options:
 
 - ``time_major``: the sequence is ``(time, batch, features)`` (default batch-major);
 - ``lengths=`` (a ``(batch,)`` integer layer) or ``mask=`` (``(batch, time)``, or
@@ -36,13 +37,13 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_rnn.cell import RENAMED
-from tensorweave_rnn.contract import check_step
+from tensorweave_rnn.loop import UNROLL_MAX as UNROLL_MAX  # re-exported: it lives in loop
+from tensorweave_rnn.loop import run_steps, time_mask
 from tensorweave_rnn.resolve import make_cell, per_use
 
 __all__ = ["RNN", "FinalState"]
 
 _CONFIG_SKIP = ("lengths", "mask", "name", "share_state_with")
-UNROLL_MAX = 32  # a time axis known when tracing and at most this long is unrolled
 
 
 @tw.renamed_arguments(RENAMED)
@@ -231,7 +232,7 @@ class RNN(tw.Layer):
         dims = tf.shape(xs)
         steps, batch = dims[0], dims[1]
         dtype = xs.dtype
-        mask = self._time_mask(aux, steps)
+        mask = time_mask(aux, cfg["aux"], steps, time_major=cfg["time_major"])
         if initial:
             states = [tf.convert_to_tensor(s) for s in initial]
         elif cfg["stateful"]:
@@ -249,11 +250,19 @@ class RNN(tw.Layer):
             if projected is not None:
                 xs = projected  # x @ kernel + bias for all steps: one matmul, not T
         who = f"RNN {self.name!r}"
-        static = xs.shape[0]
-        if isinstance(static, int) and 0 < static <= UNROLL_MAX:
-            result, final = self._unrolled(xs, mask, states, step, kwargs, static, who)
-        else:
-            result, final = self._looped(xs, mask, states, step, kwargs, steps, batch, who)
+        result, final = run_steps(
+            cell,
+            xs,
+            mask,
+            states,
+            step,
+            kwargs,
+            steps,
+            batch,
+            who,
+            reverse=cfg["reverse"],
+            sequences=cfg["return_sequences"],
+        )
         final = list(final)
         if cfg["return_sequences"] and not cfg["time_major"]:
             result = tf.transpose(result, [1, 0, 2])
@@ -261,91 +270,6 @@ class RNN(tw.Layer):
             for v, s in zip(self.state.carry, final, strict=True):
                 v.assign(s)
         return result, final
-
-    def _looped(self, xs, mask, states, step, kwargs, steps, batch, who):  # type: ignore[no-untyped-def]
-        """The time loop as one ``tf.while_loop`` (any length, traced once)."""
-        cell = self._cell
-        dtype = xs.dtype
-        inputs = tf.TensorArray(xs.dtype, size=steps).unstack(xs)
-        masks = tf.TensorArray(tf.bool, size=steps).unstack(mask) if mask is not None else None
-        reverse = self._cfg["reverse"]
-        sequences = self._cfg["return_sequences"]
-        width = cell.shape[-1]
-        checked: list[bool] = []
-
-        def body(t: tf.Tensor, states: tuple[tf.Tensor, ...], *extra: Any) -> tuple[Any, ...]:
-            i = steps - 1 - t if reverse else t
-            out, new = step(inputs.read(i), *states, **kwargs)
-            if not checked:
-                check_step(cell, out, new, who)
-                checked.append(True)
-            new = list(new)
-            extra_out: list[Any] = []
-            if masks is not None:
-                m = masks.read(i)
-                new = [tf.where(m, n, s) for n, s in zip(new, states, strict=True)]
-                out = tf.where(m, out, tf.zeros_like(out))
-            if not sequences:
-                extra_out.append(out if masks is None else tf.where(m, out, extra[0]))
-            else:
-                extra_out.append(extra[0].write(i, out))
-            return (t + 1, tuple(new), *extra_out)
-
-        extra0 = (
-            tf.TensorArray(dtype, size=steps, element_shape=tf.TensorShape([None, width]))
-            if sequences
-            else tf.zeros([batch, width], dtype)
-        )
-        _, final, result = tf.while_loop(
-            lambda t, *_: t < steps,
-            body,
-            (tf.constant(0), tuple(states), extra0),
-        )
-        return (result.stack() if sequences else result), final
-
-    def _unrolled(self, xs, mask, states, step, kwargs, steps, who):  # type: ignore[no-untyped-def]
-        """The time loop unrolled in Python, for a length known when tracing (at most
-        ``UNROLL_MAX``): no loop bookkeeping, and the ops of neighbouring steps can
-        overlap; the numbers are the same as ``_looped``'s."""
-        cell = self._cell
-        reverse = self._cfg["reverse"]
-        sequences = self._cfg["return_sequences"]
-        inputs = tf.unstack(xs, num=steps)
-        masks = tf.unstack(mask, num=steps) if mask is not None else None
-        outs: list[Any] = [None] * steps
-        last = None
-        states = tuple(states)
-        for t in range(steps):
-            i = steps - 1 - t if reverse else t
-            out, new = step(inputs[i], *states, **kwargs)
-            if t == 0:
-                check_step(cell, out, new, who)
-            new = list(new)
-            if masks is not None:
-                m = masks[i]
-                new = [tf.where(m, n, s) for n, s in zip(new, states, strict=True)]
-                out = tf.where(m, out, tf.zeros_like(out))
-                if not sequences:
-                    out = out if last is None else tf.where(m, out, last)
-            states = tuple(new)
-            outs[i] = out
-            last = out
-        result = tf.stack(outs) if sequences else last
-        return result, states
-
-    def _time_mask(self, aux: tf.Tensor | None, steps: tf.Tensor) -> tf.Tensor | None:
-        """A ``(time, batch, 1)`` boolean mask, or ``None``."""
-        kind = self._cfg["aux"]
-        if aux is None or kind is None:
-            return None
-        if kind == "lengths":
-            m = tf.sequence_mask(aux, maxlen=steps)
-            m = tf.transpose(m)
-        else:
-            m = tf.cast(aux, tf.bool)
-            if not self._cfg["time_major"]:
-                m = tf.transpose(m)
-        return m[:, :, None]
 
 
 class FinalState(tw.Layer):

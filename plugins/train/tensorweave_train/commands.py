@@ -20,6 +20,9 @@ holding a run without ``--overwrite``, input ``predict`` cannot take); 3 unknown
 unloadable component; 4 invalid config (every problem is listed with its dotted path);
 130 interrupted (a checkpoint is saved and ``tensorweave resume RUN`` printed).
 
+The arguments every command shares and their parsing live in ``command_args``; exit codes,
+``CommandParser`` and the error handling in ``command_line`` (both re-exported here).
+
 >>> parse(["digits", "--train.epochs=2", "--quiet"], _train_parser())[1]
 ['--train.epochs=2']
 """
@@ -33,6 +36,10 @@ from pathlib import Path
 from typing import Any
 
 import tensorweave as tw
+from tensorweave_train.command_args import base_parser as _base
+from tensorweave_train.command_args import need_run_dir as _need_run_dir
+from tensorweave_train.command_args import parse
+from tensorweave_train.command_args import run_parser as _run_parser
 from tensorweave_train.command_line import (
     EXIT_CODES,
     EXIT_OK,
@@ -41,8 +48,6 @@ from tensorweave_train.command_line import (
     add_commands,
     run_guarded,
 )
-
-_EPILOG = "exit codes: " + "; ".join(f"{k} {v}" for k, v in EXIT_CODES.items())
 
 __all__ = [
     "tensorweave_add_commands",
@@ -54,30 +59,6 @@ __all__ = [
     "parse",
     "EXIT_CODES",
 ]
-
-
-def _base(name: str, usage: str, description: str) -> CommandParser:
-    p = CommandParser(
-        prog=f"tensorweave {name}",
-        usage=f"tensorweave {name} {usage}",
-        description=description,
-        epilog=_EPILOG,
-        add_help=False,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument("-h", "--help", action="store_true", help="show this help (and the config's)")
-    p.add_argument("--traceback", action="store_true", help="show the full traceback on errors")
-    _plugin_hook("tensorweave_train_arguments", parser=p, command=name)  # e.g. --store URL
-    return p
-
-
-def _plugin_hook(hook: str, **kw: Any) -> None:
-    """Plugins' options (``hookspecs.tensorweave_train_arguments``/``_options``); a plugin
-    that raises is skipped with a warning (``tw.plugins.call``)."""
-    from tensorweave_train.hooks import ensure_hookspecs
-
-    ensure_hookspecs()
-    tw.plugins.call(hook, **kw)
 
 
 def _train_parser() -> CommandParser:
@@ -141,24 +122,6 @@ def _with_warm_start(cfg: dict[str, Any], args: argparse.Namespace) -> dict[str,
     return with_cb
 
 
-def parse(argv: Sequence[str], parser: CommandParser) -> tuple[argparse.Namespace, list[str]]:
-    """Known options, and the ``--a.b=value`` overrides (anything else is a usage error)."""
-    overrides = [a for a in argv if a.startswith("--") and "." in a.split("=", 1)[0]]
-    rest = [a for a in argv if a not in overrides]
-    args, unknown = parser.parse_known_args(rest)
-    if unknown:
-        raise UsageError(
-            f"{parser.prog}: unrecognized arguments: {' '.join(unknown)}. Overrides look like "
-            "--section.key=VALUE."
-        )
-    bad = [a for a in overrides if "=" not in a]
-    if bad:
-        raise UsageError(f"{parser.prog}: override {bad[0]} needs a value: {bad[0]}=VALUE")
-    command = parser.prog.removeprefix("tensorweave ")
-    _plugin_hook("tensorweave_train_options", options=args, command=command)
-    return args, overrides
-
-
 # -- handlers ---------------------------------------------------------------------------
 def _out(args: argparse.Namespace) -> Callable[[str], None] | None:
     return None if getattr(args, "quiet", False) else print
@@ -202,27 +165,6 @@ def _print_summary(summary: dict[str, Any]) -> None:
         f"  next: tensorweave evaluate {run} | tensorweave plot {run} -o curves.svg | "
         f"tensorweave resume {run} --train.epochs=N"
     )
-
-
-def _run_parser(name: str, description: str) -> CommandParser:
-    p = _base(name, "RUN_DIR [--section.key=VALUE ...] [options]", description)
-    p.add_argument("run_dir", nargs="?", help="a run directory written by tensorweave train")
-    return p
-
-
-def _need_run_dir(args: argparse.Namespace, parser: CommandParser) -> Path:
-    if args.run_dir is None:
-        raise UsageError(f"{parser.prog}: give the RUN_DIR that `tensorweave train` printed")
-    from tensorweave_train.hooks import resolve_run
-
-    where = resolve_run(args.run_dir)  # a directory, or NAME@VERSION through a plugin
-    if not (where / "config.json").is_file():
-        what = "does not exist" if not where.exists() else "is not a run directory (no config.json)"
-        raise UsageError(
-            f"{parser.prog}: {where} {what}. Fix: pass the RUN_DIR that `tensorweave train` "
-            "printed."
-        )
-    return where
 
 
 def _cmd_evaluate(argv: list[str]) -> int:

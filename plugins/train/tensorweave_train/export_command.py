@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tensorweave_train.command_args import need_run_dir, parse, run_parser
 from tensorweave_train.command_line import EXIT_OK, UsageError
-from tensorweave_train.commands import _need_run_dir, _run_parser, parse
 
 __all__ = ["cmd_export"]
 
@@ -19,14 +19,14 @@ __all__ = ["cmd_export"]
 def cmd_export(argv: list[str]) -> int:
     from tensorweave_train.restore import export_run
 
-    parser = _run_parser("export", "Write a trained run as a SavedModel with its processors.")
+    parser = run_parser("export", "Write a trained run as a SavedModel with its processors.")
     parser.usage = "tensorweave export RUN_DIR OUT"
     parser.add_argument("out", nargs="?", help="the directory to write (must not exist)")
     args, _ = parse(argv, parser)
     if args.help:
         parser.print_help()
         return EXIT_OK
-    run_dir = _need_run_dir(args, parser)
+    run_dir = need_run_dir(args, parser)
     if args.out is None:
         raise UsageError("tensorweave export: give the OUT directory to write")
     out = Path(args.out)

@@ -10,6 +10,7 @@ LIGHT = [
     "tensorweave_train.hooks",
     "tensorweave_train.commands",
     "tensorweave_train.command_line",
+    "tensorweave_train.command_args",
 ]
 
 
