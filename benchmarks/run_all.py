@@ -40,6 +40,7 @@ def run_one(script: Path, out_dir: Path, quick: bool) -> dict[str, Any]:
     proc = subprocess.run(cmd, env=env, cwd=HERE, text=True, capture_output=True)
     print(proc.stdout.rstrip())
     elapsed = time.perf_counter() - start
+    print(f"({script.stem}: {elapsed:.1f} s)", flush=True)
     if proc.returncode != 0 or not target.exists():
         tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
         print(f"!! {script.stem} failed (exit {proc.returncode}):\n{tail}")
