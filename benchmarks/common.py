@@ -136,6 +136,9 @@ def paired(
         "tensorweave_us": statistics.median(cpu["a"]) / calls / 1e3,
         "baseline_us": statistics.median(cpu["b"]) / calls / 1e3,
         "ratio": statistics.median(ratios),
+        "difference_us": statistics.median(
+            (x - y) / calls / 1e3 for x, y in zip(cpu["a"], cpu["b"], strict=True)
+        ),
         "ci95": (lo, hi),
         "wall_ratio": statistics.median(wall_ratios),
         "rounds": rounds,
