@@ -226,7 +226,7 @@ def main() -> dict[str, Any]:
     if args.threads:
         pin_tensorflow_threads(args.threads)  # before any op runs
     calls = args.calls or 2  # short windows: most see no other process, the median keeps them
-    rounds = args.rounds or (600 if args.quick else 4000)
+    rounds = args.rounds or (400 if args.quick else 4000)
     tf.random.set_seed(0)
     n_in, batch = 32, 64
     data = tf.random.normal([batch, n_in])
