@@ -1,12 +1,21 @@
 """Dispatch overhead: a compiled tensorweave graph against the same hand-written tf.function.
 
 Both sides run the same maths on the same ``tf.Variable`` objects: a 3-layer MLP
-(and a 10-layer one) forward pass and a train step (GradientTape + SGD update). Calls
-alternate between the two sides in timed windows, so machine noise hits both alike; the
-figure is the ratio of medians (tensorweave / hand-written; 1.00 = no overhead). Also:
-eager ``layer()`` against the raw eager ops it runs.
+(and a 10-layer one) forward pass and a train step (GradientTape + SGD update), and a
+10-layer MLP and a small CNN built from ``tensorweave-layers``. Goal: a compiled call costs
+at most 1% more than the hand-written ``tf.function`` (ratio <= 1.01), with the same number
+of operations in the traced graph. Also: eager ``layer()`` against the raw eager ops.
 
-Run: ``python benchmarks/bench_dispatch.py [--quick] [--json out.json]``
+How a 1% difference is resolved on a shared 2-core machine: TensorFlow runs on one thread
+(intra- and inter-op pools pinned before any op), each side is timed in many short windows
+of a few calls that alternate (AB, BA, ...), on the *process CPU time* (``process_time_ns``:
+time another process held the core is not counted), the garbage collector off in the
+windows. The figure is the median of the per-round ratios (tensorweave / hand-written, same
+round) with a bootstrap 95% confidence interval; the goal is met when the whole interval is
+at or below 1.01, missed when it is all above, undecided otherwise.
+
+Run: ``python benchmarks/bench_dispatch.py [--quick] [--rounds N] [--threads 1] [--json out.json]``
+(full: about 1-2 minutes; ``--quick``: under 30 s, a wider interval).
 """
 
 from __future__ import annotations
@@ -23,7 +32,9 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-from common import Dense, paired, summary_row, write_json
+from common import Dense, paired, pin_tensorflow_threads, summary_row, verdict, write_json
+
+GOAL = 1.01
 
 
 def build(depth: int, width: int, n_in: int) -> tuple[tw.Input, list[Dense]]:
@@ -84,7 +95,7 @@ def _kernel_and_bias(layer: tw.Layer) -> tuple[tf.Variable, tf.Variable]:
     return kernel, bias
 
 
-def layer_pack_models(calls: int, windows: int) -> dict[str, Any]:
+def layer_pack_models(calls: int, rounds: int) -> dict[str, Any]:
     """A 10-layer MLP and a small CNN from ``tensorweave-layers``, by registered name,
     compiled, against the same maths hand-written in a ``tf.function`` over the same
     variables."""
@@ -113,7 +124,7 @@ def layer_pack_models(calls: int, windows: int) -> dict[str, Any]:
     baseline = tf.function(mlp, input_signature=[tf.TensorSpec([None, 32])])
     np.testing.assert_allclose(compiled(data).numpy(), baseline(data).numpy(), rtol=1e-5, atol=1e-5)
     out["forward_mlp10_layers_pack"] = paired(
-        lambda: compiled(data), lambda: baseline(data), calls, windows
+        lambda: compiled(data), lambda: baseline(data), calls, rounds
     )
     out["forward_mlp10_layers_pack"]["ops"] = _op_counts(compiled.function, baseline)
     # small CNN: conv 3x3x16 - relu - maxpool 2 - conv 3x3x32 - relu - global avg - linear
@@ -137,80 +148,40 @@ def layer_pack_models(calls: int, windows: int) -> dict[str, Any]:
         compiled_cnn(images).numpy(), baseline_cnn(images).numpy(), rtol=1e-4, atol=1e-4
     )
     out["forward_small_cnn_layers_pack"] = paired(
-        lambda: compiled_cnn(images), lambda: baseline_cnn(images), max(20, calls // 4), windows
+        lambda: compiled_cnn(images), lambda: baseline_cnn(images), max(1, calls // 4), rounds
     )
     out["forward_small_cnn_layers_pack"]["ops"] = _op_counts(compiled_cnn.function, baseline_cnn)
     return out
 
 
-def main() -> dict[str, Any]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--json")
-    args = parser.parse_args()
-    calls, windows = (200, 6) if args.quick else (1000, 20)
-    tf.random.set_seed(0)
-    n_in, batch = 32, 64
-    data = tf.random.normal([batch, n_in])
-    labels = tf.random.uniform([batch], 0, 10, tf.int32)
-    results: dict[str, Any] = {}
-    for depth in (3, 10):
-        x, layers = build(depth, 64, n_in)
-        out = layers[-1]
-        compiled = tw.compile(out)
-        baseline = tf.function(hand_written(layers), input_signature=[tf.TensorSpec([None, n_in])])
-        np.testing.assert_allclose(compiled(data).numpy(), baseline(data).numpy(), rtol=1e-6)
-        results[f"forward_{depth}_layers"] = paired(
-            lambda c=compiled: c(data), lambda f=baseline: f(data), calls, windows
-        )
-        results[f"forward_{depth}_layers"]["ops"] = _op_counts(compiled.function, baseline)
-        # tensorweave's own Python per call: the compiled graph against its own tf.function
-        # (same traced graph, same variables), so only the wrapper differs.
-        own = paired(
-            lambda c=compiled: c(data), lambda c=compiled: c.function(data), calls, windows
-        )
-        results[f"forward_{depth}_layers"]["wrapper_us"] = (
-            own["tensorweave_us"] - own["baseline_us"]
-        )
-        results[f"forward_{depth}_layers"]["wrapper_ratio"] = own["ratio"]
-        variables = list(out.graph.trainable_variables)
-        tw_step = train_step(lambda t, c=out.graph: c.compute(t), variables, n_in)
-        tf_step = train_step(hand_written(layers), variables, n_in)
-        results[f"train_step_{depth}_layers"] = paired(
-            lambda s=tw_step: s(data, labels),
-            lambda s=tf_step: s(data, labels),
-            calls // 2,
-            windows,
-        )
-        results[f"train_step_{depth}_layers"]["ops"] = _op_counts(tw_step, tf_step)
-    results.update(layer_pack_models(calls, windows))
-    # Eager: layer() runs the graph op by op; the baseline is the same ops, eagerly.
-    x, layers = build(3, 64, n_in)
-    x.value = data
-    eager_raw = hand_written(layers)
-    results["eager_3_layers"] = paired(
-        lambda: layers[-1](), lambda: eager_raw(data), max(20, calls // 10), windows
-    )
-    print(f"{'benchmark':24s} {'tensorweave':>12s} {'hand-written':>13s} {'ratio':>7s} {'±':>6s}")
-    for name, r in results.items():
-        if "tensorweave_us" not in r:
-            continue
-        print(
-            f"{name:24s} {r['tensorweave_us']:10.1f}us {r['baseline_us']:11.1f}us "
-            f"{r['ratio']:7.3f} {r['ratio_spread']:6.3f}"
-        )
-    for name, r in results.items():
-        if "wrapper_us" in r:
-            print(
-                f"{name}: tensorweave's wrapper (tw.compile'd call vs its own tf.function) "
-                f"{r['wrapper_us']:+.1f}us per call, ratio {r['wrapper_ratio']:.3f}"
-            )
+def _print_table(results: dict[str, Any]) -> None:
     print(
-        "goal: compiled ratios <= 1.01 with the same traced op count (eager layer() overhead "
-        "is reported, not a goal)"
+        f"{'per call, process CPU time':30s} {'tensorweave':>11s} {'hand-written':>12s} "
+        f"{'a-b':>7s} {'ratio':>6s} {'95% CI':>13s} {'wall':>6s}  goal <= {GOAL:g}"
     )
+    rows = [(k, r) for k, r in results.items() if "tensorweave_us" in r]
+    rows += [(f"{k} wrapper", r["wrapper"]) for k, r in results.items() if "wrapper" in r]
+    for name, r in rows:
+        lo, hi = r["ci95"]
+        goal = "(reported)" if name.startswith("eager") else verdict(r["ci95"], GOAL)
+        print(
+            f"{name:30s} {r['tensorweave_us']:9.1f}us {r['baseline_us']:10.1f}us "
+            f"{r['difference_us']:+5.1f}us {r['ratio']:6.3f} {lo:6.3f}-{hi:6.3f} {r['wall_ratio']:6.3f}  {goal}"
+        )
+    print(
+        "(a-b: median paired difference per call; wrapper: the tw.compile'd call against its "
+        "own tf.function - same traced graph, same variables - so only tensorweave's Python "
+        "per call differs; wall: the paired median on the wall clock, for reference. The "
+        "interval covers the noise within this run, not from one run to the next, which "
+        "moved medians by up to ~0.5% on a loaded machine)"
+    )
+
+
+def _summary(results: dict[str, Any]) -> list[dict[str, Any]]:
     summary = [
-        summary_row(f"dispatch {k} (x hand-written tf.function)", r["ratio"], 1.01, unit="x")
+        summary_row(
+            f"dispatch {k} (x hand-written tf.function)", r["ratio"], GOAL, unit="x", ci=r["ci95"]
+        )
         for k, r in results.items()
         if not k.startswith("eager")
     ]
@@ -225,17 +196,85 @@ def main() -> dict[str, Any]:
     ]
     summary += [
         summary_row(
-            f"dispatch {k} wrapper (x its own tf.function)", r["wrapper_ratio"], 1.01, unit="x"
+            f"dispatch {k} wrapper (x its own tf.function)",
+            r["wrapper"]["ratio"],
+            GOAL,
+            unit="x",
+            ci=r["wrapper"]["ci95"],
         )
         for k, r in results.items()
-        if "wrapper_ratio" in r
+        if "wrapper" in r
     ]
     summary.append(
         summary_row(
             "eager layer() (x raw eager ops)", results["eager_3_layers"]["ratio"], None, unit="x"
         )
     )
-    write_json(args.json, {**results, "summary": summary})
+    return summary
+
+
+def main() -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer rounds: under 30 s")
+    parser.add_argument("--rounds", type=int, help="timed rounds per pair (AB or BA each)")
+    parser.add_argument("--calls", type=int, help="calls per window (the CNN: a quarter)")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="TensorFlow threads (default 1; 0: TF's default)"
+    )
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    if args.threads:
+        pin_tensorflow_threads(args.threads)  # before any op runs
+    calls = args.calls or 2  # short windows: most see no other process, the median keeps them
+    rounds = args.rounds or (400 if args.quick else 4000)
+    tf.random.set_seed(0)
+    n_in, batch = 32, 64
+    data = tf.random.normal([batch, n_in])
+    labels = tf.random.uniform([batch], 0, 10, tf.int32)
+    results: dict[str, Any] = {}
+    for depth in (3, 10):
+        x, layers = build(depth, 64, n_in)
+        out = layers[-1]
+        compiled = tw.compile(out)
+        baseline = tf.function(hand_written(layers), input_signature=[tf.TensorSpec([None, n_in])])
+        np.testing.assert_allclose(compiled(data).numpy(), baseline(data).numpy(), rtol=1e-6)
+        results[f"forward_{depth}_layers"] = paired(
+            lambda c=compiled: c(data), lambda f=baseline: f(data), calls, rounds
+        )
+        results[f"forward_{depth}_layers"]["ops"] = _op_counts(compiled.function, baseline)
+        # tensorweave's own Python per call: the compiled graph against its own tf.function
+        # (same traced graph, same variables), so only the wrapper differs.
+        results[f"forward_{depth}_layers"]["wrapper"] = paired(
+            lambda c=compiled: c(data), lambda c=compiled: c.function(data), calls, rounds
+        )
+        variables = list(out.graph.trainable_variables)
+        tw_step = train_step(lambda t, c=out.graph: c.compute(t), variables, n_in)
+        tf_step = train_step(hand_written(layers), variables, n_in)
+        results[f"train_step_{depth}_layers"] = paired(
+            lambda s=tw_step: s(data, labels),
+            lambda s=tf_step: s(data, labels),
+            max(1, calls // 2),
+            rounds,
+        )
+        results[f"train_step_{depth}_layers"]["ops"] = _op_counts(tw_step, tf_step)
+    results.update(layer_pack_models(calls, rounds))
+    # Eager: layer() runs the graph op by op; the baseline is the same ops, eagerly.
+    x, layers = build(3, 64, n_in)
+    x.value = data
+    eager_raw = hand_written(layers)
+    results["eager_3_layers"] = paired(
+        lambda: layers[-1](), lambda: eager_raw(data), max(1, calls // 4), max(100, rounds // 4)
+    )
+    print(
+        f"TensorFlow threads: {args.threads or 'default'}; {rounds} rounds of {calls} calls a "
+        f"window (train steps {max(1, calls // 2)}); load average {os.getloadavg()[0]:.1f}"
+    )
+    _print_table(results)
+    print(
+        f"goal: every compiled ratio <= {GOAL:g} (the whole 95% interval) with the same traced "
+        "op count; eager layer() overhead is reported, not a goal"
+    )
+    write_json(args.json, {**results, "summary": _summary(results)})
     return results
 
 

@@ -13,6 +13,7 @@ is uninstalled and deleted at the end, whatever happens. Prints figures; asserts
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import os
 import shutil
 import subprocess
@@ -55,6 +56,15 @@ def _scaffold(where: Path) -> tuple[float, str]:
     return seconds, "tensorweave.scaffold.scaffold_plugin (CLI not wired)"
 
 
+def _installed() -> bool:
+    """Whether the benchmark's pack is installed (asking costs far less than ``pip``)."""
+    try:
+        importlib.metadata.distribution(DIST)
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
 def _is_code(line: str) -> bool:
     stripped = line.strip()
     return bool(stripped) and not stripped.startswith("#")
@@ -83,9 +93,10 @@ def main() -> None:
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "install", "-q", "-e"]
     with tempfile.TemporaryDirectory() as tmp:
         where = Path(tmp)
-        subprocess.run(  # a run killed half-way leaves the pack installed: start clean
-            [sys.executable, "-m", "pip", "uninstall", "-y", "-q", DIST], capture_output=True
-        )
+        if _installed():  # a run killed half-way leaves the pack installed: start clean
+            subprocess.run(
+                [sys.executable, "-m", "pip", "uninstall", "-y", "-q", DIST], capture_output=True
+            )
         try:
             t_scaffold, how = _scaffold(where)
             root = where / DIST

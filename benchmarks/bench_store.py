@@ -13,9 +13,9 @@ reports, per epoch:
   the epoch's values and the heartbeat), measured inside the "on" rounds;
 - the one-off cost per run: opening the run and, at the end, storing its files.
 
-Run: ``python benchmarks/bench_store.py [--rounds 5] [--epochs 5] [--store URL]
+Run: ``python benchmarks/bench_store.py [--quick] [--rounds 5] [--epochs 5] [--store URL]
 [--postgresql] [--json out.json]`` (``--postgresql`` starts a throw-away server with the
-``pgserver`` wheel).
+``pgserver`` wheel; ``--quick``: 2 rounds of 2 epochs, for run_all.py's quick table).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -49,12 +50,15 @@ def _timed(cls: Any, name: str, sink: list[float]) -> Any:
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="2 rounds of 2 epochs")
+    parser.add_argument("--rounds", type=int, help="interleaved rounds (default 5; quick 2)")
+    parser.add_argument("--epochs", type=int, help="epochs per job (default 5; quick 2)")
     parser.add_argument("--store", help="store URL (default: SQLite in a temporary runs root)")
     parser.add_argument("--postgresql", action="store_true", help="use a pgserver PostgreSQL")
     parser.add_argument("--json", help="write the figures here")
     args = parser.parse_args(argv)
+    args.rounds = args.rounds or (2 if args.quick else 5)
+    args.epochs = args.epochs or (2 if args.quick else 5)
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-store-"))
     os.environ["TENSORWEAVE_RUNS"] = str(tmp / "runs")
@@ -135,9 +139,26 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"store the run's files {result['record_artifacts_ms_median']:.1f} ms"
     )
     if args.json:
+        from common import summary_row  # benchmarks/common.py (light: no TensorFlow)
+
+        result["summary"] = [
+            summary_row(
+                "store: epoch, recording on (x off, same round)",
+                result["paired_ratio_median"],
+                None,
+                unit="x",
+            ),
+            summary_row(
+                "store: recorder transaction per epoch",
+                result["log_epoch_ms_median"],
+                None,
+                unit="ms",
+            ),
+        ]
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
     if server is not None:
         server.cleanup()
+    shutil.rmtree(tmp, ignore_errors=True)
     return result
 
 

@@ -1,11 +1,15 @@
-"""Shared benchmark helpers: a minimal dense layer and paired, alternating timing.
+"""Shared benchmark helpers: a minimal dense layer, paired timing, summary rows.
 
 Benchmarks compare against a baseline in the same process and report ratios: both sides are
 timed in alternating windows so that load from elsewhere on a shared machine hits both alike.
+
+Importing this module does not import TensorFlow (the light benchmarks - command start-up,
+registry, newcomer - must not pay its 5-15 s start-up): ``Dense`` is built on first use.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import resource
@@ -18,56 +22,135 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import tensorflow as tf
-
-import tensorweave as tw
 
 
-class Dense(tw.Layer):
-    """A minimal dense layer (the benchmark needs no plugin): ``relu(x @ w + b)``."""
+def _make_dense() -> type:
+    import tensorflow as tf
 
-    def __init__(
-        self, x: tw.Layer, n_units: int, *, relu: bool = True, name=None, share_state_with=None
-    ) -> None:
-        self.n_in, self.relu = x.n_units, relu
-        super().__init__(x, shape=(None, n_units), name=name, share_state_with=share_state_with)
+    import tensorweave as tw
 
-    def init_state(self) -> None:
-        limit = np.sqrt(6 / (self.n_in + self.n_units))
-        self.state.w = tf.Variable(tf.random.uniform([self.n_in, self.n_units], -limit, limit))
-        self.state.b = tf.Variable(tf.zeros([self.n_units]))
+    class Dense(tw.Layer):
+        """A minimal dense layer (the benchmark needs no plugin): ``relu(x @ w + b)``."""
 
-    def compute(self, x: tf.Tensor) -> tf.Tensor:
-        y = tf.matmul(x, self.state.w) + self.state.b
-        return tf.nn.relu(y) if self.relu else y
+        def __init__(
+            self, x: tw.Layer, n_units: int, *, relu: bool = True, name=None, share_state_with=None
+        ) -> None:
+            self.n_in, self.relu = x.n_units, relu
+            super().__init__(x, shape=(None, n_units), name=name, share_state_with=share_state_with)
+
+        def init_state(self) -> None:
+            limit = np.sqrt(6 / (self.n_in + self.n_units))
+            self.state.w = tf.Variable(tf.random.uniform([self.n_in, self.n_units], -limit, limit))
+            self.state.b = tf.Variable(tf.zeros([self.n_units]))
+
+        def compute(self, x: tf.Tensor) -> tf.Tensor:
+            y = tf.matmul(x, self.state.w) + self.state.b
+            return tf.nn.relu(y) if self.relu else y
+
+    return Dense
+
+
+_LAZY: dict[str, Any] = {}
+
+
+def __getattr__(name: str) -> Any:
+    """``Dense`` on first use (``from common import Dense`` imports TensorFlow then)."""
+    if name == "Dense":
+        if name not in _LAZY:
+            _LAZY[name] = _make_dense()
+        return _LAZY[name]
+    raise AttributeError(f"module 'common' has no attribute {name!r}")
+
+
+def pin_tensorflow_threads(threads: int = 1) -> None:
+    """Pin TensorFlow's intra- and inter-op thread pools (call before any op runs): with
+    one thread, a call's process CPU time is its own work, not that of idle pool threads."""
+    import tensorflow as tf
+
+    tf.config.threading.set_intra_op_parallelism_threads(threads)
+    tf.config.threading.set_inter_op_parallelism_threads(threads)
+
+
+def bootstrap_median_ci(
+    values: list[float], *, level: float = 0.95, resamples: int = 2000, seed: int = 0
+) -> tuple[float, float]:
+    """A block-bootstrap confidence interval of the median of ``values`` (a time series).
+
+    The series is cut into about 40 blocks of consecutive values, and blocks (not single
+    values) are drawn with replacement: a drift during the run (another process starting,
+    the CPU clocking down) then widens the interval instead of being averaged away."""
+    data = np.asarray(values, dtype=float)
+    block = max(1, len(data) // 40)
+    blocks = data[: len(data) // block * block].reshape(-1, block)
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(blocks), size=(resamples, len(blocks)))
+    medians = np.median(blocks[picks].reshape(resamples, -1), axis=1)
+    tail = (1 - level) / 2 * 100
+    lo, hi = np.percentile(medians, [tail, 100 - tail])
+    return float(lo), float(hi)
 
 
 def paired(
-    a: Callable[[], Any], b: Callable[[], Any], calls: int, windows: int
-) -> dict[str, float]:
-    """Median per-call time of ``a`` and ``b`` over interleaved windows, and their ratio.
+    a: Callable[[], Any],
+    b: Callable[[], Any],
+    calls: int,
+    rounds: int,
+    *,
+    warmup: int = 50,
+) -> dict[str, Any]:
+    """Per-call process CPU time of ``a`` and ``b`` over many short interleaved windows,
+    the median of the per-round ratios (paired) and its bootstrap 95% confidence interval.
 
-    The two alternate which goes first (ABBA...), so the one that follows the other is
-    not always the same; the ratio is the median of the per-round ratios (paired), and
-    ``ratio_spread`` their half-range."""
-    for _ in range(max(20, calls // 10)):
+    Each round times a window of ``calls`` calls of ``a`` and one of ``b``, their order
+    alternating (AB, BA, ...) so that neither always follows the other. The clock is
+    ``time.process_time_ns``: time this process did not run (another process had the
+    core) is not counted, which removes most of a shared machine's noise; the garbage
+    collector is off while they run. ``wall_ratio`` is the same paired median on the
+    wall clock, for reference."""
+    for _ in range(warmup):
         a(), b()
-    ta, tb = [], []
-    for round_ in range(windows):
-        order = ((a, ta), (b, tb)) if round_ % 2 == 0 else ((b, tb), (a, ta))
-        for fn, sink in order:
-            start = time.perf_counter()
-            for _ in range(calls):
-                fn()
-            sink.append((time.perf_counter() - start) / calls)
-    ma, mb = statistics.median(ta), statistics.median(tb)
-    ratios = [x / y for x, y in zip(ta, tb, strict=True)]
+    cpu: dict[str, list[int]] = {"a": [], "b": []}
+    wall: dict[str, list[int]] = {"a": [], "b": []}
+    enabled = gc.isenabled()
+    gc.disable()  # no collection inside a window (an explicit one costs ~0.2 s with TF loaded)
+    try:
+        for round_ in range(rounds):
+            order = (("a", a), ("b", b)) if round_ % 2 == 0 else (("b", b), ("a", a))
+            for key, fn in order:
+                w0, c0 = time.perf_counter_ns(), time.process_time_ns()
+                for _ in range(calls):
+                    fn()
+                c1, w1 = time.process_time_ns(), time.perf_counter_ns()
+                cpu[key].append(c1 - c0)
+                wall[key].append(w1 - w0)
+    finally:
+        if enabled:
+            gc.enable()
+    ratios = [x / y for x, y in zip(cpu["a"], cpu["b"], strict=True) if y > 0]
+    wall_ratios = [x / y for x, y in zip(wall["a"], wall["b"], strict=True)]
+    lo, hi = bootstrap_median_ci(ratios)
     return {
-        "tensorweave_us": ma * 1e6,
-        "baseline_us": mb * 1e6,
+        "tensorweave_us": statistics.median(cpu["a"]) / calls / 1e3,
+        "baseline_us": statistics.median(cpu["b"]) / calls / 1e3,
         "ratio": statistics.median(ratios),
-        "ratio_spread": (max(ratios) - min(ratios)) / 2,
+        "difference_us": statistics.median(
+            (x - y) / calls / 1e3 for x, y in zip(cpu["a"], cpu["b"], strict=True)
+        ),
+        "ci95": (lo, hi),
+        "wall_ratio": statistics.median(wall_ratios),
+        "rounds": rounds,
+        "calls_per_window": calls,
     }
+
+
+def verdict(ci: tuple[float, float], goal: float) -> str:
+    """Whether a ratio's confidence interval shows it under ``goal``, over it, or neither."""
+    lo, hi = ci
+    if hi <= goal:
+        return f"met (the interval is below {goal:g})"
+    if lo > goal:
+        return f"NOT met (the interval is above {goal:g})"
+    return f"undecided (the interval contains {goal:g})"
 
 
 def windows(fn: Callable[[], Any], n_windows: int, calls: int) -> list[float]:
@@ -82,18 +165,37 @@ def windows(fn: Callable[[], Any], n_windows: int, calls: int) -> list[float]:
 
 
 def summary_row(
-    figure: str, value: float, goal: float | None, *, higher_is_better: bool = False, unit: str = ""
+    figure: str,
+    value: float,
+    goal: float | None,
+    *,
+    higher_is_better: bool = False,
+    unit: str = "",
+    ci: tuple[float, float] | None = None,
 ) -> dict[str, Any]:
-    """One row of a benchmark's summary: the figure, its goal, and whether it was met."""
-    ok = None if goal is None else (value >= goal if higher_is_better else value <= goal)
+    """One row of a benchmark's summary: the figure, its goal, and whether it was met.
+
+    With ``ci`` (a confidence interval of the figure), the goal counts as met only when the
+    whole interval is on the right side of it, missed when the whole interval is on the
+    wrong side, and undecided (``ok`` None, shown as ``?``) otherwise."""
     sign = ">=" if higher_is_better else "<="
-    return {
+    row: dict[str, Any] = {
         "figure": figure,
         "value": value,
         "unit": unit,
         "goal": "" if goal is None else f"{sign} {goal:g}",
-        "ok": ok,
     }
+    if goal is None:
+        row["ok"] = None
+    elif ci is None:
+        row["ok"] = value >= goal if higher_is_better else value <= goal
+    else:
+        good, bad = (
+            (ci[0] >= goal, ci[1] < goal) if higher_is_better else (ci[1] <= goal, ci[0] > goal)
+        )
+        row["ok"] = True if good else (False if bad else None)
+        row["ci95"] = list(ci)
+    return row
 
 
 def write_json(path: str | None, results: dict[str, Any]) -> None:

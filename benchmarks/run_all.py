@@ -7,7 +7,9 @@ whether it was met. This script gathers them into ``benchmarks/results/results.j
 ``benchmarks/results/results.png``.
 
 Run: ``python benchmarks/run_all.py [--quick] [--only NAME ...] [--out DIR]``
-(``--quick`` finishes in about two minutes on 2 cores).
+(``--quick``: every script with ``--quick`` - fewer rounds, smaller data, no memory runs -
+for the same table in about two minutes on 2 quiet cores; each script's seconds are printed
+after its output).
 """
 
 from __future__ import annotations
@@ -34,12 +36,15 @@ def discover(only: list[str] | None) -> list[Path]:
 def run_one(script: Path, out_dir: Path, quick: bool) -> dict[str, Any]:
     target = out_dir / f"{script.stem}.json"
     cmd = [sys.executable, str(script), "--json", str(target)] + (["--quick"] if quick else [])
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+    # the scripts' own commands (``tensorweave ...``) from the same environment as this Python
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PATH=path)
     start = time.perf_counter()
     print(f"\n### {script.stem}  ({' '.join(cmd[1:])})", flush=True)
     proc = subprocess.run(cmd, env=env, cwd=HERE, text=True, capture_output=True)
     print(proc.stdout.rstrip())
     elapsed = time.perf_counter() - start
+    print(f"({script.stem}: {elapsed:.1f} s)", flush=True)
     if proc.returncode != 0 or not target.exists():
         tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
         print(f"!! {script.stem} failed (exit {proc.returncode}):\n{tail}")
@@ -54,6 +59,8 @@ def run_one(script: Path, out_dir: Path, quick: bool) -> dict[str, Any]:
 
 
 def print_table(results: list[dict[str, Any]]) -> None:
+    """One line per figure; ``?`` when a figure's confidence interval (shown after it)
+    contains its goal, so the run can tell neither way."""
     print("\n" + "=" * 100)
     print(f"{'benchmark':18s} {'figure':52s} {'value':>10s} {'goal':>9s}  met")
     print("-" * 100)
@@ -61,11 +68,15 @@ def print_table(results: list[dict[str, Any]]) -> None:
         if "error" in res:
             print(f"{res['name']:18s} {'FAILED: see above':52s}")
             continue
+        if not res["summary"]:
+            print(f"{res['name']:18s} {'(no summary rows)':52s}")
         for row in res["summary"]:
-            ok = {True: "yes", False: "NO", None: ""}[row.get("ok")]
+            ok = {True: "yes", False: "NO", None: "?" if row.get("goal") else ""}[row.get("ok")]
             value = f"{row['value']:.3f}{row.get('unit', '')}"
+            ci = " [{:.3f}-{:.3f}]".format(*row["ci95"]) if row.get("ci95") else ""
             print(
-                f"{res['name']:18s} {row['figure'][:52]:52s} {value:>10s} {row['goal']:>9s}  {ok}"
+                f"{res['name']:18s} {row['figure'][:52]:52s} {value:>10s} {row['goal']:>9s}"
+                f"  {ok}{ci}"
             )
     print("=" * 100)
 
