@@ -223,3 +223,17 @@ def test_ids_stay_runtime_inputs_of_an_outer_xla_train_step():
 
     entry = _entry_parameter_shapes(step, tf.zeros([3, 5], tf.int32))
     assert "s32[3,5]" in entry, entry
+
+
+def test_repeated_eager_calls_reuse_the_trace_and_keep_checking_shapes():
+    x = tw.Input(n_units=3, name="x")
+    f = tw.compile(Add(x))
+    a = tf.ones((2, 3))
+    first = f(a).numpy()
+    np.testing.assert_array_equal(f(a).numpy(), first)  # the direct call: same result
+    np.testing.assert_array_equal(f(tf.ones((5, 3))).numpy()[:2], first)  # new batch size
+    assert f.trace_count == 1
+    with pytest.raises(tw.ShapeError, match="'x'"):
+        f(tf.ones((2, 4)))  # a shape the signature refuses, after fitting ones
+    with pytest.raises(tw.InputValueError, match="'x'"):
+        f(tf.ones((2, 3), tf.int32))  # and a dtype
