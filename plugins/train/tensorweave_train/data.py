@@ -8,7 +8,8 @@ sees exactly the batches an uninterrupted run would have.
 Accepted data:
 
 - a dict ``{input_name: array}`` or a tuple of arrays (one per feed, in order), cut into
-  ``batch_size`` batches, shuffled per epoch when ``shuffle=True``;
+  ``batch_size`` batches, shuffled per epoch when ``shuffle=True`` (a few batches gathered
+  at once, see ``GATHER_BYTES``);
 - a ``tf.data.Dataset`` of such dicts/tuples, already batched (skip = ``dataset.skip``;
   shuffle it with a fixed seed and ``reshuffle_each_iteration=False`` for exact resume);
 - a callable returning an iterable of batches (called once per epoch), or a re-iterable

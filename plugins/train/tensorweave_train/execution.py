@@ -2,7 +2,8 @@
 
 ``run_epoch(trainer, batches)`` reads the epoch's batches, groups consecutive batches of the
 same shapes into chunks, stacks each chunk (one array per feed, batches on a new first
-axis) and runs it with ``Model.train_steps``: one Python call, one conversion and one
+axis; a view, not a copy, when the batches lie end to end in one array, as ``data.py``
+yields them) and runs it with ``Model.train_steps``: one Python call, one conversion and one
 check per chunk instead of per step. The sum of the losses and every figure are the same
 as with one step per call (the same step body runs, in the same order).
 
