@@ -8,7 +8,8 @@ sees exactly the batches an uninterrupted run would have.
 Accepted data:
 
 - a dict ``{input_name: array}`` or a tuple of arrays (one per feed, in order), cut into
-  ``batch_size`` batches, shuffled per epoch when ``shuffle=True``;
+  ``batch_size`` batches, shuffled per epoch when ``shuffle=True`` (a few batches gathered
+  at once, see ``GATHER_BYTES``);
 - a ``tf.data.Dataset`` of such dicts/tuples, already batched (skip = ``dataset.skip``;
   shuffle it with a fixed seed and ``reshuffle_each_iteration=False`` for exact resume);
 - a callable returning an iterable of batches (called once per epoch), or a re-iterable
@@ -35,7 +36,14 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-__all__ = ["Batches", "as_batches", "order_batch"]
+__all__ = ["Batches", "as_batches", "order_batch", "GATHER_BYTES", "GATHER_MAX"]
+
+# Shuffled arrays are gathered (one fancy-indexing copy) up to this many bytes and batches
+# at a time, and yielded as consecutive slices of the gathered block, which
+# ``execution``'s multi-step calls then stack without a second copy. The batches are the
+# same whatever these are: the order depends only on ``(seed, epoch)``.
+GATHER_BYTES = 4 << 20
+GATHER_MAX = 32
 
 
 def order_batch(batch: Any, feeds: Sequence[tw.Layer]) -> tuple[Any, ...]:
@@ -120,14 +128,21 @@ def as_batches(
         size = int(batch_size or 32)
         length = -(-n // size)
 
+        row_bytes = sum(a[:1].nbytes for a in arrays)
+        gather = max(1, min(GATHER_MAX, GATHER_BYTES // max(size * row_bytes, 1)))
+
         def make_arrays(epoch: int, skip: int) -> Iterator[tuple[Any, ...]]:
-            order = np.random.default_rng([seed, epoch]).permutation(n) if shuffle else None
-            for b in range(skip, length):
-                if order is None:
+            if not shuffle:
+                for b in range(skip, length):
                     yield tuple(a[b * size : (b + 1) * size] for a in arrays)
-                else:
-                    idx = order[b * size : (b + 1) * size]
-                    yield tuple(a[idx] for a in arrays)
+                return
+            order = np.random.default_rng([seed, epoch]).permutation(n)
+            for first in range(skip, length, gather):
+                # a few batches gathered at once: the loop stacks them without a copy
+                rows = order[first * size : (first + gather) * size]
+                block = tuple(a[rows] for a in arrays)
+                for b in range(0, len(rows), size):
+                    yield tuple(x[b : b + size] for x in block)
 
         return Batches(make_arrays, length)
 

@@ -2,7 +2,8 @@
 
 ``run_epoch(trainer, batches)`` reads the epoch's batches, groups consecutive batches of the
 same shapes into chunks, stacks each chunk (one array per feed, batches on a new first
-axis) and runs it with ``Model.train_steps``: one Python call, one conversion and one
+axis; a view, not a copy, when the batches lie end to end in one array, as ``data.py``
+yields them) and runs it with ``Model.train_steps``: one Python call, one conversion and one
 check per chunk instead of per step. The sum of the losses and every figure are the same
 as with one step per call (the same step body runs, in the same order).
 
@@ -91,6 +92,42 @@ def _same(a: Sequence[Any], b: Sequence[Any]) -> bool:
     )
 
 
+def _block(values: list[np.ndarray]) -> np.ndarray:
+    """``np.stack(values)`` (arrays of one shape and dtype), without its copy when they are
+    consecutive pieces of one C-contiguous array, as ``data.py`` slices unshuffled data (and
+    shuffled data, gathered a few batches at a time): then the block is a view of that
+    memory (read-only), and the one copy left is the conversion to a tensor.
+
+    >>> import numpy as np
+    >>> x = np.arange(12.0).reshape(6, 2)
+    >>> b = _block([x[0:2], x[2:4], x[4:6]])
+    >>> b.shape, np.shares_memory(b, x), _block([x[0:2], x[4:6]]).tolist()
+    ((3, 2, 2), True, [[[0.0, 1.0], [2.0, 3.0]], [[8.0, 9.0], [10.0, 11.0]]])
+    """
+    first = values[0]
+    if len(values) == 1:
+        return first[None]
+    base = first.base
+    size = first.nbytes
+    start = first.__array_interface__["data"][0]
+    if (
+        base is not None
+        and size > 0
+        and first.flags.c_contiguous
+        and all(
+            v.base is base
+            and v.flags.c_contiguous
+            and v.__array_interface__["data"][0] == start + j * size
+            for j, v in enumerate(values)
+        )
+    ):
+        # one allocation (the same base) holds every piece, end to end: a view of it
+        return np.lib.stride_tricks.as_strided(
+            first, (len(values), *first.shape), (size, *first.strides), writeable=False
+        )
+    return np.stack(values)
+
+
 def _stack(model: Any, group: list[Sequence[Any]]) -> list[Any] | None:
     """The group's batches stacked per feed (checked once per shape), or ``None`` when
     they cannot be (a value that is neither an array nor a dense tensor)."""
@@ -105,9 +142,7 @@ def _stack(model: Any, group: list[Sequence[Any]]) -> list[Any] | None:
     out = []
     for i, f in enumerate(model.feeds):
         if isinstance(first[i], np.ndarray):
-            values = [b[i] for b in group]
-            block = values[0][None] if len(values) == 1 else np.stack(values)
-            out.append(tf.convert_to_tensor(block, dtype=f.dtype))
+            out.append(tf.convert_to_tensor(_block([b[i] for b in group]), dtype=f.dtype))
         else:
             out.append(tf.cast(tf.stack([b[i] for b in group]), f.dtype))
     return out

@@ -132,3 +132,31 @@ def test_jit_compile_error_names_the_layer():
     model = twt.Model(inputs=x, outputs=y, loss=loss, jit_compile=True)
     with pytest.raises(XLAError, match="emitted by layer 'texty'"):
         model.train({"x": np.ones((8, 2), "float32")}, epochs=1, batch_size=4)
+
+
+def test_consecutive_batches_are_stacked_as_a_view_others_copied():
+    from tensorweave_train.execution import _block
+
+    x = np.arange(60, dtype="float32").reshape(10, 2, 3)
+    view = _block([x[0:2], x[2:4], x[4:6]])
+    np.testing.assert_array_equal(view, np.stack([x[0:2], x[2:4], x[4:6]]))
+    assert np.shares_memory(view, x) and not view.flags.writeable
+    gap = _block([x[0:2], x[4:6]])  # not end to end
+    np.testing.assert_array_equal(gap, np.stack([x[0:2], x[4:6]]))
+    assert not np.shares_memory(gap, x)
+    other = x[2:4].copy()  # end to end by chance would still need the same allocation
+    assert not np.shares_memory(_block([x[0:2], other]), x)
+    strided = x[:, :, ::2]  # pieces that are not contiguous: copied
+    assert not np.shares_memory(_block([strided[0:2], strided[2:4]]), x)
+    np.testing.assert_array_equal(_block([x[0:2]]), x[0:2][None])
+
+
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_stacked_views_train_like_one_step_per_call(shuffle):
+    data = regression_data(n=61)
+    ref = regression_model(seed=3, steps_per_execution=1)
+    got = regression_model(seed=3, steps_per_execution=4)
+    for m in (ref, got):
+        m.train(data, epochs=2, batch_size=8, shuffle=shuffle, verbose=0)
+    for a, b in zip(weights(ref), weights(got), strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
