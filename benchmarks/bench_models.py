@@ -20,8 +20,10 @@ framework it is (measured: CIFAR CNN 280 vs 267 ms for tensorweave, 284 vs 271 m
 hand-written TF; a ``gc.collect()`` or an untimed warm-up batch in between does not remove
 it). The fixed order tensorweave, hand-written, Keras put tensorweave after Keras in every
 window (CNN 0.95x; 0.98-1.01x with hand-written first). So Keras runs first in each window
-and the two others alternate their order, over an even number of windows: each of them
-follows Keras equally often. ``gc.collect()`` runs, untimed, before every epoch.
+and the others rotate their order, over a multiple of their number of windows: each of them
+follows Keras equally often (alternating two orders did not: with more than two variants,
+``Model.train`` followed Keras in half the windows, the hand-written program in none).
+``gc.collect()`` runs, untimed, before every epoch.
 
 Run: ``python benchmarks/bench_models.py [--quick] [--only cnn|word2vec] [--json out.json]``
 """
@@ -319,11 +321,13 @@ def measure(
         run(warm, batch)  # trace and warm up
     n = (len(data[0]) // batch) * batch
     times: dict[str, list[float]] = {k: [] for k in epochs}
-    # Keras first (the epoch after it is slower), then the others, in alternating order
+    # Keras first (the epoch after it is slower), then the others in rotating order, over a
+    # multiple of their number of windows: each of them follows Keras equally often
     others = [k for k in epochs if k != KERAS]
     first = [k for k in epochs if k == KERAS]
+    windows = -(-windows // len(others)) * len(others)
     for w in range(windows):
-        for k in first + (others if w % 2 == 0 else others[::-1]):
+        for k in first + others[w % len(others) :] + others[: w % len(others)]:
             gc.collect()
             start = time.perf_counter()
             epochs[k](data, batch)
@@ -401,7 +405,7 @@ def main() -> dict[str, Any]:
     if args.memory_of:
         one_variant(args.memory_of, args.quick)
         return {}
-    windows = 4 if args.quick else 8  # even: the non-Keras variants swap places
+    windows = 3 if args.quick else 8  # rounded up to a multiple of the rotating variants
     results: dict[str, Any] = {}
     summary = []
     for model in ("cnn", "word2vec"):

@@ -224,7 +224,7 @@ class TrainSteps:
             return
         with self.strategy.scope():
             self.optimizer.build(self.trainable_variables)
-        if self._train_cf is not None:
+        if self._train_cf is not None or "train_many_cf" in self._fns:
             self._built_for = weakref.ref(self.optimizer)
 
     def _train_concrete(self) -> Any:

@@ -56,6 +56,29 @@ def test_every_step_event_seen_with_its_own_loss_and_counters():
     np.testing.assert_allclose([s[3] for s in ends], [s[3] for s in ref_ends], rtol=1e-6)
 
 
+def test_replayed_events_only_at_the_steps_their_triggers_match():
+    seen = {1: [], 8: []}
+    for k in (1, 8):
+
+        class EveryThird(Callback):
+            triggers = (on_step(every=3), on_step(every=4, at="start"))
+            exact_steps = False
+
+            def __call__(self, event, state, seen=seen[k]):
+                seen.append((event.name, state.step, state.epoch_step, float(state.loss or 0)))
+
+        _train(k, regression_data(n=64), epochs=2, callbacks=[EveryThird()])
+    assert [s[:2] for s in seen[8]] == [s[:2] for s in seen[1]]
+    ends = [s[1] for s in seen[8] if s[0] == "STEP_END"]
+    starts = [s[1] for s in seen[8] if s[0] == "STEP_START"]
+    assert ends == [3, 6, 9, 12, 15] and starts == [3, 7, 11, 15]  # start: steps done before
+    np.testing.assert_allclose(
+        [s[3] for s in seen[8] if s[0] == "STEP_END"],
+        [s[3] for s in seen[1] if s[0] == "STEP_END"],
+        rtol=1e-6,
+    )
+
+
 def test_exact_callback_sees_the_weights_of_its_step_and_can_stop_there():
     snaps = {}
     for k in (1, 8):
