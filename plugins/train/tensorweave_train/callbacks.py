@@ -276,13 +276,22 @@ class ProgressBar(Callback):
             self._bar = None
 
 
+_SCALAR_META: Any = None  # the scalars plugin's metadata, serialised once
+
+
 def _scalar(tag: str, value: Any, step: int) -> None:
     """``tf.summary.scalar`` without needing the ``tensorboard`` package installed."""
-    meta = tf.compat.v1.SummaryMetadata(
-        plugin_data=tf.compat.v1.SummaryMetadata.PluginData(plugin_name="scalars"),
-        data_class=1,  # DATA_CLASS_SCALAR
-    )
-    tf.summary.write(tag, tf.cast(value, tf.float32), step=step, metadata=meta)
+    global _SCALAR_META
+    if _SCALAR_META is None:
+        _SCALAR_META = tf.compat.v1.SummaryMetadata(
+            plugin_data=tf.compat.v1.SummaryMetadata.PluginData(plugin_name="scalars"),
+            data_class=1,  # DATA_CLASS_SCALAR
+        ).SerializeToString()
+    if isinstance(value, tf.Tensor):
+        value = tf.cast(value, tf.float32)
+    else:  # a Python or numpy number: one constant, no cast op
+        value = tf.constant(float(value), tf.float32)
+    tf.summary.write(tag, value, step=step, metadata=_SCALAR_META)
 
 
 class TensorBoard(Callback):
