@@ -29,6 +29,7 @@ import numpy as np
 import tensorweave as tw
 import tensorweave.config as twc
 from tensorweave_train.events import Callback, Event, TrainState, on_epoch, on_step
+from tensorweave_train.trainer import non_finite_weights
 
 __all__ = [
     "SECTIONS_ALL",
@@ -171,11 +172,7 @@ class StopOnNonFinite(Callback):
         loss = state.values.get("loss")
         what = f"the training loss is {loss}" if loss is not None and not np.isfinite(loss) else ""
         if not what and state.model is not None:
-            bad = [
-                v.name
-                for v in state.model.trainable_variables
-                if v.dtype.is_floating and not np.isfinite(v.numpy()).all()
-            ]
+            bad = non_finite_weights(state.model)  # one compiled pass, no copy to numpy
             what = f"the weights {bad[:3]} hold NaN/inf" if bad else ""
         if what:
             self.reason = (

@@ -39,7 +39,14 @@ from tensorweave_train.events import Callback, Event, TrainState
 from tensorweave_train.execution import run_epoch
 from tensorweave_train.history import History
 
-__all__ = ["Trainer", "History", "resolve_callbacks", "NonFiniteWarning", "non_finite"]
+__all__ = [
+    "Trainer",
+    "History",
+    "resolve_callbacks",
+    "NonFiniteWarning",
+    "non_finite",
+    "non_finite_weights",
+]
 
 
 class NonFiniteWarning(RuntimeWarning):
@@ -95,7 +102,7 @@ def _float_variables(model: Any) -> tuple[list[tf.Variable], Any]:
     return variables, sums
 
 
-def _non_finite_weights(model: Any) -> list[str]:
+def non_finite_weights(model: Any) -> list[str]:
     """Names of the float trainable variables holding NaN/inf.
 
     One compiled call sums each variable in place (copying them all to numpy cost
@@ -108,7 +115,7 @@ def _non_finite_weights(model: Any) -> list[str]:
     >>> class M:  # anything with trainable_variables
     ...     trainable_variables = [tf.Variable([1.0, float("nan")], name="w"),
     ...                            tf.Variable([3e38, 3e38], name="big")]
-    >>> _non_finite_weights(M())
+    >>> non_finite_weights(M())
     ['w:0']
     """
     variables, sums = _float_variables(model)
@@ -286,7 +293,7 @@ class Trainer:
         loss = s.values.get("loss", 0.0)
         what = f"the training loss is {loss}" if not np.isfinite(loss) else None
         if what is None:
-            bad = _non_finite_weights(self.model)
+            bad = non_finite_weights(self.model)
             if bad:
                 what = f"weights {bad[:3]} hold NaN/inf"
         if what is not None:

@@ -1,4 +1,4 @@
-"""The end-of-epoch NaN/inf check of the weights (``trainer._non_finite_weights``)."""
+"""The end-of-epoch NaN/inf check of the weights (``trainer.non_finite_weights``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import tensorflow as tf
 from twtrain_helpers import regression_data, regression_model
 
 from tensorweave_train import trainer as trainer_module
-from tensorweave_train.trainer import NonFiniteWarning, _non_finite_weights
+from tensorweave_train.trainer import NonFiniteWarning, non_finite_weights
 
 
 class _Holder:
@@ -25,24 +25,24 @@ def test_names_exactly_the_variables_holding_nan_or_inf():
     nan = tf.Variable([[1.0, np.nan]], name="nan")
     inf = tf.Variable([-np.inf], dtype=tf.float64, name="inf")
     ids = tf.Variable([1, 2], name="ids")  # not float: not looked at
-    assert _non_finite_weights(_Holder(ok, nan, ids, inf)) == ["nan:0", "inf:0"]
-    assert _non_finite_weights(_Holder(ok, ids)) == []
-    assert _non_finite_weights(_Holder(ids)) == []
+    assert non_finite_weights(_Holder(ok, nan, ids, inf)) == ["nan:0", "inf:0"]
+    assert non_finite_weights(_Holder(ok, ids)) == []
+    assert non_finite_weights(_Holder(ids)) == []
 
 
 def test_finite_weights_whose_sum_overflows_are_not_reported():
     big = tf.Variable(np.full(4, 3e38, "float32"), name="big")
     half = tf.Variable(np.full(4, 60000.0, "float16"), name="half")
-    assert _non_finite_weights(_Holder(big, half)) == []
+    assert non_finite_weights(_Holder(big, half)) == []
 
 
 def test_the_check_reads_the_weights_of_now_not_of_its_first_call():
     model = regression_model()
     model.train(regression_data(n=16), epochs=1, batch_size=8, verbose=0)
-    assert _non_finite_weights(model) == []
+    assert non_finite_weights(model) == []
     weight = model.trainable_variables[0]
     weight.assign(weight * np.nan)
-    assert _non_finite_weights(model) == [weight.name]
+    assert non_finite_weights(model) == [weight.name]
 
 
 def test_the_per_model_cache_is_released_with_the_model():
