@@ -295,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
         tf.config.threading.set_intra_op_parallelism_threads(args.threads)
         tf.config.threading.set_inter_op_parallelism_threads(args.threads)
     window = args.window or (3 if args.quick else 8)
-    windows = args.windows or (3 if args.quick else 9)
+    windows = args.windows or (3 if args.quick else 25)  # the 25 rounds
     warmup = 2 if args.quick else 4
     tf.random.set_seed(0)
     xs, ys = make_data(16)

@@ -150,3 +150,36 @@ def test_verbose_1_is_a_bar_on_a_terminal_and_lines_elsewhere(capsys) -> None:
     assert "Epoch 1/2" in shown and "Epoch 2/2" in shown and "8/8" in shown
     assert Progress(1, file=io.StringIO()).lines  # not a terminal: one line per epoch
     assert not Progress(0).lines and not Progress(0).bar
+
+
+def test_the_bar_is_redrawn_at_most_every_redraw_seconds() -> None:
+    import io
+
+    from tensorweave_train.progress import Progress
+
+    class Counting(Progress):
+        BAR_EVERY = 1  # offered every step
+
+        def __init__(self, *args, **kw) -> None:
+            super().__init__(*args, **kw)
+            self.drawn = 0
+
+        def __call__(self, event, state) -> None:
+            before = self._drawn
+            super().__call__(event, state)
+            self.drawn += self._drawn != before
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    data = regression_data(n=64)
+    slow = Counting(1, file=Terminal())
+    slow.REDRAW_SECONDS = 3600.0
+    regression_model().train(data, epochs=2, batch_size=8, verbose=0, callbacks=[slow])
+    eager = Counting(1, file=Terminal())
+    eager.REDRAW_SECONDS = 0.0
+    regression_model().train(data, epochs=2, batch_size=8, verbose=0, callbacks=[eager])
+    assert slow.drawn == 1  # the first offer only (then once an hour)
+    assert eager.drawn == 16  # every step of both epochs
+    assert "8/8" in slow.file.getvalue()  # the epoch's end still shows the full count
