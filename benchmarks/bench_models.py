@@ -112,9 +112,9 @@ def _tw_epoch(model: Any, names: tuple[str, ...], how: str) -> Any:
         },
     }.get(how, {})
 
-    # the display/logging pair: 4 epochs a call, so what they cost once per train call (a
+    # the display/logging pair: 10 epochs a call, so what they cost once per train call (a
     # TensorBoard writer's flush, the CSV file's sync) is spread as in a real run
-    epochs = 4 if how in ("train_silent", "train_logged") else 1
+    epochs = 10 if how in ("train_silent", "train_logged") else 1
 
     def train(data: tuple[np.ndarray, ...], batch: int) -> None:
         model.train(dict(zip(names, data)), epochs=epochs, batch_size=batch, shuffle=False, **shown)
@@ -366,7 +366,7 @@ def measure(
 def report(name: str, res: dict[str, Any], memory: dict[str, float]) -> None:
     for k, r in res.items():
         if k in ("train_over_train_step", "logged_over_silent", SILENT, LOGGED):
-            continue  # the silent/logged pair: 4 epochs a window, only their ratio shown
+            continue  # the silent/logged pair: 10 epochs a window, only their ratio shown
         mem = f"{memory[k]:7.0f} MB" if k in memory else " " * 10
         print(
             f"{name:9s} {k:22s} {r['per_s']:9.0f}/s  {r['ratio']:5.3f}x hand-written "

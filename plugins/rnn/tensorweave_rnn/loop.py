@@ -4,22 +4,26 @@
 module only runs steps on tensors, time-major ``(time, batch, ...)``. There are two ways,
 with the same numbers and gradients:
 
-- ``unrolled``: a Python loop, for a time axis known when tracing and at most
+- ``TimeLoop.unrolled``: a Python loop, for a time axis known when tracing and at most
   ``UNROLL_MAX`` steps long: no loop bookkeeping, and the ops of neighbouring steps can
   overlap;
-- ``looped``: one ``tf.while_loop`` over a ``TensorArray``, for any length, traced once.
+- ``TimeLoop.looped``: one ``tf.while_loop`` over a ``TensorArray``, for any length, traced
+  once.
 
-``run_steps`` picks one. Both honour a padding mask (``time_mask``: at padded steps the
-states carry through unchanged and the outputs are zero), ``reverse`` (outputs stay
-aligned with the input steps) and ``sequences=False`` (the output of the last real step).
+``TimeLoop.run`` picks one. A ``TimeLoop`` holds what every step of one run shares (the
+cell, its step function and keyword arguments, the name errors give, the direction and
+whether every output is kept). Both ways honour a padding mask (``time_mask``: at padded
+steps the states carry through unchanged and the outputs are zero), ``reverse`` (outputs
+stay aligned with the input steps) and ``sequences=False`` (the output of the last real
+step).
 
 >>> import numpy as np, tensorflow as tf, tensorweave as tw
 >>> cell = tw.cells["RNNCell.v1"](tw.Input(n_units=3), n_units=4)
 >>> xs, h0 = tf.ones([5, 2, 3]), [tf.zeros([2, 4])]  # 5 steps, 2 rows
 >>> mask = time_mask(tf.constant([5, 2]), "lengths", 5, time_major=False)
->>> args = (cell, xs, mask, h0, cell.step, {})
->>> a, _ = unrolled(*args, 5, "demo", reverse=False, sequences=True)
->>> b, _ = looped(*args, 5, 2, "demo", reverse=False, sequences=True)
+>>> loop = TimeLoop(cell, cell.step, {}, "demo")
+>>> a, _ = loop.unrolled(xs, mask, h0, 5)
+>>> b, _ = loop.looped(xs, mask, h0, 5, 2)
 >>> a.shape.as_list(), bool(np.allclose(a, b)), bool(np.all(a[2:, 1] == 0))
 ([5, 2, 4], True, True)
 """
@@ -27,145 +31,124 @@ aligned with the input steps) and ``sequences=False`` (the output of the last re
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import tensorflow as tf
 
 from tensorweave_rnn.contract import check_step
 
-__all__ = ["UNROLL_MAX", "looped", "run_steps", "time_mask", "unrolled"]
+__all__ = ["UNROLL_MAX", "TimeLoop", "time_mask"]
 
 UNROLL_MAX = 32  # a time axis known when tracing and at most this long is unrolled
 
 Step = Callable[..., Any]
+Result = tuple[tf.Tensor, Sequence[tf.Tensor]]  # (outputs, final states)
 
 
-def run_steps(
-    cell: Any,
-    xs: tf.Tensor,
-    mask: tf.Tensor | None,
-    states: list[tf.Tensor],
-    step: Step,
-    kwargs: dict[str, Any],
-    steps: tf.Tensor,
-    batch: tf.Tensor,
-    who: str,
-    *,
-    reverse: bool,
-    sequences: bool,
-) -> tuple[tf.Tensor, Sequence[tf.Tensor]]:
-    """``(outputs, final_states)``: ``unrolled`` when the length of ``xs`` is known when
-    tracing and at most ``UNROLL_MAX``, ``looped`` otherwise."""
-    static = xs.shape[0]
-    if isinstance(static, int) and 0 < static <= UNROLL_MAX:
-        return unrolled(
-            cell, xs, mask, states, step, kwargs, static, who, reverse=reverse, sequences=sequences
-        )
-    return looped(
-        cell,
-        xs,
-        mask,
-        states,
-        step,
-        kwargs,
-        steps,
-        batch,
-        who,
-        reverse=reverse,
-        sequences=sequences,
-    )
+@dataclass(frozen=True)
+class TimeLoop:
+    """What every step of one run shares: ``step(x, *states, **kwargs) -> (out, states)``
+    of ``cell``, the name errors give (``who``), the direction and whether every step's
+    output is kept (``sequences``) or only the last real one."""
 
+    cell: Any
+    step: Step
+    kwargs: dict[str, Any]
+    who: str
+    reverse: bool = False
+    sequences: bool = True
 
-def looped(
-    cell: Any,
-    xs: tf.Tensor,
-    mask: tf.Tensor | None,
-    states: list[tf.Tensor],
-    step: Step,
-    kwargs: dict[str, Any],
-    steps: tf.Tensor,
-    batch: tf.Tensor,
-    who: str,
-    *,
-    reverse: bool,
-    sequences: bool,
-) -> tuple[tf.Tensor, Sequence[tf.Tensor]]:
-    """The time loop as one ``tf.while_loop`` (any length, traced once)."""
-    dtype = xs.dtype
-    inputs = tf.TensorArray(xs.dtype, size=steps).unstack(xs)
-    masks = tf.TensorArray(tf.bool, size=steps).unstack(mask) if mask is not None else None
-    width = cell.shape[-1]
-    checked: list[bool] = []
+    def run(
+        self,
+        xs: tf.Tensor,
+        mask: tf.Tensor | None,
+        states: list[tf.Tensor],
+        steps: tf.Tensor,
+        batch: tf.Tensor,
+    ) -> Result:
+        """``unrolled`` when the length of ``xs`` is known when tracing and at most
+        ``UNROLL_MAX``, ``looped`` otherwise."""
+        static = xs.shape[0]
+        if isinstance(static, int) and 0 < static <= UNROLL_MAX:
+            return self.unrolled(xs, mask, states, static)
+        return self.looped(xs, mask, states, steps, batch)
 
-    def body(t: tf.Tensor, states: tuple[tf.Tensor, ...], *extra: Any) -> tuple[Any, ...]:
-        i = steps - 1 - t if reverse else t
-        out, new = step(inputs.read(i), *states, **kwargs)
-        if not checked:
-            check_step(cell, out, new, who)
-            checked.append(True)
-        new = list(new)
-        extra_out: list[Any] = []
-        if masks is not None:
-            m = masks.read(i)
-            new = [tf.where(m, n, s) for n, s in zip(new, states, strict=True)]
-            out = tf.where(m, out, tf.zeros_like(out))
-        if not sequences:
-            extra_out.append(out if masks is None else tf.where(m, out, extra[0]))
-        else:
-            extra_out.append(extra[0].write(i, out))
-        return (t + 1, tuple(new), *extra_out)
+    def looped(
+        self,
+        xs: tf.Tensor,
+        mask: tf.Tensor | None,
+        states: list[tf.Tensor],
+        steps: tf.Tensor,
+        batch: tf.Tensor,
+    ) -> Result:
+        """The time loop as one ``tf.while_loop`` (any length, traced once)."""
+        cell, step, kwargs = self.cell, self.step, self.kwargs
+        reverse, sequences = self.reverse, self.sequences
+        dtype = xs.dtype
+        inputs = tf.TensorArray(xs.dtype, size=steps).unstack(xs)
+        masks = tf.TensorArray(tf.bool, size=steps).unstack(mask) if mask is not None else None
+        width = cell.shape[-1]
+        checked: list[bool] = []
 
-    extra0 = (
-        tf.TensorArray(dtype, size=steps, element_shape=tf.TensorShape([None, width]))
-        if sequences
-        else tf.zeros([batch, width], dtype)
-    )
-    _, final, result = tf.while_loop(
-        lambda t, *_: t < steps,
-        body,
-        (tf.constant(0), tuple(states), extra0),
-    )
-    return (result.stack() if sequences else result), final
-
-
-def unrolled(
-    cell: Any,
-    xs: tf.Tensor,
-    mask: tf.Tensor | None,
-    states: list[tf.Tensor],
-    step: Step,
-    kwargs: dict[str, Any],
-    steps: int,
-    who: str,
-    *,
-    reverse: bool,
-    sequences: bool,
-) -> tuple[tf.Tensor, Sequence[tf.Tensor]]:
-    """The time loop unrolled in Python, for a length known when tracing (at most
-    ``UNROLL_MAX``): no loop bookkeeping, and the ops of neighbouring steps can
-    overlap; the numbers are the same as ``looped``'s."""
-    inputs = tf.unstack(xs, num=steps)
-    masks = tf.unstack(mask, num=steps) if mask is not None else None
-    outs: list[Any] = [None] * steps
-    last = None
-    carried = tuple(states)
-    for t in range(steps):
-        i = steps - 1 - t if reverse else t
-        out, new = step(inputs[i], *carried, **kwargs)
-        if t == 0:
-            check_step(cell, out, new, who)
-        new = list(new)
-        if masks is not None:
-            m = masks[i]
-            new = [tf.where(m, n, s) for n, s in zip(new, carried, strict=True)]
-            out = tf.where(m, out, tf.zeros_like(out))
+        def body(t: tf.Tensor, states: tuple[tf.Tensor, ...], *extra: Any) -> tuple[Any, ...]:
+            i = steps - 1 - t if reverse else t
+            out, new = step(inputs.read(i), *states, **kwargs)
+            if not checked:
+                check_step(cell, out, new, self.who)
+                checked.append(True)
+            new = list(new)
+            extra_out: list[Any] = []
+            if masks is not None:
+                m = masks.read(i)
+                new = [tf.where(m, n, s) for n, s in zip(new, states, strict=True)]
+                out = tf.where(m, out, tf.zeros_like(out))
             if not sequences:
-                out = out if last is None else tf.where(m, out, last)
-        carried = tuple(new)
-        outs[i] = out
-        last = out
-    result = tf.stack(outs) if sequences else last
-    return result, carried
+                extra_out.append(out if masks is None else tf.where(m, out, extra[0]))
+            else:
+                extra_out.append(extra[0].write(i, out))
+            return (t + 1, tuple(new), *extra_out)
+
+        extra0 = (
+            tf.TensorArray(dtype, size=steps, element_shape=tf.TensorShape([None, width]))
+            if sequences
+            else tf.zeros([batch, width], dtype)
+        )
+        _, final, result = tf.while_loop(
+            lambda t, *_: t < steps,
+            body,
+            (tf.constant(0), tuple(states), extra0),
+        )
+        return (result.stack() if sequences else result), final
+
+    def unrolled(
+        self, xs: tf.Tensor, mask: tf.Tensor | None, states: list[tf.Tensor], steps: int
+    ) -> Result:
+        """The time loop unrolled in Python, for a length known when tracing (at most
+        ``UNROLL_MAX``): no loop bookkeeping, and the ops of neighbouring steps can
+        overlap; the numbers are the same as ``looped``'s."""
+        inputs = tf.unstack(xs, num=steps)
+        masks = tf.unstack(mask, num=steps) if mask is not None else None
+        outs: list[Any] = [None] * steps
+        last = None
+        carried = tuple(states)
+        for t in range(steps):
+            i = steps - 1 - t if self.reverse else t
+            out, new = self.step(inputs[i], *carried, **self.kwargs)
+            if t == 0:
+                check_step(self.cell, out, new, self.who)
+            new = list(new)
+            if masks is not None:
+                m = masks[i]
+                new = [tf.where(m, n, s) for n, s in zip(new, carried, strict=True)]
+                out = tf.where(m, out, tf.zeros_like(out))
+                if not self.sequences:
+                    out = out if last is None else tf.where(m, out, last)
+            carried = tuple(new)
+            outs[i] = out
+            last = out
+        result = tf.stack(outs) if self.sequences else last
+        return result, carried
 
 
 def time_mask(

@@ -38,7 +38,7 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_rnn.cell import RENAMED
 from tensorweave_rnn.loop import UNROLL_MAX as UNROLL_MAX  # re-exported: it lives in loop
-from tensorweave_rnn.loop import run_steps, time_mask
+from tensorweave_rnn.loop import TimeLoop, time_mask
 from tensorweave_rnn.resolve import make_cell, per_use
 
 __all__ = ["RNN", "FinalState"]
@@ -250,19 +250,10 @@ class RNN(tw.Layer):
             if projected is not None:
                 xs = projected  # x @ kernel + bias for all steps: one matmul, not T
         who = f"RNN {self.name!r}"
-        result, final = run_steps(
-            cell,
-            xs,
-            mask,
-            states,
-            step,
-            kwargs,
-            steps,
-            batch,
-            who,
-            reverse=cfg["reverse"],
-            sequences=cfg["return_sequences"],
+        loop = TimeLoop(
+            cell, step, kwargs, who, reverse=cfg["reverse"], sequences=cfg["return_sequences"]
         )
+        result, final = loop.run(xs, mask, states, steps, batch)
         final = list(final)
         if cfg["return_sequences"] and not cfg["time_major"]:
             result = tf.transpose(result, [1, 0, 2])
