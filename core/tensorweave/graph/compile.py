@@ -27,6 +27,7 @@ step for every batch and constant-folding the whole model (seconds per step).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import tensorflow as tf
@@ -72,8 +73,7 @@ class CompiledGraph:
         # than a small graph's ops (measured: 98 us a call against 38 us, one thread).
         self._traced: Any = None
         self._fitting: set[tuple[Any, ...]] = set()  # (dtype, shape) per input, checked
-        if _EagerTensor.type is None:
-            _EagerTensor.find()
+        self._eager = _eager_tensor_type()
         self.autograph = autograph
         signature = [e.spec for e in entries]
         self.function = tf.function(
@@ -90,80 +90,69 @@ class CompiledGraph:
         With ``jit_compile=True``, a layer XLA cannot compile raises ``XLAError`` naming
         it and its plugin (``tensorweave.graph.xla``). Called while another function
         traces, it runs inline (see the module docstring)."""
-        if values and all(type(v) is _EagerTensor.type for v in values):
+        key = None
+        if values and all(type(v) is self._eager for v in values):
             key = tuple((v.dtype, v.shape) for v in values)
-            if key in self._fitting:  # the signature already accepted these dtypes and shapes
-                try:
-                    return self._traced(*values)
-                except tf.errors.InvalidArgumentError as error:
-                    if not self.jit_compile:
-                        raise
-                    return reraise(error, self.graph, "tw.compile")
-            return self._call(values, key)
-        return self._call(values, None)
-
-    def _call(self, values: tuple[Any, ...], key: tuple[Any, ...] | None) -> Any:
-        if values and tf.inside_function() and not self.jit_compile:
-            return self._inline_call(values)
         try:
-            if not values:
-                return self.function(*[_current(e) for e in self.graph.inputs])
-            if len(values) != len(self.graph.inputs):
-                raise TypeError(
-                    f"compiled graph takes {len(self.graph.inputs)} value(s) "
-                    f"{[i.name for i in self.graph.inputs]}, got {len(values)}."
-                )
-            if not all(isinstance(v, _TENSORS) for v in values):
-                # numpy arrays, lists, scalars: checked by their Input once per call (object
-                # arrays holding None, numeric strings, complex values are refused with the
-                # input's name) instead of being converted silently by TensorFlow.
-                values = tuple(
-                    e.check(v) if isinstance(e, Input) and not isinstance(v, _TENSORS) else v
-                    for e, v in zip(self.graph.inputs, values, strict=True)
-                )
-            try:
-                # Tensors that fit the signature go straight to the tf.function; eager ones
-                # make their (dtype, shape) a known fit, called directly from then on.
-                out = self.function(*values)
-                if key is not None and all(
-                    e.spec.is_compatible_with(v)
-                    for e, v in zip(self.graph.inputs, values, strict=True)
-                ):
-                    if self._traced is None:
-                        self._traced = self.function.get_concrete_function()
-                    self._fitting.add(key)
-                return out
-            except (TypeError, ValueError):
-                # Anything else is validated by its Input (clear errors naming the input and
-                # both shapes) and converted, e.g. a float64 numpy array for a float32 input.
-                checked = [
-                    e.check(v) if isinstance(e, Input) else v
-                    for e, v in zip(self.graph.inputs, values, strict=True)
-                ]
-                return self.function(*checked)
+            if key is not None and key in self._fitting:  # dtypes and shapes already accepted
+                return self._traced(*values)
+            return self._call(values, key)
         except tf.errors.InvalidArgumentError as error:
             if not self.jit_compile:
                 raise
             return reraise(error, self.graph, "tw.compile")
 
-    def _inline_call(self, values: tuple[Any, ...]) -> Any:
+    def _call(self, values: tuple[Any, ...], key: tuple[Any, ...] | None) -> Any:
+        if not values:
+            return self.function(*[_current(e) for e in self.graph.inputs])
+        values = self._non_tensors_checked(values)
+        if tf.inside_function() and not self.jit_compile:
+            return self._inline_call(values)
+        try:
+            # Tensors that fit the signature go straight to the tf.function; eager ones make
+            # their (dtype, shape) a known fit, called directly from then on.
+            out = self.function(*values)
+        except (TypeError, ValueError):
+            # Anything else is validated by its Input (clear errors naming the input and both
+            # shapes) and converted, e.g. a float64 numpy array for a float32 input.
+            checked = [
+                e.check(v) if isinstance(e, Input) else v
+                for e, v in zip(self.graph.inputs, values, strict=True)
+            ]
+            return self.function(*checked)
+        if key is not None and all(
+            e.spec.is_compatible_with(v) for e, v in zip(self.graph.inputs, values, strict=True)
+        ):
+            if self._traced is None:
+                self._traced = self.function.get_concrete_function()
+            self._fitting.add(key)
+        return out
+
+    def _non_tensors_checked(self, values: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``values`` after the count check, numpy arrays, lists and scalars checked by their
+        Input (object arrays holding None, numeric strings, complex values are refused with
+        the input's name) instead of being converted silently by TensorFlow."""
         if len(values) != len(self.graph.inputs):
             raise TypeError(
                 f"compiled graph takes {len(self.graph.inputs)} value(s) "
                 f"{[i.name for i in self.graph.inputs]}, got {len(values)}."
             )
-        checked = tuple(
+        if all(isinstance(v, _TENSORS) for v in values):
+            return values
+        return tuple(
             e.check(v) if isinstance(e, Input) and not isinstance(v, _TENSORS) else v
             for e, v in zip(self.graph.inputs, values, strict=True)
         )
+
+    def _inline_call(self, values: tuple[Any, ...]) -> Any:
         if not all(
-            e.spec.is_compatible_with(v) for e, v in zip(self.graph.inputs, checked, strict=True)
+            e.spec.is_compatible_with(v) for e, v in zip(self.graph.inputs, values, strict=True)
         ):
-            return self.function(*checked)  # raises the signature mismatch, as uninlined
+            return self.function(*values)  # raises the signature mismatch, as uninlined
         if self._inline is None:
             run = self._run_graph
             self._inline = tf.autograph.to_graph(run) if self.autograph else run
-        return self._inline(*checked)
+        return self._inline(*values)
 
     @property
     def trace_count(self) -> int:
@@ -175,15 +164,11 @@ class CompiledGraph:
         return f"CompiledGraph({self.graph!r})"
 
 
-class _EagerTensor:
-    """The type of eager tensors (``tf.Tensor``'s concrete class), found on first use."""
-
-    type: Any = None
-
-    @classmethod
-    def find(cls) -> None:
-        with tf.init_scope():  # eager even when a function is tracing
-            cls.type = type(tf.constant(0))
+@functools.cache
+def _eager_tensor_type() -> type:
+    """The concrete class of eager tensors (found once, through the public API)."""
+    with tf.init_scope():  # eager even when a function is tracing
+        return type(tf.constant(0))
 
 
 def _current(entry: Layer) -> Any:

@@ -232,7 +232,7 @@ def _replay(
     each: list[tf.Tensor] | None = None
     for j in range(count):
         step = state.step + 1  # the step being replayed, counted from 1
-        start = bool(j) and bool(starts != ()) and _fires(starts, step)
+        start = j > 0 and starts != () and _fires(starts, step)
         end = _fires(ends, step)
         if start or end:
             if each is None:
