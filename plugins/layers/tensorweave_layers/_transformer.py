@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import tensorweave as tw
+from tensorweave.graph.naming import unique_name
 
 from ._attention import check_dropout, check_sequence
 from ._param_init import ActivationLike, InitializerLike
@@ -95,9 +96,11 @@ def fold(
     name: str | None,
     share_state_with: tw.Module | None,
     options: BlockOptions,
+    kind: str,
 ) -> tw.Module:
-    """The block built by ``build`` on ``sequences``, as a ``tw.Module`` whose inputs are
-    the sequences and their padding masks; or ``share_state_with`` reused on them."""
+    """The block built by ``build`` on ``sequences``, as a ``tw.Module`` named after
+    ``kind`` (``transformer_encoder_block_1``) whose inputs are the sequences and their
+    padding masks; or ``share_state_with`` reused on them."""
     inputs: list[tw.Layer] = []
     for seq in sequences:
         inputs.append(seq)
@@ -110,6 +113,7 @@ def fold(
                 f"{type(share_state_with).__name__}."
             )
         return share_state_with.reuse_with(*inputs, name=name, training=options.training)
-    with tw.name_scope(name or "block"):
+    full = name if name is not None else unique_name(kind)
+    with tw.name_scope(full.rsplit("/", 1)[-1]):  # its layers read "block/linear"
         output = build()
-    return tw.Module(inputs, output, name=name)
+    return tw.Module(inputs, output, name=full)

@@ -203,7 +203,12 @@ class Lookup(tw.Layer):
         super().__init__(x, shape=shape, dtype=dtype, name=name, share_state_with=share_state_with)
         if mask_zero:
             self.padding_mask = tw.Lambda(
-                self.mask_of, x, shape=shape[:-1], dtype=tf.bool, sparse=False
+                self.mask_of,
+                x,
+                shape=shape[:-1],
+                dtype=tf.bool,
+                sparse=False,
+                name=f"{self.name}_mask",
             )
 
     def init_state(self) -> None:

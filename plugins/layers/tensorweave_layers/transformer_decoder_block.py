@@ -81,4 +81,4 @@ def TransformerDecoderBlock(  # a registered layer, named like a class
         return residual(h, lambda q: feed_forward(q, options), options)
 
     sequences = [x] if context is None else [x, context]
-    return fold(sequences, build, name, share_state_with, options)
+    return fold(sequences, build, name, share_state_with, options, "transformer_decoder_block")

@@ -85,4 +85,4 @@ def TransformerEncoderBlock(  # a registered layer, named like a class
         )
         return residual(attended, lambda h: feed_forward(h, options), options)
 
-    return fold([x], build, name, share_state_with, options)
+    return fold([x], build, name, share_state_with, options, "transformer_encoder_block")

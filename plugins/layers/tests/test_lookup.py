@@ -225,5 +225,5 @@ def test_mask_zero_on_sparse_ids_marks_the_given_nonzero_ids():
 
 def test_mask_zero_needs_steps():
     bags = tw.Input(shape=(None, 4), sparse=True, name="bags")
-    with pytest.raises(tw.ArgumentError, match="(?s)weighted bags.*Fix"):
+    with pytest.raises(tw.ArgumentError, match=r"(?s)weighted bags.*Fix"):
         tw.layers["tensorweave-layers:Lookup.v1"](bags, vocab_size=4, n_units=2, mask_zero=True)
