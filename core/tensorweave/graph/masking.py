@@ -49,15 +49,13 @@ __all__ = ["checked", "passed_on", "keeps_axes"]
 
 # What the arithmetic operators on layers lift (tensorweave.graph.ops): element-wise, so a
 # step of the output is computed from the same step of each operand.
-_ELEMENTWISE = frozenset(
-    {
-        tf.math.add,
-        tf.math.subtract,
-        tf.math.multiply,
-        tf.math.truediv,
-        tf.math.pow,
-        tf.math.negative,
-    }
+_ELEMENTWISE = (
+    tf.math.add,
+    tf.math.subtract,
+    tf.math.multiply,
+    tf.math.truediv,
+    tf.math.pow,
+    tf.math.negative,
 )
 
 
@@ -117,7 +115,7 @@ def passed_on(layer: Layer) -> Layer | None:
 
 
 def _elementwise(layer: Layer) -> bool:
-    return isinstance(layer, Lifted) and layer.function in _ELEMENTWISE
+    return isinstance(layer, Lifted) and any(layer.function is f for f in _ELEMENTWISE)
 
 
 def _both(a: Layer, b: Layer) -> Layer:
