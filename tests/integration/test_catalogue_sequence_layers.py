@@ -69,3 +69,16 @@ def test_the_masks_guide_runs_as_written():
     (toml,) = re.findall(r"```toml\n(.*?)```", text, flags=re.S)
     nodes = config.resolve(config.loads(toml))["model"]
     assert nodes["pooled"].inputs == (nodes["lstm"], nodes["embed"].padding_mask)
+
+
+def test_the_layers_readme_states_the_defaults_of_mhattention():
+    row = next(
+        line
+        for line in README["tensorweave-layers"].read_text().splitlines()
+        if line.startswith("| `MHAttention.v1`")
+    )
+    defaults = inspect.signature(tw.layers["MHAttention.v1"]).parameters
+    for option in ("causal", "add_bias"):
+        written = re.findall(rf"`{option}=(\w+)`", row)
+        assert written in ([], [repr(defaults[option].default)]), f"{option}: {written}"
+    assert re.findall(r"`causal=(\w+)`", row), "the row states causal's default"
