@@ -8,6 +8,8 @@
 - ``compile``: ``compile``, one ``tf.function`` over ``Graph.run``;
 - ``lift``: ``lift``, the one way a function of tensors becomes a node (``Lifted``);
 - ``ops``: operators on layers and any public TensorFlow op by name;
+- ``masking``: padding masks, the nodes that mark a sequence's real steps
+  (``Layer.padding_mask``), made, passed on and used without wiring them by hand;
 - ``transform``: ``with_options``, a graph with a per-use option (``training=False``) set
   on every layer that takes it (how a training graph gives its inference graph);
 - ``naming``: scoped automatic names; ``drawing``: pictures of graphs; ``summarize``: the
@@ -20,7 +22,7 @@
 [[3.0, 6.0]]
 """
 
-from tensorweave.graph import ops
+from tensorweave.graph import masking, ops
 from tensorweave.graph.compile import CompiledGraph, compile
 from tensorweave.graph.drawing import DrawingError, draw
 from tensorweave.graph.graph import Graph
@@ -49,6 +51,7 @@ __all__ = [
     "compile",
     "draw",
     "lift",
+    "masking",
     "name_scope",
     "normalize_shape",
     "op",

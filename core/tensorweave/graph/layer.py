@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import tensorflow as tf
 
@@ -85,6 +85,8 @@ class Layer(Stateful):
     """
 
     tracked = ("state",)
+    #: whether this layer passes the padding masks of its inputs on (see ``padding_mask``)
+    keeps_padding_mask: ClassVar[bool] = False
     # ``np_array * layer`` must reach ``__rmul__`` instead of numpy broadcasting over the
     # layer as an object; numpy defers to operands that set this to None.
     __array_ufunc__ = None
@@ -134,6 +136,7 @@ class Layer(Stateful):
             self.state = LayerState(full_name)
             with _variable_scope(full_name):  # variables read "linear_1/weights"
                 self.init_state()
+        self._tw_padding_mask = _hooks.masks.passed_on(self)
 
     # -- the contract subclasses fill in ------------------------------------------------
     def init_state(self) -> None:
@@ -235,6 +238,22 @@ class Layer(Stateful):
         """This layer's own trainable variables (its state)."""
         return _unique(self.state.trainable_variables)
 
+    @property
+    def padding_mask(self) -> Layer | None:
+        """The node that marks the real steps of this one's output, or ``None``.
+
+        A boolean layer shaped like this one's leading axes (``(batch, time)``), set by the
+        layer that knows the padding (``self.padding_mask = node``) or passed on from the
+        inputs by layers that set ``keeps_padding_mask``; layers that read padding use it
+        unless given ``mask=``. See ``tensorweave.graph.masking``.
+        """
+        mask: Layer | None = self.__dict__.get("_tw_padding_mask")
+        return mask
+
+    @padding_mask.setter
+    def padding_mask(self, mask: Layer | None) -> None:
+        self._tw_padding_mask = _hooks.masks.checked(self, mask)
+
     def shares_state_with(self, other: Layer) -> bool:
         """Whether both layers use the same state object (made by ``reuse_with``)."""
         return self.state is other.state
@@ -319,6 +338,7 @@ class _Hooks:
 
     graph_builder: Any = None  # Graph.build, set by tensorweave.graph.graph
     operators: Any = None  # the operator functions, set by tensorweave.graph.ops
+    masks: Any = None  # padding-mask rules, set by tensorweave.graph.masking
 
 
 _hooks = _Hooks()

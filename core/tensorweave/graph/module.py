@@ -54,6 +54,9 @@ class Module(Layer):
             name=name,
             share_state_with=share_state_with,
         )
+        # the inner output's padding mask, when the module takes it as an input
+        if any(output.padding_mask is i for i in self.inputs):
+            self.padding_mask = output.padding_mask
 
     def init_state(self) -> None:
         """The state holds the inner layers, so checkpoints and ``variables`` see them."""

@@ -21,21 +21,29 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_layers import activations, initializers, kinds
     from tensorweave_layers.activation import Activation
     from tensorweave_layers.add import Add, check_weights
+    from tensorweave_layers.additive_attention import AdditiveAttention
     from tensorweave_layers.attention import MHAttention
+    from tensorweave_layers.average import Average
     from tensorweave_layers.batch_norm import BatchNorm
     from tensorweave_layers.concat import Concat
     from tensorweave_layers.constant import Constant
     from tensorweave_layers.conv1d import Conv1D
     from tensorweave_layers.conv2d import Conv2D
+    from tensorweave_layers.dot import Dot
+    from tensorweave_layers.dot_product_attention import Attention
     from tensorweave_layers.drop_connect import DropConnect
     from tensorweave_layers.drop_lookup import DropLookup
     from tensorweave_layers.dropout import DropMask, Dropout
+    from tensorweave_layers.einsum_dense import EinsumDense
     from tensorweave_layers.fc import FC
     from tensorweave_layers.gate import CoupledGate, Gate
+    from tensorweave_layers.group_query_attention import GroupQueryAttention
     from tensorweave_layers.layer_norm import LayerNorm
     from tensorweave_layers.linear import Linear, dense_matmul
     from tensorweave_layers.lookup import Lookup
+    from tensorweave_layers.maximum import Maximum
     from tensorweave_layers.merge import Merge
+    from tensorweave_layers.minimum import Minimum
     from tensorweave_layers.multiply import Multiply
     from tensorweave_layers.onehot import OneHot
     from tensorweave_layers.param import Param
@@ -48,11 +56,18 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         MaxPool2D,
         Pool,
     )
+    from tensorweave_layers.position_embedding import PositionEmbedding
     from tensorweave_layers.reshape import Reshape
     from tensorweave_layers.residual import Residual
+    from tensorweave_layers.reversible_embedding import ReversibleEmbedding
+    from tensorweave_layers.rotary_embedding import RotaryEmbedding
     from tensorweave_layers.seq_concat import SeqConcat
     from tensorweave_layers.seq_map import SeqMap
+    from tensorweave_layers.sinusoidal_position_embedding import SinusoidalPositionEmbedding
     from tensorweave_layers.sparse import ToDense, ToSparse
+    from tensorweave_layers.subtract import Subtract
+    from tensorweave_layers.transformer_decoder_block import TransformerDecoderBlock
+    from tensorweave_layers.transformer_encoder_block import TransformerEncoderBlock
     from tensorweave_layers.transpose import Transpose
 
 __version__ = "0.1.0"
@@ -101,6 +116,21 @@ _EXPORTS = {
     "activations": "activations",
     "initializers": "initializers",
     "kinds": "kinds",
+    "AdditiveAttention": "additive_attention",
+    "Attention": "dot_product_attention",
+    "Average": "average",
+    "Dot": "dot",
+    "EinsumDense": "einsum_dense",
+    "GroupQueryAttention": "group_query_attention",
+    "Maximum": "maximum",
+    "Minimum": "minimum",
+    "PositionEmbedding": "position_embedding",
+    "ReversibleEmbedding": "reversible_embedding",
+    "RotaryEmbedding": "rotary_embedding",
+    "SinusoidalPositionEmbedding": "sinusoidal_position_embedding",
+    "Subtract": "subtract",
+    "TransformerDecoderBlock": "transformer_decoder_block",
+    "TransformerEncoderBlock": "transformer_encoder_block",
 }
 
 __all__ = [
@@ -145,6 +175,21 @@ __all__ = [
     "activations",
     "initializers",
     "kinds",
+    "AdditiveAttention",
+    "Attention",
+    "Average",
+    "Dot",
+    "EinsumDense",
+    "GroupQueryAttention",
+    "Maximum",
+    "Minimum",
+    "PositionEmbedding",
+    "ReversibleEmbedding",
+    "RotaryEmbedding",
+    "SinusoidalPositionEmbedding",
+    "Subtract",
+    "TransformerDecoderBlock",
+    "TransformerEncoderBlock",
     "__version__",
 ]
 

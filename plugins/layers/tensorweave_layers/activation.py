@@ -39,6 +39,8 @@ class Activation(tw.Layer):
         **options: options for the function, e.g. ``alpha=`` for ``leaky_relu``.
     """
 
+    keeps_padding_mask = True  # steps stay steps: a padding mask passes on
+
     def __init__(
         self,
         x: tw.Layer,

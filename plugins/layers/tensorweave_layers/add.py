@@ -45,6 +45,8 @@ class Add(tw.Layer):
         name, share_state_with: see ``tw.Layer``.
     """
 
+    keeps_padding_mask = True  # steps stay steps: a padding mask passes on
+
     def __init__(
         self,
         *inputs: tw.Layer,

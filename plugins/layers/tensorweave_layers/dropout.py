@@ -127,6 +127,8 @@ class Dropout(tw.Layer):
         mask: a ``DropMask`` node to use instead of a new one (``reuse_with`` sets it).
     """
 
+    keeps_padding_mask = True  # steps stay steps: a padding mask passes on
+
     def __init__(
         self,
         x: tw.Layer,

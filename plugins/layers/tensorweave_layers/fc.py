@@ -36,6 +36,8 @@ class FC(tw.Layer):
         name, share_state_with: see ``tw.Layer``.
     """
 
+    keeps_padding_mask = True  # steps stay steps: a padding mask passes on
+
     def __init__(
         self,
         x: tw.Layer,

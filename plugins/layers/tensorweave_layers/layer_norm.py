@@ -33,6 +33,8 @@ class LayerNorm(tw.Layer):
         scale: learn a scale ``gamma``.
     """
 
+    keeps_padding_mask = True  # steps stay steps: a padding mask passes on
+
     def __init__(
         self,
         x: tw.Layer,

@@ -11,13 +11,16 @@ the rows used are updated, as optimizers expect for large vocabularies). Inputs:
   (a one-hot or multi-hot encoding, counts, tf-idf…), combined with ``combiner``
   (default ``"sum"``), i.e. ``tf.nn.embedding_lookup_sparse(table, ids, weights)``:
   ``(rows, n_units)``, or with ``seq_len=n`` consecutive rows grouped into sequences,
-  ``(rows / n, n, n_units)``;
+  ``(ceil(rows / n), n, n_units)`` (a last, shorter sequence is padded with zero rows);
 - sparse ids ``(batch, steps)`` with ``sparse_values="ids"`` (the values are the ids, one
   row per variable-length sequence) -> dense ``(batch, steps, n_units)`` with zeros where
   no id is given; or, with ``combiner=``, one vector per row ``(batch, n_units)``;
 - ``seq_len=`` pads (with zeros) or truncates the steps of dense and ``"ids"`` inputs;
 - ``batch_size=`` fixes the output's batch dimension; smaller batches are padded with zero
-  rows up to it (``batch_padding=True``, TensorX's ``batch_padding``), larger ones fail.
+  rows up to it (``batch_padding=True``, TensorX's ``batch_padding``), larger ones fail;
+- ``mask_zero=True`` (Keras's ``Embedding`` option) marks id 0 as padding: the output's
+  ``padding_mask`` is ``ids != 0`` (padded like the output), which RNNs, attention, global
+  pooling and sequence losses downstream use without being given ``mask=``.
 
 >>> import numpy as np, tensorflow as tf, tensorweave as tw
 >>> from tensorweave_layers.lookup import Lookup
@@ -28,6 +31,9 @@ the rows used are updated, as optimizers expect for large vocabularies). Inputs:
 >>> padded = Lookup(ids, vocab_size=3, n_units=2, w_init="ones", batch_size=2)
 >>> padded.shape, padded().numpy()[:, 0].tolist()
 ((2, None, 2), [[1.0, 1.0], [0.0, 0.0]])
+>>> masked = Lookup(ids, vocab_size=3, n_units=2, mask_zero=True)
+>>> masked.padding_mask().numpy().tolist()
+[[True, True, False]]
 >>> bags = tw.Input(shape=(None, 3), sparse=True, name="bags")
 >>> words = Lookup(bags, vocab_size=3, n_units=2, w_init="ones", seq_len=2)
 >>> row = tf.sparse.from_dense([[0.5, 0.0, 2.0], [0.0, 1.0, 0.0]])  # 2 rows: 1 sequence
@@ -98,6 +104,8 @@ class Lookup(tw.Layer):
         batch_size: the output's fixed batch dimension (``None``: dynamic).
         batch_padding: pad a smaller batch with zero rows up to ``batch_size`` (with
             ``False``, any other batch size is an error).
+        mask_zero: id 0 is padding: the output gets a ``padding_mask`` (``ids != 0``) that
+            mask-aware layers downstream use (dense and ``"ids"`` inputs).
         w_init: initializer of the table (name or callable).
         dtype: the table's dtype.
         name, share_state_with: see ``tw.Layer``.
@@ -115,6 +123,7 @@ class Lookup(tw.Layer):
         sparse_values: str = "weights",
         batch_size: int | None = None,
         batch_padding: bool = True,
+        mask_zero: bool = False,
         w_init: InitializerLike = "tensorweave-layers:uniform",
         dtype: tf.DType | str = tf.float32,
         name: str | None = None,
@@ -148,6 +157,13 @@ class Lookup(tw.Layer):
             )
         if bags and combiner is None:
             combiner = "sum"
+        if mask_zero and combiner is not None:
+            raise tw.ArgumentError(
+                f"{who}: mask_zero=True marks padding steps of ids, but {describe(x)} "
+                f"{'holds weighted bags' if bags else 'is combined'} into one vector per row, "
+                "which has no steps.\n  Fix: drop mask_zero (or combiner=), or give the next "
+                "layer its padding as mask=."
+            )
         if combiner is not None and (combiner not in _COMBINERS or not x.sparse):
             raise ValueError(
                 f"{who}: combiner={combiner!r} needs a sparse input and one of {_COMBINERS}.\n"
@@ -185,6 +201,15 @@ class Lookup(tw.Layer):
         }
         self._w_init = tw.resolve("initializers", w_init, owner=who, option="w_init")
         super().__init__(x, shape=shape, dtype=dtype, name=name, share_state_with=share_state_with)
+        if mask_zero:
+            self.padding_mask = tw.Lambda(
+                self.mask_of,
+                x,
+                shape=shape[:-1],
+                dtype=tf.bool,
+                sparse=False,
+                name=f"{self.name}_mask",
+            )
 
     def init_state(self) -> None:
         """The embedding table ``(vocab_size, n_units)``."""
@@ -204,7 +229,9 @@ class Lookup(tw.Layer):
         if cfg["bags"]:
             out = weighted_bags(table, x, cfg["combiner"])
             if cfg["seq_len"] is not None:
-                out = tf.reshape(out, [-1, cfg["seq_len"], cfg["units"]])
+                n = cfg["seq_len"]  # a last, shorter sequence is padded with zero rows
+                out = tf.pad(out, [[0, -tf.shape(out)[0] % n], [0, 0]])
+                out = tf.reshape(out, [-1, n, cfg["units"]])
             return self._batch(out)
         if isinstance(x, tf.SparseTensor):
             if cfg["combiner"] is not None:
@@ -220,13 +247,28 @@ class Lookup(tw.Layer):
             out = out * tf.cast(keep, out.dtype)[..., None]
         else:
             out = tf.nn.embedding_lookup(table, x)
-        if cfg["seq_len"] is not None:
-            n = cfg["seq_len"]
-            out = out[:, :n]
-            out = tf.pad(out, [[0, 0], [0, n - tf.shape(out)[1]], [0, 0]])
-        return self._batch(out)
+        return self._batch(self._steps(out))
 
-    def _batch(self, out: tf.Tensor) -> tf.Tensor:
+    def mask_of(self, x: Any) -> tf.Tensor:
+        """The padding mask of the output for ids ``x``: ``x != 0``, padded and truncated
+        like the output (what ``padding_mask`` computes with ``mask_zero=True``)."""
+        if isinstance(x, tf.SparseTensor):
+            real = tf.cast(tf.not_equal(x.values, 0), tf.int32)
+            keep = tf.scatter_nd(x.indices, real, x.dense_shape) > 0
+        else:
+            keep = tf.not_equal(x, tf.zeros([], x.dtype))
+        return self._batch(self._steps(keep), shape=self.shape[:-1])
+
+    def _steps(self, out: tf.Tensor) -> tf.Tensor:
+        """Pad (with zeros, or False) or truncate the steps to ``seq_len``, if given."""
+        n = self._cfg["seq_len"]
+        if n is None:
+            return out
+        out = out[:, :n]
+        pad = [[0, 0], [0, n - tf.shape(out)[1]]] + [[0, 0]] * (out.shape.rank - 2)
+        return tf.pad(out, pad)
+
+    def _batch(self, out: tf.Tensor, shape: tuple[int | None, ...] | None = None) -> tf.Tensor:
         """Pad the batch up to ``batch_size`` (if asked), and check the static shape."""
         size, cfg = self._cfg["batch_size"], self._cfg
         if size is not None and cfg["batch_padding"]:
@@ -237,6 +279,6 @@ class Lookup(tw.Layer):
                 message=f"Lookup {self.name!r}: a batch larger than batch_size={size}",
             )
             with tf.control_dependencies([check]):
-                pad = [[0, size - n]] + [[0, 0]] * (len(self.shape) - 1)
+                pad = [[0, size - n]] + [[0, 0]] * (out.shape.rank - 1)
                 out = tf.pad(out, pad)
-        return tf.ensure_shape(out, self.shape)
+        return tf.ensure_shape(out, self.shape if shape is None else shape)

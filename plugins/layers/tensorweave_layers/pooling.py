@@ -2,7 +2,9 @@
 
 Window pooling keeps the channel axis and shrinks the spatial axes like a convolution
 (``stride`` defaults to ``pool_size``); global pooling reduces every spatial axis, giving
-``[batch, channels]``. None of them has variables.
+``[batch, channels]``, over the real steps only when given a ``mask=`` (``[batch,
+*spatial]``, true at real steps; default: the input's ``padding_mask``, e.g. from
+``Lookup(..., mask_zero=True)``). None of them has variables.
 
 >>> import numpy as np, tensorweave as tw
 >>> x = tw.Input(shape=(None, 6, 6, 2), name="img")
@@ -13,6 +15,9 @@ Window pooling keeps the channel axis and shrinks the spatial axes like a convol
 >>> seq = tw.Input(shape=(None, None, 4), value=np.arange(8.0).reshape(1, 2, 4))
 >>> GlobalMaxPool(seq)().numpy().tolist()
 [[4.0, 5.0, 6.0, 7.0]]
+>>> real = tw.Input(shape=(None, None), dtype="bool", value=[[True, False]])
+>>> GlobalMaxPool(seq, mask=real)().numpy().tolist()
+[[0.0, 1.0, 2.0, 3.0]]
 """
 
 from __future__ import annotations
@@ -134,9 +139,16 @@ class AvgPool2D(Pool):
 
 class _GlobalPool(tw.Layer):
     reduce: ClassVar[Any] = staticmethod(tf.reduce_max)
+    #: the value masked steps take before reducing (the reduction's identity)
+    fill: ClassVar[float] = 0.0
 
     def __init__(
-        self, x: tw.Layer, *, name: str | None = None, share_state_with: tw.Layer | None = None
+        self,
+        x: tw.Layer,
+        *,
+        mask: tw.Layer | None = None,
+        name: str | None = None,
+        share_state_with: tw.Layer | None = None,
     ) -> None:
         owner = name_owner(type(self).__name__, name)
         if x.sparse or len(x.shape) < 3 or x.shape[-1] is None:
@@ -146,27 +158,66 @@ class _GlobalPool(tw.Layer):
                 f". Fix: it reduces the spatial axes of "
                 "sequences or images; a [batch, features] input has none to reduce."
             )
+        mask = mask if mask is not None else x.padding_mask
+        if mask is not None and (
+            mask.sparse
+            or len(mask.shape) != len(x.shape) - 1
+            or any(
+                a is not None and b is not None and a != b
+                for a, b in zip(mask.shape, x.shape[:-1], strict=True)
+            )
+        ):
+            raise tw.ShapeError(
+                f"{owner}: mask {describe(mask)} must be dense and shaped like the input "
+                f"{describe(x)} without its channels. Fix: one flag per step, e.g. "
+                "tw.ops.not_equal(ids, 0) for [batch, time] ids."
+            )
         self._axes = tuple(range(1, len(x.shape) - 1))
+        inputs = (x,) if mask is None else (x, mask)
         super().__init__(
-            x,
+            *inputs,
             shape=(x.shape[0], x.shape[-1]),
             dtype=x.dtype,
             name=name,
             share_state_with=share_state_with,
         )
 
-    def compute(self, x: Any) -> tf.Tensor:
-        """Reduce every spatial axis."""
-        return type(self).reduce(x, axis=self._axes)
+    def compute(self, x: Any, mask: Any = None) -> tf.Tensor:
+        """Reduce every spatial axis (over the steps ``mask`` marks real, if given; a row
+        without any gives zeros)."""
+        if mask is None:
+            return type(self).reduce(x, axis=self._axes)
+        real = tf.cast(mask, tf.bool)[..., None]
+        out = type(self).reduce(tf.where(real, x, tf.constant(self.fill, x.dtype)), self._axes)
+        if self.fill != 0.0:  # a row with no real step: zeros, not the fill value
+            out = tf.where(tf.reduce_any(real, axis=self._axes), out, tf.zeros_like(out))
+        return out
+
+    def reuse_with(  # type: ignore[override]  # the input, then its mask if it had one
+        self, x: tw.Layer, *mask: tw.Layer, name: str | None = None
+    ) -> _GlobalPool:
+        """The same pooling on ``x`` (and ``mask``; default: ``x``'s ``padding_mask``)."""
+        return type(self)(x, mask=mask[0] if mask else None, name=name)
 
 
 class GlobalMaxPool(_GlobalPool):
     """Max over every spatial axis: ``[batch, *spatial, channels]`` -> ``[batch, channels]``."""
 
     reduce = staticmethod(tf.reduce_max)
+    fill = float("-inf")
 
 
 class GlobalAvgPool(_GlobalPool):
     """Mean over every spatial axis: ``[batch, *spatial, channels]`` -> ``[batch, channels]``."""
 
     reduce = staticmethod(tf.reduce_mean)
+
+    def compute(self, x: Any, mask: Any = None) -> tf.Tensor:
+        """The mean over every spatial axis, or over the real steps ``mask`` marks (as
+        Keras's ``GlobalAveragePooling1D``: a row without any gives zeros)."""
+        if mask is None:
+            return tf.reduce_mean(x, axis=self._axes)
+        real = tf.cast(mask, tf.bool)[..., None]
+        total = tf.reduce_sum(tf.where(real, x, tf.zeros_like(x)), axis=self._axes)
+        count = tf.reduce_sum(tf.cast(real, x.dtype), axis=self._axes)
+        return tf.math.divide_no_nan(total, count)

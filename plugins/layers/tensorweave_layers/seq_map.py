@@ -63,6 +63,8 @@ class SeqMap(tw.Layer):
         **layer_kwargs: keyword arguments for the layer (with a name or a function).
     """
 
+    keeps_padding_mask = True  # steps stay steps: a padding mask passes on
+
     def __init__(
         self,
         x: tw.Layer,

@@ -186,3 +186,44 @@ def test_errors():
         tw.layers["tensorweave-layers:Lookup.v1"](bags, 6, 2, sparse_values="ids")
     with pytest.raises(tw.ArgumentError, match="batch_size"):
         tw.layers["tensorweave-layers:Lookup.v1"](_ids(), 6, 2, batch_size=0)
+
+
+def test_a_batch_of_bags_not_a_multiple_of_seq_len_pads_the_last_sequence():
+    x = tw.Input(shape=(None, 3), sparse=True)
+    layer = tw.layers["tensorweave-layers:Lookup.v1"](
+        x, vocab_size=3, n_units=2, seq_len=2, w_init="ones"
+    )
+    rows = tf.sparse.from_dense(np.array([[1.0, 0, 0], [0, 2.0, 0], [0, 0, 3.0]], "float32"))
+    for run in (layer, tw.compile(layer)):
+        out = run(rows).numpy()  # 3 rows: one sequence of 2, then 1 row and a zero row
+        assert out.tolist() == [[[1.0, 1.0], [2.0, 2.0]], [[3.0, 3.0], [0.0, 0.0]]]
+
+
+def test_mask_zero_marks_padding_as_the_padding_mask():
+    ids = _ids()
+    layer = tw.layers["tensorweave-layers:Lookup.v1"](ids, vocab_size=5, n_units=2, mask_zero=True)
+    assert layer.padding_mask.shape == (None, None) and layer.padding_mask.dtype == tf.bool
+    np.testing.assert_array_equal(layer.padding_mask.compute(IDS), IDS != 0)
+    padded = tw.layers["tensorweave-layers:Lookup.v1"](
+        ids, vocab_size=5, n_units=2, mask_zero=True, seq_len=5, batch_size=3
+    )
+    mask = tw.compile(padded.padding_mask)(IDS).numpy()  # padded like the embeddings
+    assert mask.shape == (3, 5) and mask.sum() == 5 and not mask[2].any() and not mask[:, 4].any()
+    assert (
+        tw.layers["tensorweave-layers:Lookup.v1"](ids, vocab_size=5, n_units=2).padding_mask is None
+    )
+
+
+def test_mask_zero_on_sparse_ids_marks_the_given_nonzero_ids():
+    ids = _ids(sparse=True)
+    layer = tw.layers["tensorweave-layers:Lookup.v1"](
+        ids, vocab_size=5, n_units=2, sparse_values="ids", mask_zero=True
+    )
+    sparse = tf.sparse.from_dense(IDS)
+    np.testing.assert_array_equal(layer.padding_mask.compute(sparse), IDS != 0)
+
+
+def test_mask_zero_needs_steps():
+    bags = tw.Input(shape=(None, 4), sparse=True, name="bags")
+    with pytest.raises(tw.ArgumentError, match=r"(?s)weighted bags.*Fix"):
+        tw.layers["tensorweave-layers:Lookup.v1"](bags, vocab_size=4, n_units=2, mask_zero=True)

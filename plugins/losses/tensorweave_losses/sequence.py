@@ -2,7 +2,9 @@
 
 Token ids ``[batch, time]`` are scored against logits ``[batch, time, vocab]``; a ``mask``
 (``[batch, time]``, 1 for real tokens) or ``lengths`` (``[batch]``) leaves padding out, and
-the ``"mean"`` reduction averages over real tokens only.
+the ``"mean"`` reduction averages over real tokens only. Called on layers with neither, the
+logits' ``padding_mask`` is the mask (a model whose ids went through
+``Lookup(..., mask_zero=True)`` needs no wiring).
 
 >>> import tensorflow as tf
 >>> from tensorweave_losses.sequence import sequence_cross_entropy, perplexity
@@ -11,16 +13,24 @@ the ``"mean"`` reduction averages over real tokens only.
 1.3863
 >>> round(float(perplexity([[1, 2, 0]], logits, lengths=[2])), 4)
 4.0
+>>> import tensorweave as tw
+>>> ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+>>> scores = tw.layers["Lookup.v1"](ids, vocab_size=4, n_units=4, w_init="zeros", mask_zero=True)
+>>> loss = sequence_cross_entropy(ids, scores)       # the padding mask of the scores
+>>> loss.inputs[-1] is scores.padding_mask, round(float(loss([[1, 2, 0]])), 4)
+(True, 1.3863)
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_losses.base import (
+    GraphFunction,
     check_class_ids,
     check_reduction,
     check_shapes,
@@ -30,7 +40,23 @@ from tensorweave_losses.base import (
     weights_like,
 )
 
-__all__ = ["sequence_cross_entropy", "perplexity", "token_losses"]
+__all__ = ["sequence_cross_entropy", "perplexity", "token_losses", "padding_aware"]
+
+
+def padding_aware(loss: GraphFunction) -> GraphFunction:
+    """``loss(ids, logits, ...)`` that, given neither ``mask=`` nor ``lengths=``, takes the
+    logits layer's ``padding_mask`` as the mask (an explicit one always wins)."""
+
+    @functools.wraps(loss)
+    def wrapper(ids: Any, logits: Any, *args: Any, **kwargs: Any) -> Any:
+        given = kwargs.get("mask") is not None or kwargs.get("lengths") is not None
+        if not given and isinstance(logits, tw.Layer) and logits.padding_mask is not None:
+            kwargs["mask"] = logits.padding_mask
+        return loss(ids, logits, *args, **kwargs)
+
+    dual: GraphFunction = tf.autograph.experimental.do_not_convert(wrapper)
+    dual.function = loss.function
+    return dual
 
 
 def token_losses(
@@ -80,6 +106,7 @@ def token_losses(
     return losses * weights, weights
 
 
+@padding_aware
 @graph_function
 def sequence_cross_entropy(
     ids: Any,
@@ -96,7 +123,8 @@ def sequence_cross_entropy(
     Args:
         ids: target token ids ``[batch, time]`` in ``[0, vocab)``.
         logits: scores ``[batch, time, vocab]``.
-        mask: ``[batch, time]``, nonzero for real tokens (or use ``lengths``).
+        mask: ``[batch, time]``, nonzero for real tokens (or use ``lengths``); on layers,
+            default: the logits' ``padding_mask``.
         lengths: ``[batch]`` sequence lengths.
         label_smoothing: mix targets with the uniform distribution.
         sample_weight: per sequence ``[batch]`` or per token ``[batch, time]``.
@@ -126,6 +154,7 @@ def perplexity_result(total: tf.Tensor, count: tf.Tensor) -> tf.Tensor:
     return tf.exp(tf.math.divide_no_nan(total, count))
 
 
+@padding_aware
 @graph_function
 def perplexity(
     ids: Any, logits: Any, *, mask: Any = None, lengths: Any = None, sample_weight: Any = None

@@ -1,7 +1,8 @@
 """tensorweave-rnn: recurrent cells and the layers that unroll them.
 
 Registered names: cells ``RNNCell.v1``, ``GRUCell.v1``, ``LSTMCell.v1``, ``ModuleCell.v1``,
-``StackedCell.v1`` (``tw.cells``); layers ``RNN.v1``, ``Bidirectional.v1`` (``tw.layers``).
+``StackedCell.v1`` (``tw.cells``); layers ``RNN.v1``, ``Bidirectional.v1``, ``ConvLSTM2D.v1``
+(``tw.layers``).
 
 The cell contract
 -----------------
@@ -57,6 +58,8 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_rnn.cell import Cell, StepContext
     from tensorweave_rnn.cells import GRUCell, LSTMCell, RNNCell
     from tensorweave_rnn.contract import CellContractError, check_cell
+    from tensorweave_rnn.conv_lstm2d import ConvLSTM2D
+    from tensorweave_rnn.conv_lstm_cell import ConvLSTM2DCell
     from tensorweave_rnn.module_cell import ModuleCell
     from tensorweave_rnn.rnn import RNN, FinalState
     from tensorweave_rnn.stacked import StackedCell
@@ -76,6 +79,8 @@ _EXPORTS = {
     "RNN": "rnn",
     "FinalState": "rnn",
     "Bidirectional": "bidirectional",
+    "ConvLSTM2D": "conv_lstm2d",
+    "ConvLSTM2DCell": "conv_lstm_cell",
     "CellContractError": "contract",
     "check_cell": "contract",
     "kinds": "kinds",
@@ -92,6 +97,8 @@ __all__ = [
     "RNN",
     "FinalState",
     "Bidirectional",
+    "ConvLSTM2D",
+    "ConvLSTM2DCell",
     "CellContractError",
     "check_cell",
     "kinds",

@@ -3,7 +3,8 @@
 The backward RNN runs with ``reverse=True``: its outputs stay aligned with the input steps,
 and with ``lengths=``/``mask=`` it starts at each row's last real step. With
 ``return_sequences=False`` the forward half is the output at the last real step and the
-backward half the output at the first step (the end of its run).
+backward half the output at the first step (the end of its run). Without ``lengths=`` or
+``mask=``, the sequence's ``padding_mask`` is the mask (as for ``RNN``).
 
 >>> import tensorweave as tw
 >>> seq = tw.Input(shape=(None, None, 3))
@@ -71,14 +72,18 @@ class Bidirectional(tw.Layer):
             )
         common: dict[str, Any] = dict(
             lengths=lengths,
-            mask=mask,
+            mask=mask,  # None: each RNN takes the sequence's padding mask itself
             time_major=time_major,
             return_sequences=return_sequences,
             training=training,
         )
-        aux = [a for a in (lengths, mask) if a is not None]
+        padding = seq.padding_mask if lengths is None and mask is None else None
+        self._padded = padding is not None
+        aux = [a for a in (lengths, mask, padding) if a is not None]
         if share_state_with is not None:
-            per_use = {} if training is None else {"training": training}
+            per_use: dict[str, Any] = dict(time_major=time_major, return_sequences=return_sequences)
+            if training is not None:
+                per_use["training"] = training
             fw = share_state_with.state.forward.reuse_with(seq, *aux, **per_use)
             bw = share_state_with.state.backward.reuse_with(seq, *aux, **per_use)
         else:
@@ -105,6 +110,8 @@ class Bidirectional(tw.Layer):
         super().__init__(
             seq, *aux, shape=shape, dtype=seq.dtype, name=name, share_state_with=share_state_with
         )
+        if return_sequences and lengths is None:
+            self.padding_mask = aux[0] if aux else None
 
     def init_state(self) -> None:
         self.state.forward = self._fw
@@ -125,12 +132,15 @@ class Bidirectional(tw.Layer):
     def reuse_with(  # type: ignore[override]  # the sequence first, then lengths/mask
         self, seq: tw.Layer, *rest: tw.Layer, **options: Any
     ) -> Bidirectional:
-        """Both RNNs on other inputs (sequence, then lengths/mask if any), sharing weights."""
+        """Both RNNs on other inputs (sequence, then lengths/mask if any), sharing weights;
+        ``options`` are per use (``return_sequences``, ``time_major``, ``training``). A
+        mask this node took from its sequence's ``padding_mask`` may be left out: the new
+        sequence's is used."""
         _, kwargs = self._tw_init_args
         cfg = {k: v for k, v in kwargs.items() if k not in ("lengths", "mask", "name")}
         if kwargs.get("lengths") is not None:
             cfg["lengths"] = rest[0]
-        elif kwargs.get("mask") is not None:
+        elif kwargs.get("mask") is not None or (self._padded and rest):
             cfg["mask"] = rest[0]
         cfg.update(options)
         cfg["share_state_with"] = self

@@ -9,7 +9,9 @@ instead; the loops live in ``tensorweave_rnn.loop``). Options:
 - ``time_major``: the sequence is ``(time, batch, features)`` (default batch-major);
 - ``lengths=`` (a ``(batch,)`` integer layer) or ``mask=`` (``(batch, time)``, or
   ``(time, batch)`` when time-major): at padded steps states carry through unchanged and
-  outputs are zero;
+  outputs are zero; without either, the sequence's ``padding_mask`` (e.g. from
+  ``Lookup(..., mask_zero=True)``) is the mask, and with ``return_sequences`` the output
+  keeps it;
 - ``reverse``: run from the last step to the first; outputs stay aligned with the input
   steps, and with lengths/masks the run effectively starts at each row's last real step;
 - ``return_sequences=False``: return the output of the last real step only;
@@ -94,6 +96,9 @@ class RNN(tw.Layer):
             )
         if lengths is not None and mask is not None:
             raise ValueError(f"{label}: give lengths= or mask=, not both.")
+        padded = lengths is None and mask is None and seq.padding_mask is not None
+        if padded:
+            mask = seq.padding_mask
         aux = lengths if lengths is not None else mask
         _check_aux(label, lengths, mask)
         if share_state_with is not None:
@@ -123,6 +128,7 @@ class RNN(tw.Layer):
             "return_sequences": bool(return_sequences),
             "stateful": bool(stateful),
             "n_init": len(initial_state),
+            "padding_mask": padded,  # the mask came from the sequence, not mask=
         }
         self._cache: tuple[Any, list[Any]] | None = None
         self._final_layers: list[FinalState] | None = None
@@ -132,6 +138,8 @@ class RNN(tw.Layer):
         super().__init__(
             *inputs, shape=shape, dtype=seq.dtype, name=name, share_state_with=share_state_with
         )
+        if return_sequences:
+            self.padding_mask = mask
 
     # -- state -----------------------------------------------------------------------------
     def init_state(self) -> None:
@@ -185,7 +193,8 @@ class RNN(tw.Layer):
         name: str | None = None,
     ) -> RNN:
         """This RNN on other inputs, in the order of ``inputs`` (sequence, lengths or mask
-        if it had one, initial states), sharing the cell's variables.
+        if it had one, initial states), sharing the cell's variables. A mask this node took
+        from its sequence's ``padding_mask`` may be left out: the new sequence's is used.
 
         Initial states not given are the original's (as TensorX): ``rnn.reuse_with(seq2)``
         starts from the same initial-state layers, ``rnn.reuse_with(seq2, h0)`` from
@@ -196,6 +205,8 @@ class RNN(tw.Layer):
         _, kwargs = self._tw_init_args
         cfg = {k: v for k, v in kwargs.items() if k not in _CONFIG_SKIP}
         aux = self._cfg["aux"]
+        if self._cfg["padding_mask"] and len(rest) in (0, self._cfg["n_init"]):
+            aux = None  # the new sequence's padding mask, if any, is picked up again
         if aux is not None:
             if not rest:
                 raise TypeError(f"RNN {self.name!r}.reuse_with needs the {aux} input too.")

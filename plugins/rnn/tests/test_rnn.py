@@ -472,3 +472,59 @@ def test_unrolled_static_length_equals_the_while_loop(options):
     np.testing.assert_allclose(sa, sb, rtol=1e-5, atol=1e-6)
     for x, y in zip(ga, gb, strict=True):
         np.testing.assert_allclose(x, y, rtol=1e-4, atol=1e-5)
+
+
+def _masked_ids():
+    ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+    return ids, tw.layers["Lookup.v1"](ids, vocab_size=5, n_units=3, mask_zero=True)
+
+
+def test_the_padding_mask_of_the_sequence_is_the_mask_unless_one_is_given():
+    ids, emb = _masked_ids()
+    rnn = RNN(emb, cell="GRUCell.v1", n_units=2)
+    assert rnn.inputs == (emb, emb.padding_mask) and rnn.padding_mask is emb.padding_mask
+    value = np.array([[1, 2, 0, 0], [3, 4, 1, 0]], "int64")
+    out = tw.compile(rnn)(value).numpy()
+    explicit = RNN(emb, cell="GRUCell.v1", n_units=2, mask=emb.padding_mask, share_state_with=rnn)
+    np.testing.assert_allclose(out, tw.compile(explicit)(value).numpy(), rtol=1e-6)
+    assert np.all(out[0, 2:] == 0) and np.all(out[1, 3:] == 0)
+    everything = tw.ops.ones_like(ids, dtype=tf.bool)
+    unmasked = RNN(emb, cell="GRUCell.v1", n_units=2, mask=everything, share_state_with=rnn)
+    assert not np.all(tw.compile(unmasked)(value).numpy()[0, 2:] == 0)  # mask= wins
+    assert RNN(emb, cell="GRUCell.v1", n_units=2, return_sequences=False).padding_mask is None
+
+
+def test_reuse_takes_the_new_sequences_padding_mask():
+    _, emb = _masked_ids()
+    rnn = RNN(emb, cell="GRUCell.v1", n_units=2)
+    plain = rnn.reuse_with(tw.Input(shape=(None, None, 3), name="plain"))
+    assert len(plain.inputs) == 1 and plain.shares_state_with(rnn)
+    _, other = _masked_ids()
+    again = rnn.reuse_with(other)
+    assert again.inputs == (other, other.padding_mask)
+    module = tw.Module(emb.inputs[0], rnn)  # a Module passes every input, the mask too
+    ids2, _ = _masked_ids()
+    value = np.array([[1, 2, 0]], "int64")
+    np.testing.assert_allclose(
+        tw.compile(module.reuse_with(ids2))(value).numpy(), tw.compile(rnn)(value).numpy()
+    )
+
+
+def test_a_config_lookup_with_mask_zero_masks_the_rnn():
+    from tensorweave import config
+
+    cfg = config.loads(
+        """
+        [model.nodes]
+        ids = { input = [-1], dtype = "int64" }
+        embed = { "@layers" = "Lookup.v1", inputs = ["ids"], vocab_size = 5, n_units = 3, mask_zero = true }
+        lstm = { "@layers" = "RNN.v1", inputs = ["embed"], cell = "LSTMCell.v1", n_units = 2 }
+        pooled = { "@layers" = "GlobalAvgPool.v1", inputs = ["lstm"] }
+        """
+    )
+    nodes = config.resolve(cfg)["model"]
+    embed, lstm, pooled = nodes["embed"], nodes["lstm"], nodes["pooled"]
+    assert lstm.inputs == (embed, embed.padding_mask)
+    assert pooled.inputs == (lstm, embed.padding_mask)
+    out = tw.compile(lstm)(np.array([[1, 2, 0, 0]], "int64")).numpy()
+    assert np.all(out[0, 2:] == 0) and not np.all(out[0, :2] == 0)

@@ -1,0 +1,33 @@
+"""``Maximum``: the largest input at each entry, Keras's ``Maximum``.
+
+A padding mask of the inputs passes on (their *and*, as Keras's merges).
+
+>>> import tensorweave as tw
+>>> a = tw.Input(n_units=2, name="a", value=[[1.0, 2.0]])
+>>> b = tw.Input(n_units=2, name="b", value=[[3.0, 4.0]])
+>>> Maximum(a, b)().numpy().tolist()
+[[3.0, 4.0]]
+"""
+
+from __future__ import annotations
+
+import functools
+
+import tensorflow as tf
+
+from tensorweave_layers._elementwise import ElementwiseMerge
+
+__all__ = ["Maximum"]
+
+
+class Maximum(ElementwiseMerge):
+    """The maximum of the inputs, entry by entry.
+
+    Args:
+        *inputs: dense layers of the same shape and dtype (one or more).
+        name, share_state_with: see ``tw.Layer`` (no variables).
+    """
+
+    def combine(self, tensors: list[tf.Tensor]) -> tf.Tensor:
+        """The maximum."""
+        return functools.reduce(tf.math.maximum, tensors)
