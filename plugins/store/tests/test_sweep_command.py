@@ -7,23 +7,16 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
-import sys
 import time
 import warnings
 from pathlib import Path
 
 import pytest
+from twstore_helpers import SWEEP_TINY, store_env, tensorweave
 
 from tensorweave.cli import main as cli_main
 
-TINY = [
-    "--train.epochs=2",
-    "--data.limit=300",
-    "--data.workers=0",
-    "--dims.hidden=16",
-    "--train.batch_size=64",
-]
+TINY = SWEEP_TINY
 
 pytestmark = pytest.mark.slow
 
@@ -39,19 +32,6 @@ def test_a_sweep_where_no_trial_completes_exits_1_with_the_trials_errors(
     err = capsys.readouterr().err
     assert re.search(r"error: sweep sweep-digits-\w+: none of its 2 trials completed:", err), err
     assert "  trial 0: " in err and "  trial 1: " in err and "Fix:" in err
-
-
-def _host_env(home: Path) -> dict[str, str]:
-    """A host's environment: its own runs root, blobs and caches, no store variable."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TENSORWEAVE_")}
-    env.update(
-        TENSORWEAVE_RUNS=str(home / "runs"),
-        TENSORWEAVE_STORE_BLOBS=str(home / "blobs"),
-        TENSORWEAVE_STORE_CACHE=str(home / "cache"),
-        TF_CPP_MIN_LOG_LEVEL="3",
-        CUDA_VISIBLE_DEVICES="-1",
-    )
-    return env
 
 
 def _running_workers(url: str, name: str) -> list[str]:
@@ -85,21 +65,10 @@ def test_two_workers_sharing_only_the_database_url_run_one_study(pg_url: str, tm
     name = SweepSpec("digits", [param], overrides=TINY).study_name()  # made from the command
     command = ["sweep", "digits", "--param", param, "--trials", "4", "--pruner", "none"]
     command += ["--heartbeat", "30", "--store", pg_url, *TINY]
-    script = Path(sys.executable).with_name("tensorweave")
     homes = [tmp_path / "host-a", tmp_path / "host-b"]
-    procs = []
     for home in homes:
         home.mkdir()
-        procs.append(
-            subprocess.Popen(
-                [str(script), *command],
-                env=_host_env(home),
-                cwd=home,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-        )
+    procs = [tensorweave(command, store_env(None, home), home) for home in homes]
     held = None
     try:
         deadline = time.monotonic() + 600

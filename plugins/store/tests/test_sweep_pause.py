@@ -14,19 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from twstore_helpers import PgControl, store_env
+from twstore_helpers import SWEEP_TINY, PgControl, store_env
 
 from tensorweave_store.errors import StoreUnreachableError
 from tensorweave_store.search_space import SweepError
 from tensorweave_store.sweep_pause import TrialOutcome, settle, wait_for_database
 
-TINY = [
-    "--train.epochs=2",
-    "--data.limit=300",
-    "--data.workers=0",
-    "--dims.hidden=16",
-    "--train.batch_size=64",
-]
+TINY = SWEEP_TINY
 
 
 def _wait(probe: Any, limit: float = 600.0) -> tuple[list[str], list[float], float]:

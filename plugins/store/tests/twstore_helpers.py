@@ -11,16 +11,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["store_env", "tensorweave", "digits_args", "PgControl"]
+__all__ = ["store_env", "tensorweave", "digits_args", "PgControl", "SWEEP_TINY"]
 
 _COUNTER = itertools.count()
 
 
-def store_env(store_url: str, tmp_path: Path, **extra: str) -> dict[str, str]:
-    """The environment of a process that records into ``store_url``."""
-    env = dict(os.environ)
+def store_env(store_url: str | None, tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The environment of a process that records into ``store_url``, with its runs root,
+    blobs and caches under ``tmp_path``; ``None``: a "host" of its own that inherits no
+    ``TENSORWEAVE_*`` variable (its command's ``--store`` names the store)."""
+    env = {k: v for k, v in os.environ.items() if store_url or not k.startswith("TENSORWEAVE_")}
     env.update(
-        TENSORWEAVE_STORE=store_url,
         TENSORWEAVE_STORE_BLOBS=str(tmp_path / "blobs"),
         TENSORWEAVE_STORE_CACHE=str(tmp_path / "cache"),
         TENSORWEAVE_RUNS=str(tmp_path / "runs"),
@@ -28,7 +29,19 @@ def store_env(store_url: str, tmp_path: Path, **extra: str) -> dict[str, str]:
         CUDA_VISIBLE_DEVICES="-1",
         **extra,
     )
+    if store_url:
+        env["TENSORWEAVE_STORE"] = store_url
     return env
+
+
+#: a sweep's trials small enough for tests (2 epochs of 300 digits)
+SWEEP_TINY = [
+    "--train.epochs=2",
+    "--data.limit=300",
+    "--data.workers=0",
+    "--dims.hidden=16",
+    "--train.batch_size=64",
+]
 
 
 def tensorweave(args: Sequence[str], env: dict[str, str], cwd: Path, **kw) -> subprocess.Popen:
