@@ -58,6 +58,7 @@ def pg_server() -> Iterator[str]:
 def pg_faults() -> Iterator[PgControl]:
     """A second PostgreSQL server of the session, for the tests that stop it, restart it or
     make it refuse connections (the others keep ``pg_server``)."""
+    import shutil
     import subprocess
     import warnings
 
@@ -75,6 +76,7 @@ def pg_faults() -> Iterator[PgControl]:
     except subprocess.CalledProcessError:
         pass  # already stopped
     server.cleanup()
+    shutil.rmtree(where, ignore_errors=True)
 
 
 def _fresh_pg_database(base: str) -> str:
