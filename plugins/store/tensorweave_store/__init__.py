@@ -17,13 +17,15 @@ The public API (other packs and scripts build on these names)::
     run.finish("finished", summary={"val_accuracy": 0.93})  # or "failed"/"interrupted"
     store.runs(where=["val_accuracy>0.9"], tags=["baseline"])   # -> list[RunRecord]
     store.run("7")                            # by id, run name or run directory
+    store.sync("runs/a")                      # what a run kept while the store was away
     mv = store.register_model("7", "digits", stage="production")   # -> ModelVersion
     store.resolve("digits@latest")            # -> a local model directory (run-dir layout)
     model = tws.load_model("digits@1")        # a trained tensorweave_train.Model
 
 ``NAME@VERSION`` takes a number, ``latest``, or a stage (``digits@production``). Errors are
 ``StoreError`` subclasses naming the fix: ``StoreUnreachableError``, ``SchemaTooNewError``,
-``RunNotFoundError``, ``ModelNotFoundError``, ``BlobIntegrityError``.
+``RunNotFoundError``, ``ModelNotFoundError``, ``BlobIntegrityError``. A store lost while a
+run records is not an error: ``StoreOutageWarning`` says where the records wait.
 
 Nothing heavy is imported until used (no SQLAlchemy, no TensorFlow at ``import``):
 
@@ -58,6 +60,7 @@ _LAZY = {
     "ModelNotFoundError": "tensorweave_store.errors",
     "BlobIntegrityError": "tensorweave_store.errors",
     "DatasetNotFoundError": "tensorweave_store.errors",
+    "StoreOutageWarning": "tensorweave_store.outage",
 }
 
 __all__ = ["__version__", *_LAZY]

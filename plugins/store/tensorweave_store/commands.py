@@ -10,6 +10,7 @@ TensorFlow load only when a command runs). Every command takes ``--store URL`` (
     tensorweave runs compare RUN RUN [...] [-o curves.png]
     tensorweave runs tag RUN TAG [...]
     tensorweave runs rm RUN [...]
+    tensorweave runs sync RUN [...]              # what a run kept while the store was away
     tensorweave models register RUN NAME [--stage S] [--tag T]
     tensorweave models list | show NAME[@VERSION] | stage NAME@VERSION STAGE | tag NAME@VERSION T
     tensorweave datasets list | show NAME[@VERSION]
@@ -161,6 +162,19 @@ def _runs_rm(argv: list[str]) -> int:
     return 0
 
 
+def _runs_sync(argv: list[str]) -> int:
+    p = _parser("runs", "sync", "Record what runs kept while the store was out of reach.")
+    p.add_argument("runs", nargs="+", help="run directory, id or name")
+    args = p.parse_args(argv)
+    store = _store(args)
+    for ref in args.runs:
+        run_id, count = store.sync(ref)
+        run = store.run(run_id)
+        done = f"recorded {count} kept record(s)" if count else "nothing kept to record"
+        print(f"run {run.id} ({run.name}): {done}; {run.status}, {run.epochs_done} epochs")
+    return 0
+
+
 def _cmd_runs(argv: list[str]) -> int:
     return _sub(
         argv,
@@ -171,6 +185,7 @@ def _cmd_runs(argv: list[str]) -> int:
             "compare": _runs_compare,
             "tag": _runs_tag,
             "rm": _runs_rm,
+            "sync": _runs_sync,
         },
     )
 

@@ -2,10 +2,12 @@
 
 ``connect(url)`` makes the SQLAlchemy engine (SQLite: WAL journal, a 60 s busy timeout and
 ``BEGIN IMMEDIATE`` transactions so that two processes writing at once wait for each other
-instead of failing; PostgreSQL: a pre-ping pool), checks it can be reached
-(``StoreUnreachableError`` otherwise) and runs the Alembic migrations up to this package's
-head under a lock (a file lock for SQLite, an advisory lock for PostgreSQL), so two
-processes opening a fresh store at once do not race. A database already at a revision this
+instead of failing; PostgreSQL: a pool that checks a connection before using it, so a
+restarted server costs no error, and a 10 s connect timeout), checks it can be reached
+(``StoreUnreachableError`` otherwise, also for an SQLite file that is damaged or not a
+database: it names the file, which is left as it was) and runs the Alembic migrations up to
+this package's head under a lock (a file lock for SQLite, an advisory lock for PostgreSQL),
+so two processes opening a fresh store at once do not race. A database already at a revision this
 package does not know was written by a newer tensorweave-store: ``SchemaTooNewError``, and
 nothing is touched.
 
@@ -36,6 +38,7 @@ __all__ = ["connect", "migrate", "revision", "known_revisions", "VERSION_TABLE"]
 
 VERSION_TABLE = "tw_alembic_version"
 _PG_LOCK_KEY = 0x7477_5354  # "twST": the advisory lock serialising migrations
+_CONNECT_TIMEOUT = 10  # seconds to reach a PostgreSQL server before it counts as out of reach
 
 
 def _alembic_config(connection: sa.Connection) -> Any:
@@ -96,8 +99,32 @@ def _make_engine(url: str) -> Engine:
         def _on_begin(conn: sa.Connection) -> None:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
+        @event.listens_for(engine, "handle_error")
+        def _on_error(context: sa.engine.ExceptionContext) -> None:
+            _damaged_file(context.original_exception, path)
+
         return engine
-    return sa.create_engine(parsed, pool_pre_ping=True)
+    connect_args = {}
+    if parsed.get_backend_name() == "postgresql" and "connect_timeout" not in parsed.query:
+        connect_args["connect_timeout"] = _CONNECT_TIMEOUT  # a host that went away: not minutes
+    # pre-ping: a pooled connection whose server restarted is replaced before it is used
+    return sa.create_engine(parsed, pool_pre_ping=True, connect_args=connect_args)
+
+
+def _damaged_file(error: BaseException, path: Path | None) -> None:
+    """Raise ``StoreUnreachableError`` naming the file and the fix when SQLite says the store
+    file is not a database or is malformed (nothing is written to it)."""
+    import sqlite3
+
+    if not isinstance(error, sqlite3.DatabaseError) or isinstance(error, sqlite3.OperationalError):
+        return
+    where = str(path) if path is not None else "the in-memory store"
+    raise StoreUnreachableError(
+        f"the store file {where} is damaged or not a store ({error}); nothing was written to "
+        f"it. Fix: move it aside (mv {where} {where}.damaged) and run again to start a new, "
+        "empty store there, or restore it from a backup, or point TENSORWEAVE_STORE / --store "
+        "at another store."
+    ) from error
 
 
 @contextlib.contextmanager

@@ -2,7 +2,8 @@
 
 Inside ``report_to(trial, metric)``, every training in this process reports
 ``val_<metric>`` to the Optuna ``trial`` at each epoch's end (through a callback the
-``tensorweave_train_callbacks`` hook adds) and stops when the trial's pruner says so.
+``tensorweave_train_callbacks`` hook adds) and stops when the trial's pruner says so. While
+the study's database is out of reach the epochs go unreported and nothing is pruned.
 """
 
 from __future__ import annotations
@@ -41,8 +42,16 @@ class TrialReporter:
                 value = state.values.get(f"val_{plugin.metric}")
                 if value is None or not math.isfinite(value):
                     return
-                plugin.trial.report(float(value), state.epoch)
-                if plugin.trial.should_prune():
+                try:
+                    plugin.trial.report(float(value), state.epoch)
+                    prune = plugin.trial.should_prune()
+                except Exception as err:  # the study's database is out of reach: go on
+                    from tensorweave_store.outage import is_outage
+
+                    if not is_outage(err):
+                        raise
+                    return
+                if prune:
                     plugin.pruned_at = state.epoch
                     state.request_stop(f"pruned by the sweep at epoch {state.epoch + 1}")
 

@@ -1,10 +1,9 @@
-"""Run records: write one as training goes (``RunHandle``), query them back (``RunRecord``\\s,
-defined with the statuses and ``providers_of`` in ``run_record``; importable from here too).
+"""Run records: query them back (``RunRecord``\\s, defined with the statuses and
+``providers_of`` in ``run_record``); ``RunHandle`` (``run_handle``) writes one as training goes.
+Both are importable from here too.
 
-While a run trains, a daemon thread beats every
-``TENSORWEAVE_STORE_HEARTBEAT`` seconds (default 10) besides the beat of every epoch; a
-``running`` run whose heartbeat is older than three of its intervals died without saying so (a
-``kill -9``, a lost machine) and is reported, then stored, as ``interrupted``.
+A ``running`` run whose heartbeat is older than three of its intervals died without saying
+so (a ``kill -9``, a lost machine) and is reported, then stored, as ``interrupted``.
 
 >>> providers_of({"opt": {"@optimizers": "Adam.v1", "@provider": "tensorweave-train 0.1.0"}})
 {'opt': {'component': 'optimizers:Adam.v1', 'provider': 'tensorweave-train 0.1.0'}}
@@ -15,7 +14,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import socket
-import threading
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +24,7 @@ from sqlalchemy.engine import Engine
 from tensorweave_store import schema as S
 from tensorweave_store.errors import RunNotFoundError
 from tensorweave_store.filters import Condition, parse_condition
+from tensorweave_store.run_handle import RunHandle
 from tensorweave_store.run_record import (
     HEARTBEAT_ENV,
     NO_HEARTBEAT,
@@ -46,124 +45,6 @@ __all__ = [
     "providers_of",
     "now",
 ]
-
-
-class RunHandle:
-    """The write side of one run: epochs, heartbeat, artifacts and the final status."""
-
-    def __init__(self, store: Any, run_id: int) -> None:
-        self.store = store
-        self.id = run_id
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.closed = False
-
-    def __repr__(self) -> str:
-        return f"RunHandle(id={self.id}, store={self.store.display_url!r})"
-
-    @property
-    def engine(self) -> Engine:
-        return self.store.engine
-
-    # -- heartbeat ------------------------------------------------------------------------
-    def beat(self) -> None:
-        """Touch the heartbeat (and revive the run if a reader took it for dead)."""
-        with self.engine.begin() as conn:
-            conn.execute(sa.update(S.runs).where(S.runs.c.id == self.id).values(heartbeat_at=now()))
-            self._revive(conn)
-
-    def _revive(self, conn: sa.Connection) -> None:
-        """A run marked ``interrupted`` for want of a heartbeat that beats again was only
-        slow (a loaded machine): it is ``running`` again."""
-        if self.closed:
-            return
-        conn.execute(
-            sa.update(S.runs)
-            .where(
-                S.runs.c.id == self.id,
-                S.runs.c.status == "interrupted",
-                S.runs.c.error == NO_HEARTBEAT,
-            )
-            .values(status="running", error=None, ended_at=None)
-        )
-
-    def start_heartbeat(self, interval: float | None = None) -> None:
-        """Beat every ``interval`` seconds from a daemon thread until ``finish``."""
-        every = interval if interval is not None else heartbeat_interval()
-
-        def loop() -> None:
-            while not self._stop.wait(every):
-                try:
-                    self.beat()
-                except Exception:  # a transient database error must not kill training
-                    pass
-
-        self._thread = threading.Thread(
-            target=loop, name=f"tw-store-heartbeat-{self.id}", daemon=True
-        )
-        self._thread.start()
-
-    # -- records --------------------------------------------------------------------------
-    def log_epoch(self, epoch: int, values: Mapping[str, Any]) -> None:
-        """Record an epoch's values (replacing any earlier record of that epoch, as after a
-        resume) and beat the heartbeat, in one transaction."""
-        rows = [
-            {"run_id": self.id, "epoch": int(epoch), "name": str(k), "value": _float(v)}
-            for k, v in values.items()
-        ]
-        with self.engine.begin() as conn:
-            conn.execute(
-                sa.delete(S.metrics).where(
-                    S.metrics.c.run_id == self.id, S.metrics.c.epoch == int(epoch)
-                )
-            )
-            if rows:
-                conn.execute(sa.insert(S.metrics), rows)
-            conn.execute(
-                sa.update(S.runs)
-                .where(S.runs.c.id == self.id)
-                .values(heartbeat_at=now(), epochs_done=int(epoch) + 1)
-            )
-            self._revive(conn)
-
-    def add_tags(self, tags: Iterable[str]) -> None:
-        """Tag the run (existing tags are kept)."""
-        self.store.tag_run(self.id, tags)
-
-    def record_artifacts(self, run_dir: str | Path) -> int:
-        """Store the run directory's files in the blob store (the newest checkpoint only);
-        returns how many."""
-        return self.store.record_artifacts(self.id, run_dir)
-
-    def finish(
-        self,
-        status: str = "finished",
-        *,
-        summary: Mapping[str, Any] | None = None,
-        error: str | None = None,
-    ) -> None:
-        """End the run with ``status`` (and its final ``summary`` or ``error``)."""
-        if status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}, got {status!r}")
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        values: dict[str, Any] = {"status": status, "ended_at": now(), "heartbeat_at": now()}
-        if summary is not None:
-            values["summary"] = {k: v for k, v in summary.items() if k != "history"}
-        if error is not None:
-            values["error"] = error
-        with self.engine.begin() as conn:
-            conn.execute(sa.update(S.runs).where(S.runs.c.id == self.id).values(**values))
-        self.closed = True
-
-
-def _float(value: Any) -> float | None:
-    try:
-        out = float(value)
-    except (TypeError, ValueError):
-        return None
-    return out if out == out else None  # NaN -> NULL (PostgreSQL and SQLite agree)
 
 
 # -- the store's run queries (Store delegates here) -------------------------------------------

@@ -16,15 +16,17 @@ same command on another machine with the same store URL joins the same study.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import tensorweave as tw
 
-__all__ = ["KINDS", "SweepError", "SearchParam", "parse_param", "SweepSpec"]
+__all__ = ["KINDS", "SweepError", "SearchParam", "parse_param", "check_paths", "SweepSpec"]
 
 KINDS = ("uniform", "loguniform", "int", "logint", "choice")
 
@@ -120,6 +122,58 @@ def parse_param(text: str) -> SearchParam:
     return SearchParam(path, kind, args)
 
 
+def _missing(path: str, config: Any) -> str | None:
+    """What is wrong with the dotted ``path`` in ``config`` (``None``: it is there)."""
+    node, parts = config, path.split(".")
+    done: list[str] = []
+    for i, part in enumerate(parts):
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            where = ".".join(done) or "the top level"
+            if not isinstance(node, (Mapping, list)):
+                return f"--param {path}: {where} is a value ({node!r}), not a section"
+            keys = (
+                [str(k) for k in node if not str(k).startswith("@")]
+                if isinstance(node, Mapping)
+                else [str(i) for i in range(len(node))]
+            )
+            kind = next((k for k in node if str(k).startswith("@") and k != "@provider"), None)
+            what = f" ({node[kind]})" if isinstance(node, Mapping) and kind else ""
+            text = f"--param {path}: the config has no {part!r} under {where}{what}"
+            close = difflib.get_close_matches(part, keys, n=1, cutoff=0.6)
+            if close:
+                whole = ".".join([*done, close[0], *parts[i + 1 :]])
+                near = whole if _missing(whole, config) is None else ".".join([*done, close[0]])
+                return text + f"; did you mean {near}?"
+            return text + (f"; there: {', '.join(keys)}" if keys else "")
+        done.append(part)
+    return None
+
+
+def check_paths(search: Sequence[SearchParam], config: Mapping[str, Any]) -> None:
+    """``SweepError`` naming every searched path that ``config`` (filled: the components'
+    defaults count) lacks, with the closest path there.
+
+    >>> cfg = {"optimizer": {"@optimizers": "Adam.v1", "learning_rate": 0.01}}
+    >>> try:
+    ...     check_paths([parse_param("optimizer.learnin_rate=uniform(0,1)")], cfg)
+    ... except SweepError as err:
+    ...     print(str(err).split("?")[0])
+    --param optimizer.learnin_rate: the config has no 'learnin_rate' under optimizer \
+(Adam.v1); did you mean optimizer.learning_rate
+    """
+    problems = [m for m in (_missing(p.path, config) for p in search) if m]
+    if problems:
+        raise SweepError(
+            "\n".join(problems) + " Fix: search a path of the config (its components' "
+            "parameters count, with their defaults); to search a value the config does not "
+            "set, give it a starting value on the command line too (--PATH=VALUE)."
+        )
+
+
 @dataclass
 class SweepSpec:
     """Everything a worker needs: what to train, what to search, where to store."""
@@ -137,6 +191,7 @@ class SweepSpec:
     heartbeat: float = 5.0
     max_retry: int = 2
     pruner: str = "median"
+    store_wait: float = 3600.0  # seconds a worker waits for a lost database
 
     def search(self) -> list[SearchParam]:
         """The parsed ``params``."""

@@ -90,7 +90,7 @@ class Store:
             run_id = R.insert_run(
                 self.engine, config, name=run_name, run_dir=where, kind=kind, tags=tags
             )
-        handle = R.RunHandle(self, run_id)
+        handle = R.RunHandle(self, run_id, where)
         if heartbeat:
             handle.start_heartbeat()
         return handle
@@ -141,6 +141,20 @@ class Store:
             )
             conn.execute(sa.delete(S.runs).where(S.runs.c.id == run.id))
         return run
+
+    def sync(self, ref: int | str | Path) -> tuple[int, int]:
+        """Record what a run kept in its directory while this store was out of reach (its
+        ``store-backlog.jsonl``); ``ref`` is a run directory, id or name. Returns (run id,
+        records written)."""
+        from tensorweave_store.run_handle import sync_backlog
+
+        where = Path(str(ref))
+        if not where.is_dir():
+            run = self.run(str(ref))
+            if not run.run_dir:
+                return run.id, 0  # a plain Model.train's run: nothing kept on disk
+            where = Path(run.run_dir)
+        return sync_backlog(self, where)
 
     def reap(self, stale_after: float | None = None) -> list[int]:
         """Mark runs whose heartbeat stopped as ``interrupted``; returns their ids."""

@@ -1,8 +1,10 @@
 """A sweep's Optuna study in the store's database: its storage, creation and tally.
 
 ``storage(spec)`` is Optuna's RDB storage on the store's URL, with heartbeats and the retry
-of trials whose worker died; ``create_study`` checks the command (config, params) once and
-creates the study (or loads it, to join it); ``load_study`` finds it by name; ``tally``
+of trials whose worker died (its heartbeat skips a beat, rather than dying, while the
+database is out of reach); ``check_params`` checks every ``--param`` path against the
+config; ``create_study`` checks the command (config, params) once and creates the study
+(or loads it, to join it); ``load_study`` finds it by name; ``tally``
 counts the trials towards ``--trials N`` (a killed trial and its retry count once). The
 workers that run the trials are in ``sweep``.
 
@@ -18,12 +20,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tensorweave_store.search_space import SweepError, SweepSpec
+from tensorweave_store.search_space import SweepError, SweepSpec, check_paths
 from tensorweave_store.urls import redact
 
 __all__ = [
     "storage",
     "retry_class",
+    "check_params",
     "create_study",
     "load_study",
     "tally",
@@ -43,7 +46,7 @@ def quiet_optuna() -> Any:
 
 def storage(spec: SweepSpec) -> Any:
     """Optuna's RDB storage on the store's database, with heartbeats and retries."""
-    optuna = quiet_optuna()
+    quiet_optuna()
     url = spec.url()
     if url.startswith("sqlite:///"):
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
@@ -51,7 +54,7 @@ def storage(spec: SweepSpec) -> Any:
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"timeout": 60}
     try:
-        return optuna.storages.RDBStorage(
+        return _storage_class()(
             url,
             engine_kwargs=kwargs,
             heartbeat_interval=max(1, int(spec.heartbeat)),
@@ -63,6 +66,25 @@ def storage(spec: SweepSpec) -> Any:
             f"cannot open the sweep storage at {redact(url)}: {err}. Fix: check the store URL "
             "(--store or TENSORWEAVE_STORE) and that the database server is reachable."
         ) from err
+
+
+def _storage_class() -> Any:
+    """Optuna's RDB storage whose trial heartbeat outlives a lost database: the beat is
+    skipped while the database is out of reach (the worker pauses, ``sweep_pause``), and
+    the heartbeat thread beats again when it is back."""
+    import optuna
+
+    from tensorweave_store.outage import is_outage
+
+    class PatientRDBStorage(optuna.storages.RDBStorage):
+        def record_heartbeat(self, trial_id: int) -> None:
+            try:
+                super().record_heartbeat(trial_id)
+            except Exception as err:
+                if not is_outage(err):
+                    raise
+
+    return PatientRDBStorage
 
 
 def retry_class() -> Any:
@@ -113,16 +135,27 @@ def _pruner(name: str) -> Any:
     raise SweepError(f"--pruner must be median or none, not {name!r}")
 
 
+def check_params(spec: SweepSpec) -> None:
+    """Check every ``--param`` path against the command's config (its overrides applied,
+    filled with the components' defaults): ``SweepError`` with the closest path."""
+    import tensorweave.config as twc
+    from tensorweave_train import job as jobs
+
+    search = spec.search()
+    if not search:
+        raise SweepError("a sweep needs at least one --param PATH=DIST")
+    check_paths(search, twc.fill(jobs.load_config(spec.config, trial_overrides(spec, {}))))
+
+
 def create_study(spec: SweepSpec) -> Any:
     """Check the command (config, params) and create the study, or load it to join it."""
     from tensorweave_train import job as jobs
 
     optuna = quiet_optuna()
-    search = spec.search()
-    if not search:
-        raise SweepError("a sweep needs at least one --param PATH=DIST")
     if spec.trials < 1 or spec.workers < 1:
         raise SweepError("--trials and --workers must be at least 1")
+    check_params(spec)
+    search = spec.search()
     first = {p.path: p.args[0] for p in search}  # any value: the config is checked once
     cfg = jobs.load_config(spec.config, trial_overrides(spec, first))
     jobs.validate_job(cfg)  # every problem of the config at once, before any worker starts
@@ -164,8 +197,7 @@ def load_study(name: str, spec: SweepSpec) -> Any:
 def tally(study: Any) -> tuple[int, list[Any], list[Any]]:
     """(trials that count towards N, those running, those waiting): a failed trial that
     was retried is counted through its retry only."""
-    import optuna
-
+    optuna = quiet_optuna()
     retry = retry_class()
     trials = study.get_trials(deepcopy=False)
     retried = {retry.retried_trial_number(t) for t in trials} - {None}

@@ -46,9 +46,12 @@ from pathlib import Path
 from typing import Any
 
 import tensorweave as tw
+from tensorweave_store.engine import connect
+from tensorweave_store.outage import is_outage
 from tensorweave_store.pruning import report_to
 from tensorweave_store.search_space import KINDS, SearchParam, SweepError, SweepSpec, parse_param
 from tensorweave_store.study import (
+    check_params,
     create_study,
     load_study,
     quiet_optuna,
@@ -57,6 +60,7 @@ from tensorweave_store.study import (
     tally,
     trial_overrides,
 )
+from tensorweave_store.sweep_pause import TrialWatch, settle, wait_for_database
 from tensorweave_store.urls import redact, using
 
 __all__ = [
@@ -66,6 +70,7 @@ __all__ = [
     "SweepSpec",
     "parse_param",
     "storage",
+    "check_params",
     "create_study",
     "load_study",
     "run_worker",
@@ -79,56 +84,76 @@ __all__ = [
 TAGS_ENV = "TENSORWEAVE_STORE_TAGS"  # the store tags the runs it records with these
 
 
-def _objective(spec: SweepSpec, search: list[SearchParam], metric: str, worker: str) -> Any:
-    from tensorweave_train import job as jobs
-
-    optuna = quiet_optuna()
-
+def _objective(
+    spec: SweepSpec, search: list[SearchParam], metric: str, worker: str, watch: TrialWatch
+) -> Any:
     def objective(trial: Any) -> float:
-        values = {p.path: p.suggest(trial) for p in search}
         study = trial.study.study_name
         run_dir = spec.root() / "sweeps" / study / f"trial-{trial.number:04d}"
-        trial.set_user_attr("run_dir", str(run_dir))
-        trial.set_user_attr("worker", worker)
-        overrides = trial_overrides(spec, values)
-        overrides.setdefault("run.name", f"{study}-trial-{trial.number}")
-        cfg = jobs.load_config(spec.config, overrides)
-        started = time.perf_counter()
-        with report_to(trial, metric) as rep, _tags(f"sweep:{study}", f"trial:{trial.number}"):
-            try:
-                summary = jobs.train(
-                    cfg,
-                    run_dir=run_dir,
-                    source=jobs.config_path(spec.config),
-                    progress=False,
-                    out=None,
-                )
-            except KeyboardInterrupt:
-                trial.set_user_attr("interrupted", True)  # _worker_main queues its retry
-                raise
-        seconds = time.perf_counter() - started
-        _link_run(trial, run_dir, pruned=rep.pruned_at is not None)
-        shown = ", ".join(f"{k}={_fmt(v)}" for k, v in values.items())
-        if rep.pruned_at is not None:
-            print(
-                f"[{worker}] trial {trial.number}: {shown} -> pruned at epoch "
-                f"{rep.pruned_at + 1} ({seconds:.1f}s)",
-                flush=True,
-            )
-            raise optuna.TrialPruned(f"pruned at epoch {rep.pruned_at + 1}")
-        if metric not in summary["valid"]:
-            raise SweepError(
-                f"the run reports {sorted(summary['valid'])}, not {metric!r}. Fix: --metric "
-                "one of those."
-            )
-        value = float(summary["valid"][metric])
-        print(
-            f"[{worker}] trial {trial.number}: {shown} -> {metric} {value:.4f} ({seconds:.1f}s)",
-            flush=True,
-        )
+        outcome = watch.start(trial.number, run_dir)
+        try:
+            value = _run_trial(trial, run_dir, spec, search, metric, worker)
+        except BaseException as err:
+            outcome.pruned = isinstance(err, quiet_optuna().TrialPruned)
+            outcome.error = None if outcome.pruned else err
+            if isinstance(err, Exception) and not outcome.pruned and not outcome.lost_store:
+                with contextlib.suppress(Exception):  # for the sweep's report
+                    trial.set_user_attr("error", f"{type(err).__name__}: {err}"[:500])
+            raise
+        outcome.value = value
         return value
 
     return objective
+
+
+def _run_trial(
+    trial: Any, run_dir: Path, spec: SweepSpec, search: list[SearchParam], metric: str, worker: str
+) -> float:
+    """Train one trial; its value (``TrialPruned`` when the pruner stopped it)."""
+    from tensorweave_train import job as jobs
+
+    optuna = quiet_optuna()
+    values = {p.path: p.suggest(trial) for p in search}
+    study = trial.study.study_name
+    trial.set_user_attr("run_dir", str(run_dir))
+    trial.set_user_attr("worker", worker)
+    overrides = trial_overrides(spec, values)
+    overrides.setdefault("run.name", f"{study}-trial-{trial.number}")
+    cfg = jobs.load_config(spec.config, overrides)
+    started = time.perf_counter()
+    with report_to(trial, metric) as rep, _tags(f"sweep:{study}", f"trial:{trial.number}"):
+        try:
+            summary = jobs.train(
+                cfg,
+                run_dir=run_dir,
+                source=jobs.config_path(spec.config),
+                progress=False,
+                out=None,
+            )
+        except KeyboardInterrupt:
+            trial.set_user_attr("interrupted", True)  # _worker_main queues its retry
+            raise
+    seconds = time.perf_counter() - started
+    _link_run(trial, run_dir, pruned=rep.pruned_at is not None)
+    shown = ", ".join(f"{k}={_fmt(v)}" for k, v in values.items())
+    if rep.pruned_at is not None:
+        print(
+            f"[{worker}] trial {trial.number}: {shown} -> pruned at epoch "
+            f"{rep.pruned_at + 1} ({seconds:.1f}s)",
+            flush=True,
+        )
+        raise optuna.TrialPruned(f"pruned at epoch {rep.pruned_at + 1}")
+    if metric not in summary["valid"]:
+        raise SweepError(
+            f"the run reports {sorted(summary['valid'])}, not {metric!r}. Fix: --metric "
+            "one of those."
+        )
+    value = float(summary["valid"][metric])
+    print(
+        f"[{worker}] trial {trial.number}: {shown} -> {metric} {value:.4f} ({seconds:.1f}s)",
+        flush=True,
+    )
+    return value
 
 
 @contextlib.contextmanager
@@ -157,8 +182,10 @@ def _link_run(trial: Any, run_dir: Path, *, pruned: bool) -> None:
         trial.set_user_attr("store_run", run_id)
         if pruned:
             store.tag_run(run_id, ["pruned"])
-    except (StoreError, AttributeError, ValueError, TypeError):
-        pass  # recording off (TENSORWEAVE_STORE_RECORD=0): the run directory still says it
+    except Exception as err:  # the run directory still says it
+        known = isinstance(err, (StoreError, AttributeError, ValueError, TypeError))
+        if not known and not is_outage(err):  # recording off, or the store out of reach
+            raise
 
 
 def _fmt(v: Any) -> str:
@@ -177,18 +204,49 @@ def _run_trials(spec: SweepSpec, worker: str) -> int:
     name = spec.study_name()
     study = load_study(name, spec)
     metric = str(study.user_attrs.get("metric") or "loss")
-    objective = _objective(spec, spec.search(), metric, worker)
+    watch = TrialWatch()
+    objective = _objective(spec, spec.search(), metric, worker, watch)
     ran = 0
     while True:
-        optuna.storages.fail_stale_trials(study)
-        counted, running, waiting = tally(study)
-        if counted < spec.trials or waiting:
-            study.optimize(objective, n_trials=1, catch=(Exception,), gc_after_trial=True)
-            ran += 1
-            continue
-        if not running:
-            return ran
-        time.sleep(max(0.5, spec.heartbeat / 2))  # others' trials: wait, or see them die
+        try:
+            optuna.storages.fail_stale_trials(study)
+            counted, running, waiting = tally(study)
+            if counted < spec.trials or waiting:
+                study.optimize(objective, n_trials=1, catch=(Exception,), gc_after_trial=True)
+                ran += 1
+                outcome = watch.take()
+                if outcome is not None and outcome.lost_store:  # told failed: run it again
+                    _log(worker, settle(study, outcome, max_retry=spec.max_retry))
+                continue
+            if not running:
+                return ran
+            time.sleep(max(0.5, spec.heartbeat / 2))  # others' trials: wait, or see them die
+        except Exception as err:
+            if not is_outage(err):
+                raise
+            _pause(spec, worker, err)
+            outcome = watch.take()
+            ran += outcome is not None
+            _log(worker, settle(study, outcome, max_retry=spec.max_retry))
+            time.sleep(spec.heartbeat)  # the others' trials beat again before stale checks
+
+
+def _pause(spec: SweepSpec, worker: str, err: BaseException) -> None:
+    """Wait for the study's database to answer again (``sweep_pause``)."""
+    wait_for_database(
+        err,
+        lambda: connect(spec.url(), upgrade=False).dispose(),
+        worker=worker,
+        url=redact(spec.url()),
+        limit=spec.store_wait,
+        cap=max(1.0, spec.heartbeat),
+        out=lambda line: print(line, flush=True),
+    )
+
+
+def _log(worker: str, line: str | None) -> None:
+    if line:
+        print(f"[{worker}] {line}", flush=True)
 
 
 def run_sweep(spec: SweepSpec, *, out: Any = print) -> Any:
@@ -222,16 +280,42 @@ def run_sweep(spec: SweepSpec, *, out: Any = print) -> Any:
                 p.kill()
         raise
     bad = [f"w{i + 1} exited {c}" for i, c in enumerate(codes) if c]
-    counted, running, waiting = tally(study)
+    try:
+        counted, running, waiting = tally(study)
+    except Exception as err:
+        if not is_outage(err):
+            raise
+        _pause(spec, "sweep", err)
+        counted, running, waiting = tally(study)
     if counted >= spec.trials and not running and not waiting:
         if bad:  # the others finished the study: the lost trials were retried
             out(f"  note: {', '.join(bad)}; its trial was retried by the other workers")
+        _some_completed(study)
         return study
     raise SweepError(
         f"sweep {study.study_name} stopped with {counted} of {spec.trials} trials, "
         f"{len(running)} running, {len(waiting)} waiting ({', '.join(bad) or 'workers ended'}). "
         "Fix: run the same command again; it joins the study, fails the stale trials and "
         "retries them."
+    )
+
+
+def _some_completed(study: Any) -> None:
+    """``SweepError`` with the trials' errors when none of the study's trials completed."""
+    import optuna
+
+    trials = study.get_trials(deepcopy=False)
+    if any(t.state == optuna.trial.TrialState.COMPLETE for t in trials):
+        return
+    errors = [
+        f"  trial {t.number}: {t.user_attrs['error']}" for t in trials if "error" in t.user_attrs
+    ]
+    raise SweepError(
+        f"sweep {study.study_name}: none of its {len(trials)} trials completed"
+        + (":\n" + "\n".join(errors[:5]) if errors else "")
+        + "\nFix: correct what the trials report (try one with `tensorweave train` and the "
+        "same overrides), then sweep again (with --study NEW when the command is unchanged: "
+        "this study already holds its trials)."
     )
 
 

@@ -78,6 +78,13 @@ def _sweep_parser() -> CommandParser:
     )
     p.add_argument("--heartbeat", type=float, default=5.0, help="seconds between beats (5)")
     p.add_argument("--max-retry", type=int, default=2, help="retries of a killed trial (2)")
+    p.add_argument(
+        "--store-wait",
+        type=float,
+        default=3600.0,
+        metavar="SECONDS",
+        help="how long a worker waits, paused, for a lost database before it stops (3600)",
+    )
     return p
 
 
@@ -142,7 +149,12 @@ def _cmd_sweep(argv: list[str]) -> int:
         heartbeat=args.heartbeat,
         max_retry=args.max_retry,
         pruner=args.pruner,
+        store_wait=args.store_wait,
     )
+    try:
+        sweep.check_params(spec)  # every --param path is in the config: before any trial
+    except sweep.SweepError as err:
+        raise UsageError(f"tensorweave sweep: {err}") from err
     try:
         study = sweep.run_sweep(spec)
     except KeyboardInterrupt:

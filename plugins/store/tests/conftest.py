@@ -2,7 +2,8 @@
 
 The server comes from the ``pgserver`` wheel (PostgreSQL binaries, no system set-up), started
 once per test session (per xdist worker) in a temporary directory and stopped at the end;
-each test gets a fresh database on it. ``twstore_helpers`` starts the real ``tensorweave``
+each test gets a fresh database on it. The tests of a store under faults stop and restart a
+second server of their own (``pg_faults``). ``twstore_helpers`` starts the real ``tensorweave``
 command in a subprocess with the store pointed at the test's database.
 """
 
@@ -19,8 +20,20 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))  # twstore_helpers, under importlib mode
 
+from twstore_helpers import PgControl
+
 BACKENDS = ["sqlite", "postgresql"]
 _COUNTER = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def _no_store_selected() -> Iterator[None]:
+    """A command run in-process with ``--store URL`` selects that store for the process
+    (``urls.select``), as for the one command of a real process: not for the next test."""
+    yield
+    from tensorweave_store.urls import select
+
+    select(None)
 
 
 @pytest.fixture(scope="session")
@@ -41,6 +54,31 @@ def pg_server() -> Iterator[str]:
     server.cleanup()
 
 
+@pytest.fixture(scope="session")
+def pg_faults() -> Iterator[PgControl]:
+    """A second PostgreSQL server of the session, for the tests that stop it, restart it or
+    make it refuse connections (the others keep ``pg_server``)."""
+    import shutil
+    import subprocess
+    import warnings
+
+    where = tempfile.mkdtemp(prefix="twpgf-")
+    os.environ.setdefault("XDG_RUNTIME_DIR", where)
+    with warnings.catch_warnings():  # platformdirs: XDG_RUNTIME_DIR unset on CI
+        warnings.simplefilter("ignore")
+        import pgserver
+
+        server = pgserver.get_server(os.path.join(where, "data"), cleanup_mode="delete")
+    control = PgControl(server)
+    yield control
+    try:  # pgserver stops only the server it started, not one a test restarted
+        control.stop()
+    except subprocess.CalledProcessError:
+        pass  # already stopped
+    server.cleanup()
+    shutil.rmtree(where, ignore_errors=True)
+
+
 def _fresh_pg_database(base: str) -> str:
     import sqlalchemy as sa
 
@@ -51,6 +89,12 @@ def _fresh_pg_database(base: str) -> str:
     engine.dispose()
     url = sa.make_url(base).set(database=name)
     return url.render_as_string(hide_password=False)
+
+
+@pytest.fixture
+def pg_url(pg_server: str) -> str:
+    """A fresh, empty database on the session's PostgreSQL server (PostgreSQL-only tests)."""
+    return _fresh_pg_database(pg_server)
 
 
 @pytest.fixture(params=BACKENDS)

@@ -97,3 +97,38 @@ def unused_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def _damaged_store(tmp_path, how: str):
+    """A real store file (two runs recorded), then damaged: its header overwritten, or the
+    pages after the first one overwritten with garbage."""
+    path = tmp_path / "damaged.db"
+    store = open_store(f"sqlite:///{path}", blobs=str(tmp_path / "b"), cached=False)
+    for name in ("a", "b"):
+        store.start_run({"run": {"name": name}}, heartbeat=False).finish("finished")
+    store.close()  # the last connection folds the WAL into the file
+    data = bytearray(path.read_bytes())
+    if how == "header":
+        data[:16] = b"not a database!\0"
+    else:
+        page = int.from_bytes(data[16:18], "big")
+        data[page:] = bytes((i * 7 + 3) % 256 for i in range(len(data) - page))
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("how", ["header", "pages"])
+def test_a_damaged_sqlite_file_is_named_with_the_fix_and_left_untouched(tmp_path, how, capsys):
+    from tensorweave.cli import main as cli_main
+
+    path = _damaged_store(tmp_path, how)
+    before = path.read_bytes()
+    with pytest.raises(StoreUnreachableError) as err:
+        open_store(f"sqlite:///{path}", cached=False).runs()
+    message = str(err.value)
+    assert f"the store file {path} is damaged or not a store" in message
+    assert f"Fix: move it aside (mv {path} {path}.damaged)" in message
+    assert cli_main(["runs", "list", "--store", f"sqlite:///{path}"]) == 1
+    stderr = capsys.readouterr().err
+    assert stderr.startswith("error: the store file") and "sqlalche.me" not in stderr
+    assert path.read_bytes() == before  # byte-identical

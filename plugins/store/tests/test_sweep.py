@@ -7,13 +7,13 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
+from twstore_helpers import SWEEP_TINY, store_env, tensorweave
 
 from tensorweave.cli import main as cli_main
 from tensorweave_store.sweep import (
@@ -29,13 +29,7 @@ from tensorweave_store.sweep import (
 )
 from tensorweave_train import job as jobs
 
-TINY = [
-    "--train.epochs=2",
-    "--data.limit=300",
-    "--data.workers=0",
-    "--dims.hidden=16",
-    "--train.batch_size=64",
-]
+TINY = SWEEP_TINY
 
 
 @pytest.mark.parametrize(
@@ -157,19 +151,6 @@ def test_an_interrupted_trial_is_queued_again(tmp_path: Path) -> None:
     assert [t.params for t in waiting] == [{"optimizer.learning_rate": 0.01}]
 
 
-def _env(url: str, tmp: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        TENSORWEAVE_STORE=url,
-        TENSORWEAVE_STORE_BLOBS=str(tmp / "blobs"),
-        TENSORWEAVE_STORE_CACHE=str(tmp / "cache"),
-        TENSORWEAVE_RUNS=str(tmp / "runs"),
-        TF_CPP_MIN_LOG_LEVEL="3",
-        CUDA_VISIBLE_DEVICES="-1",
-    )
-    return env
-
-
 def _study(url: str, name: str) -> Any:
     import optuna
 
@@ -223,15 +204,7 @@ def test_two_workers_one_killed_mid_trial(store_url: str, tmp_path: Path) -> Non
     args = ["sweep", "digits", "--param", "optimizer.learning_rate=loguniform(1e-3,1e-1)"]
     args += ["--trials", "4", "--workers", "2", "--heartbeat", "5", "--study", name]
     args += ["--pruner", "none", "--store", store_url, *TINY]
-    script = Path(sys.executable).with_name("tensorweave")
-    proc = subprocess.Popen(
-        [str(script), *args],
-        env=_env(store_url, tmp_path),
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = tensorweave(args, store_env(store_url, tmp_path), tmp_path)
     try:
         killed, label = _kill_a_worker_mid_trial(store_url, name, proc)
         out, err = proc.communicate(timeout=900)
