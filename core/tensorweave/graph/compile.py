@@ -92,13 +92,11 @@ class CompiledGraph:
         self.graph = graph
         self.jit_compile = jit_compile
         self.owner = owner
-        if body is None:
+        step = graph.run if body is None else body
 
-            def run_graph(*args: Any) -> Any:
-                return graph.run(*args)
+        def run_graph(*args: Any) -> Any:  # a plain function: autograph converts it inline
+            return step(*args)
 
-        else:
-            run_graph = body
         self._run_graph = run_graph
         self._inline: Any = None  # run_graph for inline calls (autograph-converted)
         # The traced function, called directly once eager tensors of the same dtypes and

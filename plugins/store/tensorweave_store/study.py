@@ -115,7 +115,7 @@ def _pruner(name: str) -> Any:
 
 def create_study(spec: SweepSpec) -> Any:
     """Check the command (config, params) and create the study, or load it to join it."""
-    from tensorweave_train import job as jobs
+    import tensorweave_train as twt
 
     optuna = quiet_optuna()
     search = spec.search()
@@ -124,8 +124,8 @@ def create_study(spec: SweepSpec) -> Any:
     if spec.trials < 1 or spec.workers < 1:
         raise SweepError("--trials and --workers must be at least 1")
     first = {p.path: p.args[0] for p in search}  # any value: the config is checked once
-    cfg = jobs.load_config(spec.config, trial_overrides(spec, first))
-    jobs.validate_job(cfg)  # every problem of the config at once, before any worker starts
+    cfg = twt.load_config(spec.config, trial_overrides(spec, first))
+    twt.validate_config(cfg)  # every problem of the config at once, before any worker starts
     metric = _metric(spec, cfg)
     direction = _direction(spec, metric)
     name = spec.study_name()
