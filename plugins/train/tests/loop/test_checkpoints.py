@@ -18,7 +18,7 @@ from twtrain_helpers import regression_data, regression_model, weights
 
 import tensorweave_train as twt
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parents[1]  # the tests root: the helper scripts and modules
 
 
 class _Crash(Exception):

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parents[1]  # the tests root: the helper scripts and modules
 
 
 def _free_port():

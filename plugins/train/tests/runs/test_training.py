@@ -218,3 +218,14 @@ def test_resume_of_a_run_in_use_names_the_pid_and_writes_nothing(
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_a_quiet_job_still_says_why_it_stopped_early(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = twt.load_config(None, [*TINY, "--train.epochs=4"])
+    stop = {"@callbacks": "EarlyStopping.v1", "monitor": "loss", "patience": 1, "min_delta": 9.0}
+    cfg["callbacks"] = [stop]  # no epoch improves the loss by 9: stops after the second
+    summary = twt.train_job(cfg, run_dir=tmp_path / "r", out=None)
+    assert summary["epochs"] == 2 and summary["stopped"].startswith("EarlyStopping: loss")
+    assert capsys.readouterr().out == f"Stopped after epoch 2: {summary['stopped']}\n"
