@@ -61,7 +61,7 @@ def tensorweave_job_started(job: Any, run_dir: Any, config: Any, kind: str) -> N
 def tensorweave_job_ended(
     job: Any, run_dir: Any, kind: str, summary: Any, error: BaseException | None
 ) -> None:
-    """A job ended: ``summary`` (the dict ``train`` returns) on success, else ``error`` (a
+    """A job ended: ``summary`` (the dict ``train_job`` returns) on success, else ``error`` (a
     ``KeyboardInterrupt`` when interrupted). Called once per ``tensorweave_job_started``."""
     raise NotImplementedError  # a spec: never called
 

@@ -160,7 +160,7 @@ class TensorBoard(Callback):
         with self._writer.as_default(step=state.step):
             if event is Event.TRAIN_START and self.graph and state.model is not None:
                 if self._graph_of is None or self._graph_of() is not state.model:
-                    self._graph_of = weakref.ref(state.model)  # once: serialising costs ~10 ms
+                    self._graph_of = weakref.ref(state.model)  # once per model: serialising is slow
                     fn = state.model.train_function
                     tf.summary.graph(fn.get_concrete_function().graph)
             elif event is Event.STEP_END:

@@ -193,7 +193,13 @@ def as_batches(
 
 def split_validation(data: Any, fraction: float) -> tuple[Any, Any]:
     """Keras's ``validation_split``: the last ``fraction`` of the examples (before any
-    shuffling) held out for validation; ``data`` is ``{name: array}`` or a tuple of arrays."""
+    shuffling) held out for validation; ``data`` is ``{name: array}`` or a tuple of arrays.
+
+    >>> import numpy as np
+    >>> held = split_validation({"x": np.arange(10)}, 0.2)
+    >>> held[0]["x"].tolist(), held[1]["x"].tolist()
+    ([0, 1, 2, 3, 4, 5, 6, 7], [8, 9])
+    """
     if not 0.0 < float(fraction) < 1.0:
         raise tw.ArgumentError(
             f"Model.train: validation_split must be between 0 and 1, got {fraction!r}."

@@ -149,7 +149,7 @@ class Trainer:
         """Train until ``epochs`` epochs are done or a callback stops the loop.
 
         Args:
-            data: training data (see ``data.as_batches``).
+            data: training data (see ``loop.data.as_batches``).
             epochs: the total number of epochs.
             batch_size: for array data.
             validation: data evaluated at each epoch's end (values ``val_loss``,
