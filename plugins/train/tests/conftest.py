@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -35,3 +36,12 @@ def cli(no_conflict_demo: None) -> Iterator[None]:
     yield
     if not mine:
         tw.plugins.unregister(commands)
+
+
+@pytest.fixture(scope="session")
+def digits_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny run of the built-in digits job (``twtrain_helpers.TINY``), shared: read it, or
+    change a copy (``twtrain_helpers.copied``)."""
+    from twtrain_helpers import trained_run
+
+    return trained_run(tmp_path_factory.mktemp("digits") / "run")

@@ -73,7 +73,7 @@ def state_of(node: tw.Layer) -> Any:
 class Metrics:
     """The streaming state of each named scalar node, and what a step computes to fill them.
 
-    >>> import tensorweave as tw
+    >>> import tensorflow as tf, tensorweave as tw
     >>> x = tw.Input(n_units=2, name="x")
     >>> m = Metrics([("mean", tw.ops.reduce_mean(x))])
     >>> m.update({id(m.needed[0]): tf.constant(3.0)}, 2); m.results()

@@ -6,14 +6,14 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from twtrain_helpers import run_cli, trained_run
+from twtrain_helpers import run_cli
 
 pytestmark = pytest.mark.usefixtures("cli")
 
 
-@pytest.fixture(scope="module")
-def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return trained_run(tmp_path_factory.mktemp("plot") / "run")
+@pytest.fixture
+def run_dir(digits_run: Path) -> Path:
+    return digits_run
 
 
 def test_plot_svg_and_png(run_dir: Path, tmp_path: Path, capsys) -> None:

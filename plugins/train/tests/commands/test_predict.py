@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from twtrain_helpers import copied, run_cli, trained_run
+from twtrain_helpers import copied, run_cli
 
 import tensorweave as tw
 import tensorweave_train as twt
@@ -17,9 +17,9 @@ import tensorweave_train as twt
 pytestmark = pytest.mark.usefixtures("cli")
 
 
-@pytest.fixture(scope="module")
-def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return trained_run(tmp_path_factory.mktemp("predict") / "run")
+@pytest.fixture
+def run_dir(digits_run: Path) -> Path:
+    return digits_run
 
 
 def test_predict_from_npy(

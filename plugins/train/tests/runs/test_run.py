@@ -4,6 +4,7 @@ model back in Python."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -16,37 +17,21 @@ import tensorweave_train as twt
 
 pytestmark = pytest.mark.usefixtures("no_conflict_demo")
 
-TINY = [
-    "--data.limit=300",
-    "--train.epochs=2",
-    "--train.batch_size=64",
-    "--dims.hidden=16",
-]
 
-
-@pytest.fixture(scope="module")
-def digits_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
-    tw.plugins.block("tensorweave-conflict-demo")
-    run = tmp_path_factory.mktemp("runs") / "digits"
-    cfg = twt.load_config(None, TINY)
-    summary = twt.train_job(cfg, run_dir=run, source=twt.config_path(None), out=None)
-    return run, summary
-
-
-def test_filled_config_alone_reproduces_the_model(digits_run: tuple[Path, dict]) -> None:
-    run, summary = digits_run
+def test_filled_config_alone_reproduces_the_model(digits_run: Path, tmp_path: Path) -> None:
+    run, summary = digits_run, json.loads((digits_run / "summary.json").read_text())
     metrics = twt.Run.open(run).evaluate()
     assert metrics["accuracy"] == pytest.approx(summary["valid"]["accuracy"], abs=1e-6)
     assert metrics["loss"] == pytest.approx(summary["valid"]["loss"], rel=1e-5)
     # the same config trains to the same numbers (seeded): the file reproduces the run
-    again = twt.train_job(twc.load(run / "config.json"), run_dir=run.parent / "again", out=None)
+    again = twt.train_job(twc.load(run / "config.json"), run_dir=tmp_path / "again", out=None)
     assert again["valid"]["loss"] == pytest.approx(summary["valid"]["loss"], rel=1e-4)
 
 
-def test_predict_applies_saved_processors(digits_run: tuple[Path, dict]) -> None:
+def test_predict_applies_saved_processors(digits_run: Path) -> None:
     from sklearn.datasets import load_digits
 
-    run, _ = digits_run
+    run = digits_run
     raw = load_digits().data[:5]  # pixels 0..16, before any processing
     ids = twt.Run.open(run).predict(raw)
     assert ids.shape == (5,) and ids.dtype.kind == "i"
@@ -73,8 +58,8 @@ def test_a_checkpoint_of_another_shape_names_the_layer_and_variable(tmp_path) ->
     assert "the checkpoint holds shape (" in message and "8" in message and "16" in message
 
 
-def test_load_model_is_load_run_and_builds_no_data(digits_run: tuple[Path, dict]) -> None:
-    run, _ = digits_run
+def test_load_model_is_load_run_and_builds_no_data(digits_run: Path) -> None:
+    run = digits_run
     assert twt.load_run is twt.load_model
     model = twt.load_model(run)
     job = twt.Run.open(run).job()

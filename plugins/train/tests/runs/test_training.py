@@ -19,7 +19,6 @@ from twtrain_helpers import (
     files_of,
     lock_holder,
     run_cli,
-    trained_run,
 )
 
 import tensorweave as tw
@@ -29,9 +28,9 @@ from tensorweave_train.runs import training
 pytestmark = pytest.mark.usefixtures("cli")
 
 
-@pytest.fixture(scope="module")
-def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return trained_run(tmp_path_factory.mktemp("runs") / "digits")
+@pytest.fixture
+def trained(digits_run: Path) -> Path:
+    return digits_run
 
 
 @pytest.fixture
