@@ -95,8 +95,8 @@ def _tw_epoch(model: Any, names: tuple[str, ...], how: str) -> Any:
     """One epoch of ``model``: ``Model.train`` (``how="train"``; ``"train_silent"``:
     ``verbose=0``; ``"train_logged"``: ``verbose=0`` plus a progress bar drawn on a terminal,
     TensorBoard and a CSV log at their default settings) or a Python loop calling the
-    compiled step ``Model.train_step`` on each batch (``how="train_step"``)."""
-    from tensorweave_train.progress import Progress
+    compiled one-step ``Model.train_on_batch`` on each batch (``how="train_step"``)."""
+    from tensorweave_train import Progress
 
     logs = tempfile.mkdtemp(prefix="bench-logs-")
     shown = {
@@ -121,7 +121,7 @@ def _tw_epoch(model: Any, names: tuple[str, ...], how: str) -> Any:
 
     def train_step(data: tuple[np.ndarray, ...], batch: int) -> None:
         for i in range(0, len(data[0]) - batch + 1, batch):
-            model.train_step([d[i : i + batch] for d in data])
+            model.train_on_batch([d[i : i + batch] for d in data])
 
     return train_step if how == "train_step" else train
 

@@ -72,9 +72,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.store:
         os.environ["TENSORWEAVE_STORE"] = args.store
 
+    import tensorweave_train as twt
     from tensorweave_store import runs as R
     from tensorweave_store.store import Store, open_store
-    from tensorweave_train import job as jobs
 
     log_epoch: list[float] = []
     start_run: list[float] = []
@@ -88,8 +88,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     def one(mode: str, i: int) -> None:
         os.environ["TENSORWEAVE_STORE_RECORD"] = "1" if mode == "on" else "0"
-        cfg = jobs.load_config("digits", overrides)
-        summary = jobs.train(cfg, run_dir=tmp / f"{mode}-{i}", out=None, progress=False)
+        cfg = twt.load_config("digits", overrides)
+        summary = twt.train_job(cfg, run_dir=tmp / f"{mode}-{i}", out=None, progress=False)
         per_epoch[mode].append(summary["train_seconds"] / summary["epochs"])
 
     one("off", -1)  # warm-up: TensorFlow, the data, the store's schema

@@ -5,7 +5,9 @@
 - ``listing``: ``tensorweave plugins`` (metadata only; ``--check`` imports everything);
 - ``describe``: ``tensorweave describe NAME`` (read from the component's source; ``--load``
   imports it);
-- ``scaffold``: ``tensorweave new-plugin NAME``.
+- ``scaffold``: ``tensorweave new-plugin NAME``;
+- ``command``: what every command runs on, the core's and every pack's (exit codes,
+  ``CommandParser``, ``UsageError``, ``run_guarded``, ``add_commands``).
 
 ``tensorweave plugins`` and ``tensorweave describe`` never import TensorFlow.
 
@@ -14,6 +16,23 @@
 3
 """
 
-from tensorweave.cli.main import EXIT_CODES, build_parser, main
+from tensorweave.cli.command import (
+    EXIT_CODES,
+    CommandParser,
+    UsageError,
+    add_commands,
+    exit_code,
+    run_guarded,
+)
+from tensorweave.cli.main import build_parser, main
 
-__all__ = ["EXIT_CODES", "build_parser", "main"]
+__all__ = [
+    "EXIT_CODES",
+    "CommandParser",
+    "UsageError",
+    "add_commands",
+    "build_parser",
+    "exit_code",
+    "main",
+    "run_guarded",
+]

@@ -6,8 +6,8 @@ called on its own so a broken one cannot hide another's commands. TensorFlow's C
 Python logging is quieted before any command runs, so a command that trains does not open
 with CUDA noise on a CPU machine; ``TF_CPP_MIN_LOG_LEVEL`` set by the user wins.
 
-Exit codes: 0 success, 1 failure, 2 usage error, 3 unknown or unloadable component
-(packs add 4, invalid config, and 130, interrupted).
+Exit codes and error messages are those of every command (``command``): 0 success, 1
+failure, 2 usage error, 3 unknown or unloadable component, 4 invalid config, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -19,19 +19,11 @@ import sys
 from collections.abc import Sequence
 
 from tensorweave.cli import describe, listing, scaffold
+from tensorweave.cli.command import EXIT_CODES, EXIT_USAGE, run_guarded
 from tensorweave.cli.quiet import quiet_tensorflow_import
-from tensorweave.errors import RegistryError, TensorweaveError
 from tensorweave.registries import CORE_VERSION, plugins
 
 __all__ = ["main", "build_parser", "quiet_tensorflow", "EXIT_CODES"]
-
-EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_COMPONENT = 0, 1, 2, 3
-EXIT_CODES = {
-    0: "success",
-    1: "failure while running",
-    2: "usage error",
-    3: "unknown or unloadable component",
-}
 
 
 def quiet_tensorflow() -> None:
@@ -96,21 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
-    try:
-        code: int = args.func(args)
-        return code
-    except RegistryError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return EXIT_COMPONENT
-    except TensorweaveError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return EXIT_FAIL
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # `tensorweave plugins | head`: the reader left, not an error
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
+    # a pack's command runs guarded already (add_commands); the core's run the same way
+    return run_guarded(lambda _: int(args.func(args)), [], traceback_hint=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,4 +1,4 @@
-"""``compile``: a graph turned into one ``tf.function``.
+"""``compile``: a graph turned into one ``tf.function`` (the one place a ``tf.function`` is made).
 
 The function runs the graph's nodes in dependency order, one ``compute`` call each; the
 Python loop runs only while tracing, so the traced graph holds exactly the ops the layers
@@ -23,22 +23,30 @@ step for every batch and constant-folding the whole model (seconds per step).
 >>> _ = f(np.ones((7, 3), "float32"))
 >>> f.trace_count
 1
+
+A step that does more than run the graph (a training step: the loss, its gradients, the
+update) is compiled the same way with ``body=``: it keeps the signature, the fast path for
+eager tensors, inline calls and XLA errors naming the layer (see ``CompiledGraph``).
+``trace(fn, *specs)`` traces a function once without running it (what a ``Lambda`` returns);
+a layer XLA cannot compile raises ``XLAError`` naming it and its plugin (``explain``).
 """
 
 from __future__ import annotations
 
 import functools
+import importlib.metadata
+import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import tensorflow as tf
 
-from tensorweave.errors import ArgumentError
+from tensorweave.errors import ArgumentError, TensorweaveError
 from tensorweave.graph.graph import Graph
 from tensorweave.graph.input import Input
 from tensorweave.graph.layer import Layer
-from tensorweave.graph.xla import reraise
 
-__all__ = ["compile", "CompiledGraph"]
+__all__ = ["compile", "CompiledGraph", "trace", "XLAError", "explain", "unsupported_ops", "reraise"]
 
 _TENSORS = (tf.Tensor, tf.SparseTensor, tf.Variable)
 
@@ -46,9 +54,28 @@ _TENSORS = (tf.Tensor, tf.SparseTensor, tf.Variable)
 class CompiledGraph:
     """A graph compiled into one ``tf.function``; call it like the graph.
 
+    Args:
+        graph: the graph whose inputs the function takes (one value each).
+        jit_compile, autograph, reduce_retracing: as ``tf.function``'s.
+        body: what the function computes from the inputs' values; default the graph's
+            outputs (``graph.run``). A step that does more (a training step: the loss, its
+            gradients, the optimizer's update) passes its own and keeps everything else:
+            the signature, the fast path, inline calls, XLA errors naming the layers of
+            ``graph`` and ``trace_count``.
+        input_signature: the specs of the values (default the graph inputs' specs, batch
+            dimension ``None``); e.g. several batches stacked on a new first axis.
+        owner: who compiles, named in errors (``"Model 'digits'"``).
+
     Attributes:
         graph: the graph it runs.
         function: the underlying ``tf.function`` (for ``get_concrete_function``, SavedModel).
+
+    >>> import numpy as np, tensorflow as tf, tensorweave as tw
+    >>> x = tw.Input(n_units=2, name="x")
+    >>> total = tf.Variable(0.0)
+    >>> add = tw.CompiledGraph(x.graph, body=lambda v: total.assign_add(tf.reduce_sum(v)))
+    >>> float(add(np.ones((3, 2), "float32"))), float(total)
+    (6.0, 6.0)
     """
 
     def __init__(
@@ -58,27 +85,36 @@ class CompiledGraph:
         jit_compile: bool | None = None,
         autograph: bool = True,
         reduce_retracing: bool = False,
+        body: Callable[..., Any] | None = None,
+        input_signature: Sequence[tf.TypeSpec] | None = None,
+        owner: str = "tw.compile",
     ) -> None:
         self.graph = graph
         self.jit_compile = jit_compile
-        entries = graph.inputs
+        self.owner = owner
+        step = graph.run if body is None else body
 
-        def run_graph(*args: Any) -> Any:
-            return graph.run(*args)
+        def run_graph(*args: Any) -> Any:  # a plain function: autograph converts it inline
+            return step(*args)
 
         self._run_graph = run_graph
         self._inline: Any = None  # run_graph for inline calls (autograph-converted)
         # The traced function, called directly once eager tensors of the same dtypes and
         # shapes went through the tf.function: its per-call argument binding cost more
-        # than a small graph's ops (measured: 98 us a call against 38 us, one thread).
+        # than a small graph's ops.
         self._traced: Any = None
         self._fitting: set[tuple[Any, ...]] = set()  # (dtype, shape) per input, checked
         self._eager = _eager_tensor_type()
         self.autograph = autograph
-        signature = [e.spec for e in entries]
+        given = input_signature is not None
+        self.signature: list[tf.TypeSpec] = (
+            list(input_signature) if input_signature is not None else [e.spec for e in graph.inputs]
+        )
+        # Input checks (names, shapes) apply when the values are the graph inputs' own.
+        self._checks_inputs = not given
         self.function = tf.function(
             run_graph,
-            input_signature=signature,
+            input_signature=self.signature,
             jit_compile=jit_compile,
             autograph=autograph,
             reduce_retracing=reduce_retracing,
@@ -88,8 +124,8 @@ class CompiledGraph:
         """Run on one value per graph input; with none, inputs use their current ``value``.
 
         With ``jit_compile=True``, a layer XLA cannot compile raises ``XLAError`` naming
-        it and its plugin (``tensorweave.graph.xla``). Called while another function
-        traces, it runs inline (see the module docstring)."""
+        it and its plugin (``explain``). Called while another function traces, it runs
+        inline (see the module docstring)."""
         key = None
         if values and all(type(v) is self._eager for v in values):
             key = tuple((v.dtype, v.shape) for v in values)
@@ -100,10 +136,10 @@ class CompiledGraph:
         except tf.errors.InvalidArgumentError as error:
             if not self.jit_compile:
                 raise
-            return reraise(error, self.graph, "tw.compile")
+            return reraise(error, self.graph, self.owner)
 
     def _call(self, values: tuple[Any, ...], key: tuple[Any, ...] | None) -> Any:
-        if not values:
+        if not values and self._checks_inputs:
             return self.function(*[_current(e) for e in self.graph.inputs])
         values = self._non_tensors_checked(values)
         if tf.inside_function() and not self.jit_compile:
@@ -113,6 +149,8 @@ class CompiledGraph:
             # their (dtype, shape) a known fit, called directly from then on.
             out = self.function(*values)
         except (TypeError, ValueError):
+            if not self._checks_inputs:
+                raise
             # Anything else is validated by its Input (clear errors naming the input and both
             # shapes) and converted, e.g. a float64 numpy array for a float32 input.
             checked = [
@@ -120,24 +158,25 @@ class CompiledGraph:
                 for e, v in zip(self.graph.inputs, values, strict=True)
             ]
             return self.function(*checked)
-        if key is not None and all(
-            e.spec.is_compatible_with(v) for e, v in zip(self.graph.inputs, values, strict=True)
-        ):
+        if key is not None and self._fits(values):
             if self._traced is None:
                 self._traced = self.function.get_concrete_function()
             self._fitting.add(key)
         return out
 
+    def _fits(self, values: Sequence[Any]) -> bool:
+        return all(s.is_compatible_with(v) for s, v in zip(self.signature, values, strict=True))
+
     def _non_tensors_checked(self, values: tuple[Any, ...]) -> tuple[Any, ...]:
         """``values`` after the count check, numpy arrays, lists and scalars checked by their
         Input (object arrays holding None, numeric strings, complex values are refused with
         the input's name) instead of being converted silently by TensorFlow."""
-        if len(values) != len(self.graph.inputs):
+        if len(values) != len(self.signature):
+            names = f" {[i.name for i in self.graph.inputs]}" if self._checks_inputs else ""
             raise TypeError(
-                f"compiled graph takes {len(self.graph.inputs)} value(s) "
-                f"{[i.name for i in self.graph.inputs]}, got {len(values)}."
+                f"compiled graph takes {len(self.signature)} value(s){names}, got {len(values)}."
             )
-        if all(isinstance(v, _TENSORS) for v in values):
+        if all(isinstance(v, _TENSORS) for v in values) or not self._checks_inputs:
             return values
         return tuple(
             e.check(v) if isinstance(e, Input) and not isinstance(v, _TENSORS) else v
@@ -145,9 +184,7 @@ class CompiledGraph:
         )
 
     def _inline_call(self, values: tuple[Any, ...]) -> Any:
-        if not all(
-            e.spec.is_compatible_with(v) for e, v in zip(self.graph.inputs, values, strict=True)
-        ):
+        if not self._fits(values):
             return self.function(*values)  # raises the signature mismatch, as uninlined
         if self._inline is None:
             run = self._run_graph
@@ -183,6 +220,9 @@ def compile(
     jit_compile: bool | None = None,
     autograph: bool = True,
     reduce_retracing: bool = False,
+    body: Callable[..., Any] | None = None,
+    input_signature: Sequence[tf.TypeSpec] | None = None,
+    owner: str = "tw.compile",
 ) -> CompiledGraph:
     """Compile a graph (or the graph ending in a layer, or in several) into one function.
 
@@ -191,6 +231,8 @@ def compile(
         jit_compile: ask XLA to compile the function (``tf.function(jit_compile=...)``).
         autograph: convert Python control flow in layers (leave on for third-party layers).
         reduce_retracing: passed to ``tf.function``.
+        body, input_signature, owner: a step of its own over the graph's inputs (see
+            ``CompiledGraph``).
     """
     if isinstance(target, Graph):
         graph = target
@@ -205,5 +247,114 @@ def compile(
             "tw.compile(y)."
         )
     return CompiledGraph(
-        graph, jit_compile=jit_compile, autograph=autograph, reduce_retracing=reduce_retracing
+        graph,
+        jit_compile=jit_compile,
+        autograph=autograph,
+        reduce_retracing=reduce_retracing,
+        body=body,
+        input_signature=input_signature,
+        owner=owner,
     )
+
+
+def trace(fn: Callable[..., Any], *specs: tf.TypeSpec) -> Any:
+    """``fn`` traced once on ``specs`` (without autograph), not run: its concrete function,
+    whose ``structured_outputs`` say what it returns and whose ``graph`` holds its ops. How
+    a ``Lambda`` finds its output shape and a function is checked against its inputs.
+
+    >>> import tensorflow as tf
+    >>> trace(lambda t: t[:, :1], tf.TensorSpec([None, 3])).structured_outputs.shape
+    TensorShape([None, 1])
+    """
+    return tf.function(fn, autograph=False).get_concrete_function(*specs)
+
+
+# -- which layer XLA could not compile --------------------------------------------------
+#
+# With ``jit_compile=True`` TensorFlow reports an op XLA has no kernel for by its op name
+# inside the traced function (``nce_loss/LogUniformCandidateSampler``), which says nothing
+# about the layer that emitted it. ``explain`` finds the op types the error names, traces
+# each layer of the graph alone on placeholder inputs to find the layers that emit them, and
+# names each such layer, its class and the distribution (plugin pack) that provides it.
+
+_NO_KERNEL = re.compile(r"No registered '(\w+)' OpKernel for XLA")
+_UNSUPPORTED = ("Detected unsupported operations", "No registered", "XLA")
+
+
+class XLAError(TensorweaveError, ValueError):
+    """XLA cannot compile a layer of a graph run with ``jit_compile=True``."""
+
+
+def unsupported_ops(error: BaseException) -> list[str]:
+    """The op types an XLA compile error says have no XLA kernel (in order, once each)."""
+    found = _NO_KERNEL.findall(str(error))
+    return list(dict.fromkeys(found))
+
+
+def _origin(layer: Layer) -> tuple[str, str]:
+    """(what the layer is, the distribution providing it) for the message."""
+    fn = getattr(layer, "fn", None)
+    fn = getattr(fn, "function", fn)  # a lifted function's call wraps the function
+    source = fn if callable(fn) else type(layer)
+    if getattr(source, "__module__", "").startswith("tensorweave."):
+        source = type(layer)  # a core Lambda/Lifted around a core helper: the layer's class
+    module = getattr(source, "__module__", "") or ""
+    what = type(layer).__name__
+    if source is not type(layer):
+        what += f" of {getattr(source, '__module__', '')}.{getattr(source, '__qualname__', '')}"
+    dists = importlib.metadata.packages_distributions().get(module.split(".")[0], [])
+    return what, dists[0] if dists else module.split(".")[0] or "?"
+
+
+def _emits(layer: Layer, ops: set[str]) -> set[str]:
+    """Which of ``ops`` tracing ``layer.compute`` alone emits (empty if it cannot trace)."""
+    specs = [parent.spec for parent in layer.inputs]
+    try:
+        graph = trace(layer.compute, *specs).graph
+    except Exception:  # a layer that cannot run alone on placeholders: not our culprit
+        return set()
+    types = {op.type for op in graph.get_operations()}
+    for fn in graph._functions.values():  # ops inside nested functions (loops, conds)
+        types |= {n.op for n in fn.cached_definition.node_def}
+    return types & ops
+
+
+def explain(error: BaseException, graph: Graph, who: str) -> XLAError | None:
+    """An ``XLAError`` naming the layers of ``graph`` XLA could not compile, or ``None``.
+
+    >>> import tensorflow as tf
+    >>> from tensorweave import Graph, Input, Lambda
+    >>> x = Input(shape=(None,), dtype="int64", name="ids")
+    >>> y = Lambda(lambda v: tf.strings.as_string(v), x, dtype="string", name="as_text")
+    >>> err = tf.errors.InvalidArgumentError(None, None, "Detected unsupported operations "
+    ...     "when trying to compile graph f on XLA_CPU_JIT: AsString (No registered 'AsString' "
+    ...     "OpKernel for XLA_CPU_JIT devices)")
+    >>> print(explain(err, Graph.build(x, y), "tw.compile"))  # doctest: +ELLIPSIS
+    tw.compile: XLA (jit_compile=True) cannot compile op AsString, emitted by layer 'as_text' (Lambda from tensorweave). Fix: ...
+    """
+    text = str(error)
+    if not any(s in text for s in _UNSUPPORTED):
+        return None
+    ops = unsupported_ops(error)
+    if not ops:
+        return None
+    culprits = []
+    for layer in graph.layers:
+        hit = _emits(layer, set(ops)) if layer.inputs else set()
+        if hit:
+            what, dist = _origin(layer)
+            culprits.append(f"layer {layer.name!r} ({what} from {dist})")
+    where = ", emitted by " + "; ".join(culprits) if culprits else ""
+    return XLAError(
+        f"{who}: XLA (jit_compile=True) cannot compile op {', '.join(ops)}{where}. Fix: "
+        "run without XLA (jit_compile=False, --train.jit_compile=false), or replace that "
+        "layer with one made of ops XLA supports."
+    )
+
+
+def reraise(error: BaseException, graph: Graph, who: str) -> Any:
+    """Raise ``explain``'s ``XLAError`` from ``error`` if it applies, else ``error``."""
+    mapped = explain(error, graph, who)
+    if mapped is not None:
+        raise mapped from error
+    raise error

@@ -19,6 +19,7 @@ from typing import Any
 import tensorflow as tf
 
 from tensorweave.errors import ShapeError
+from tensorweave.graph.compile import trace
 from tensorweave.graph.layer import Layer, ShapeLike
 from tensorweave.graph.naming import unique_name
 
@@ -58,7 +59,7 @@ class Lambda(Layer):
         self._given_variables = list(variables or [])
         label = name or _label(fn)
         if shape is None or dtype is None or sparse is None:
-            spec = _trace_spec(fn, inputs, fn_kwargs, label, need_shape=shape is None)
+            spec = Lambda.output_spec(fn, inputs, fn_kwargs, label=label, need_shape=shape is None)
             shape = spec.shape if shape is None else shape
             dtype = spec.dtype if dtype is None else dtype
             sparse = isinstance(spec, tf.SparseTensorSpec) if sparse is None else sparse
@@ -70,6 +71,52 @@ class Lambda(Layer):
             name=name if name is not None else unique_name(label),
             share_state_with=share_state_with,
         )
+
+    @staticmethod
+    def output_spec(
+        fn: Callable[..., Any],
+        inputs: Sequence[Layer],
+        kwargs: dict[str, Any] | None = None,
+        *,
+        label: str | None = None,
+        need_shape: bool = True,
+    ) -> tf.TypeSpec:
+        """What ``fn(*values of inputs, **kwargs)`` returns, found by tracing it once on the
+        inputs' specs, without running it: the check every ``Lambda`` makes at construction
+        (layers that apply a user's function reuse it). A function that fails on those
+        inputs, or returns anything but one tensor (of known rank, with ``need_shape``),
+        raises ``ShapeError`` naming ``label``.
+
+        >>> import tensorflow as tf, tensorweave as tw
+        >>> x = tw.Input(n_units=4, name="x")
+        >>> tw.Lambda.output_spec(tf.reduce_sum, [x], {"axis": -1})
+        TensorSpec(shape=(None,), dtype=tf.float32, name=None)
+        """
+        for position, layer in enumerate(inputs):
+            if not isinstance(layer, Layer):
+                raise TypeError(
+                    f"Lambda {label!r}: input {position} is a {type(layer).__name__}, not a Layer."
+                )
+        options = dict(kwargs or {})
+        label = label if label is not None else _label(fn)
+        try:
+            concrete = trace(lambda *a: fn(*a, **options), *[layer.spec for layer in inputs])
+        except Exception as err:  # the user's function failed on these shapes
+            shapes = ", ".join(f"{i.name}: {i.shape} {i.dtype.name}" for i in inputs)
+            raise ShapeError(
+                f"Lambda {label!r} does not fit its inputs ({shapes}): {err}".strip()
+            ) from err
+        out = concrete.structured_outputs
+        if isinstance(out, tf.SparseTensor):
+            return tf.SparseTensorSpec(out.shape, out.dtype)
+        if not isinstance(out, tf.Tensor):
+            raise ShapeError(
+                f"Lambda {label!r} must return one tensor, got {type(out).__name__}. "
+                "Fix: a layer has one output; split a tuple into several Lambda layers."
+            )
+        if out.shape.rank is None and need_shape:
+            raise ShapeError(f"Lambda {label!r} returns a tensor of unknown rank; pass shape=.")
+        return tf.TensorSpec(out.shape, out.dtype)
 
     def init_state(self) -> None:
         """Keep the variables ``fn`` uses, if any were given."""
@@ -112,38 +159,3 @@ def accepts_keyword(fn: Callable[..., Any], keyword: str, *, via_var_keyword: bo
 def _label(fn: Callable[..., Any]) -> str:
     name = getattr(fn, "__name__", type(fn).__name__)
     return "lambda" if name == "<lambda>" else name
-
-
-def _trace_spec(
-    fn: Callable[..., Any],
-    inputs: Sequence[Layer],
-    kwargs: dict[str, Any],
-    label: str,
-    *,
-    need_shape: bool = True,
-) -> tf.TypeSpec:
-    for position, layer in enumerate(inputs):
-        if not isinstance(layer, Layer):
-            raise TypeError(
-                f"Lambda {label!r}: input {position} is a {type(layer).__name__}, not a Layer."
-            )
-    specs = [layer.spec for layer in inputs]
-    try:
-        traced = tf.function(lambda *a: fn(*a, **kwargs), autograph=False)
-        concrete = traced.get_concrete_function(*specs)
-    except Exception as err:  # the user's function failed on these shapes
-        shapes = ", ".join(f"{i.name}: {i.shape} {i.dtype.name}" for i in inputs)
-        raise ShapeError(
-            f"Lambda {label!r} does not fit its inputs ({shapes}): {err}".strip()
-        ) from err
-    out = concrete.structured_outputs
-    if isinstance(out, tf.SparseTensor):
-        return tf.SparseTensorSpec(out.shape, out.dtype)
-    if not isinstance(out, tf.Tensor):
-        raise ShapeError(
-            f"Lambda {label!r} must return one tensor, got {type(out).__name__}. "
-            "Fix: a layer has one output; split a tuple into several Lambda layers."
-        )
-    if out.shape.rank is None and need_shape:
-        raise ShapeError(f"Lambda {label!r} returns a tensor of unknown rank; pass shape=.")
-    return tf.TensorSpec(out.shape, out.dtype)

@@ -66,17 +66,18 @@ class Activation(tw.Layer):
 
 
 def _check_shape_kept(fn: Any, x: tw.Layer, kwargs: dict[str, Any], who: str) -> None:
-    """Trace a user's function once: it must accept the options and keep the shape."""
+    """Lambda's function check (traced once): the function must accept the options and
+    keep the shape."""
     try:
-        traced = tf.function(lambda t: fn(t, **kwargs), autograph=False)
-        out = traced.get_concrete_function(x.spec).structured_outputs
-    except Exception as err:
+        out = tw.Lambda.output_spec(fn, [x], kwargs, label=who)
+    except tw.ShapeError as err:
+        cause = err.__cause__ if err.__cause__ is not None else err
         raise tw.ShapeError(
-            f"{who}: the activation fails on input {describe(x)} with options {kwargs}: {err}"
+            f"{who}: the activation fails on input {describe(x)} with options {kwargs}: {cause}"
         ) from err
-    if not isinstance(out, tf.Tensor) or not out.shape.is_compatible_with(x.shape):
-        got = out.shape if isinstance(out, tf.Tensor) else type(out).__name__
+    if not out.shape.is_compatible_with(x.shape):
         raise tw.ShapeError(
-            f"{who}: the activation turns input {describe(x)} into {got}; an activation must "
-            "keep the shape.\n  Fix: use tw.Lambda(fn, x) for functions that change the shape."
+            f"{who}: the activation turns input {describe(x)} into {out.shape}; an activation "
+            "must keep the shape.\n  Fix: use tw.Lambda(fn, x) for functions that change the "
+            "shape."
         )

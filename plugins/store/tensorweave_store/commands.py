@@ -28,19 +28,15 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import tensorweave as tw
-
-if TYPE_CHECKING:  # the train pack's command helpers are imported when a command runs
-    from tensorweave_train.commands import CommandParser
+from tensorweave.cli.command import CommandParser, UsageError, add_commands, run_guarded
 
 __all__ = ["tensorweave_add_commands", "COMMANDS", "main"]
 
 
 def _parser(command: str, action: str, description: str = "") -> CommandParser:
-    from tensorweave_train.commands import CommandParser  # loaded when a command runs
-
     p = CommandParser(prog=f"tensorweave {command} {action}", description=description)
     p.add_argument("--store", help="store URL (default: $TENSORWEAVE_STORE or the runs root's)")
     p.add_argument("--traceback", action="store_true", help="show the full traceback on errors")
@@ -82,8 +78,6 @@ def _sub(argv: list[str], command: str, actions: dict[str, Callable[..., int]]) 
         return 0 if argv else 2
     action, rest = argv[0], argv[1:]
     if action not in actions:
-        from tensorweave_train.commands import UsageError
-
         raise UsageError(
             f"tensorweave {command}: unknown action {action!r}; actions: {', '.join(actions)}"
         )
@@ -128,8 +122,6 @@ def _runs_compare(argv: list[str]) -> int:
     p.add_argument("-o", "--output", help="also draw the curves (.png, .svg or .pdf)")
     args = p.parse_args(argv)
     if len(args.runs) < 2:
-        from tensorweave_train.commands import UsageError
-
         raise UsageError("tensorweave runs compare: give at least two runs")
     store = _store(args)
     runs = [store.run(r) for r in args.runs]
@@ -376,16 +368,12 @@ COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
 @tw.hookimpl
 def tensorweave_add_commands(subparsers: Any) -> None:
     """Add ``runs``, ``models`` and ``datasets`` to ``tensorweave``."""
-    from tensorweave_train.commands import add_commands
-
     add_commands(subparsers, COMMANDS)
 
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m tensorweave_store.commands runs list``: the commands without the CLI."""
     import sys
-
-    from tensorweave_train.commands import run_guarded
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] not in COMMANDS:

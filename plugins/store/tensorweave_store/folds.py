@@ -78,10 +78,10 @@ def cross_validate(
     out: Any = print,
 ) -> dict[str, Any]:
     """Train ``config`` on each of ``folds`` folds; returns per-fold figures, mean and std."""
+    import tensorweave_train as twt
     from tensorweave_store.urls import runs_root
-    from tensorweave_train import job as jobs
 
-    base = jobs.load_config(config, overrides)
+    base = twt.load_config(config, overrides)
     name = str(base.get("run", {}).get("name", "run"))
     root = Path(run_dir) if run_dir else runs_root() / f"{name}-cv-{time.strftime('%Y%m%d-%H%M%S')}"
     per_fold: list[dict[str, float]] = []
@@ -101,7 +101,7 @@ def cross_validate(
             tags = [f"cv:{name}", f"fold:{k}", *(old_tags.split(",") if old_tags else [])]
             os.environ["TENSORWEAVE_STORE_TAGS"] = ",".join(tags)
             started = time.perf_counter()
-            summary = jobs.train(cfg, run_dir=root / f"fold-{k}", out=None, progress=False)
+            summary = twt.train_job(cfg, run_dir=root / f"fold-{k}", out=None, progress=False)
             figures = {key: float(v) for key, v in summary["valid"].items()}
             per_fold.append(figures)
             if out is not None:

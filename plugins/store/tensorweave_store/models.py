@@ -337,11 +337,11 @@ def load_model(ref: str, store: Any = None) -> Any:
 
     ``store`` defaults to ``open_store()``.
     """
+    import tensorweave_train as twt
     from tensorweave_store.urls import is_model_ref
-    from tensorweave_train import job as jobs
 
     if is_model_ref(ref) and not Path(ref).is_dir():
         from tensorweave_store.store import open_store
 
-        return jobs.load_model(materialize(store or open_store(), ref))
-    return jobs.load_model(ref)
+        return twt.load_model(materialize(store or open_store(), ref))
+    return twt.load_model(ref)

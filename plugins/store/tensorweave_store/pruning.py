@@ -30,7 +30,7 @@ class TrialReporter:
     def tensorweave_train_callbacks(self, model: Any) -> list[Any]:
         if self.trial is None:
             return []
-        from tensorweave_train.events import Callback, Event, TrainState, on_epoch
+        from tensorweave_train import Callback, Event, TrainState, on_epoch
 
         plugin = self
 
@@ -65,7 +65,7 @@ _PLUGIN = TrialReporter()
 def report_to(trial: Any, metric: str) -> Iterator[TrialReporter]:
     """While inside, every training in this process reports ``val_<metric>`` to ``trial``
     at each epoch's end and stops when the trial's pruner says so (``pruned_at``)."""
-    from tensorweave_train.hooks import ensure_hookspecs
+    from tensorweave_train import ensure_hookspecs
 
     pm = ensure_hookspecs()
     if not pm.is_registered(_PLUGIN):

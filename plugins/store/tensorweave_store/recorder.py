@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tensorweave_train.events import Callback, Event, TrainState, on_epoch, on_train
+from tensorweave_train import Callback, Event, TrainState, on_epoch, on_train
 
 __all__ = ["RecordRun"]
 

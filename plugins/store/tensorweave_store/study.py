@@ -139,17 +139,17 @@ def check_params(spec: SweepSpec) -> None:
     """Check every ``--param`` path against the command's config (its overrides applied,
     filled with the components' defaults): ``SweepError`` with the closest path."""
     import tensorweave.config as twc
-    from tensorweave_train import job as jobs
+    import tensorweave_train as twt
 
     search = spec.search()
     if not search:
         raise SweepError("a sweep needs at least one --param PATH=DIST")
-    check_paths(search, twc.fill(jobs.load_config(spec.config, trial_overrides(spec, {}))))
+    check_paths(search, twc.fill(twt.load_config(spec.config, trial_overrides(spec, {}))))
 
 
 def create_study(spec: SweepSpec) -> Any:
     """Check the command (config, params) and create the study, or load it to join it."""
-    from tensorweave_train import job as jobs
+    import tensorweave_train as twt
 
     optuna = quiet_optuna()
     if spec.trials < 1 or spec.workers < 1:
@@ -157,8 +157,8 @@ def create_study(spec: SweepSpec) -> Any:
     check_params(spec)
     search = spec.search()
     first = {p.path: p.args[0] for p in search}  # any value: the config is checked once
-    cfg = jobs.load_config(spec.config, trial_overrides(spec, first))
-    jobs.validate_job(cfg)  # every problem of the config at once, before any worker starts
+    cfg = twt.load_config(spec.config, trial_overrides(spec, first))
+    twt.validate_config(cfg)  # every problem of the config at once, before any worker starts
     metric = _metric(spec, cfg)
     direction = _direction(spec, metric)
     name = spec.study_name()

@@ -110,7 +110,7 @@ def _run_trial(
     trial: Any, run_dir: Path, spec: SweepSpec, search: list[SearchParam], metric: str, worker: str
 ) -> float:
     """Train one trial; its value (``TrialPruned`` when the pruner stopped it)."""
-    from tensorweave_train import job as jobs
+    import tensorweave_train as twt
 
     optuna = quiet_optuna()
     values = {p.path: p.suggest(trial) for p in search}
@@ -119,14 +119,14 @@ def _run_trial(
     trial.set_user_attr("worker", worker)
     overrides = trial_overrides(spec, values)
     overrides.setdefault("run.name", f"{study}-trial-{trial.number}")
-    cfg = jobs.load_config(spec.config, overrides)
+    cfg = twt.load_config(spec.config, overrides)
     started = time.perf_counter()
     with report_to(trial, metric) as rep, _tags(f"sweep:{study}", f"trial:{trial.number}"):
         try:
-            summary = jobs.train(
+            summary = twt.train_job(
                 cfg,
                 run_dir=run_dir,
-                source=jobs.config_path(spec.config),
+                source=twt.config_path(spec.config),
                 progress=False,
                 out=None,
             )

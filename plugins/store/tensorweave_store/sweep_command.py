@@ -9,7 +9,7 @@ point of this pack)::
     tensorweave cv digits --folds 5 --train.epochs=3   # mean ± spread over 5 folds
 
 Run the same ``sweep`` command on another machine with the same ``--store URL`` (or
-``TENSORWEAVE_STORE``) and its workers join the study. Exit codes are the train pack's
+``TENSORWEAVE_STORE``) and its workers join the study. Exit codes are every command's
 (0 success, 1 failure while running, 2 usage error, 3 unknown component, 4 invalid config).
 
 >>> _sweep_parser().parse_args(["digits", "--trials", "4"]).trials
@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import tensorweave as tw
-from tensorweave_train.commands import CommandParser, UsageError, add_commands
+from tensorweave.cli.command import CommandParser, UsageError, add_commands
 
 __all__ = ["tensorweave_add_commands", "COMMANDS"]
 
@@ -111,9 +111,9 @@ def _cv_parser() -> CommandParser:
 
 
 def _split(argv: list[str], parser: CommandParser) -> tuple[argparse.Namespace, list[str]]:
-    from tensorweave_train.commands import parse
+    from tensorweave_train import parse_command_line
 
-    found: tuple[argparse.Namespace, list[str]] = parse(argv, cast(Any, parser))
+    found: tuple[argparse.Namespace, list[str]] = parse_command_line(argv, cast(Any, parser))
     return found
 
 

@@ -84,17 +84,17 @@ def test_predictions_are_written_back_as_a_dataset(store):
 def test_a_job_trains_on_a_stored_query_by_name(store, tmp_path, monkeypatch):
     from sklearn.datasets import load_digits
 
-    from tensorweave_train import job as jobs
+    import tensorweave_train as twt
 
     digits = load_digits()
     xs, ys = (digits.data[:300] / 16).astype("float32"), digits.target[:300].astype("int64")
     D.insert_samples(store, [{"x": a, "y": b} for a, b in zip(xs, ys)], tags=["digits"])
     D.declare_query(store, "digits_q", tags=["digits"], info={"n_classes": 10})
     monkeypatch.setenv("TENSORWEAVE_STORE_RECORD", "0")
-    cfg = jobs.load_config(
+    cfg = twt.load_config(
         "digits", ["--train.epochs=6", "--dims.hidden=32", "--optimizer.learning_rate=0.01"]
     )
     cfg["data"] = {"@datasets": "store_query.v1", "dataset": "digits_q@1", "store": store.url}
-    summary = jobs.train(cfg, run_dir=tmp_path / "run", out=None, progress=False)
+    summary = twt.train_job(cfg, run_dir=tmp_path / "run", out=None, progress=False)
     assert summary["train_examples"] == 240
     assert summary["valid"]["accuracy"] > 0.5

@@ -16,16 +16,16 @@ def trained(tmp_path_factory):
     """One tiny digits run directory (trained once, recording off)."""
     import os
 
-    from tensorweave_train import job as jobs
+    import tensorweave_train as twt
 
     where = tmp_path_factory.mktemp("run") / "digits"
     old = os.environ.get("TENSORWEAVE_STORE_RECORD")
     os.environ["TENSORWEAVE_STORE_RECORD"] = "0"
     try:
-        cfg = jobs.load_config(
+        cfg = twt.load_config(
             "digits", ["--train.epochs=1", "--train.limit=200", "--dims.hidden=8"]
         )
-        jobs.train(cfg, run_dir=where, out=None, progress=False)
+        twt.train_job(cfg, run_dir=where, out=None, progress=False)
     finally:
         if old is None:
             os.environ.pop("TENSORWEAVE_STORE_RECORD")
@@ -69,7 +69,7 @@ def test_versions_count_up_and_resolve_by_number_latest_and_stage(store, trained
 
 
 def test_a_model_version_loads_and_predicts_as_its_run(store, trained, cache):
-    from tensorweave_train import job as jobs
+    import tensorweave_train as twt
 
     store.register_model(_recorded(store, trained), "digits")
     where = materialize(store, "digits@1")
@@ -77,7 +77,7 @@ def test_a_model_version_loads_and_predicts_as_its_run(store, trained, cache):
     assert materialize(store, "digits@latest") == where  # cached by content
     x = {"x": np.random.default_rng(0).random((4, 64)).astype("float32")}
     got = load_model("digits@1", store).predict(x)
-    np.testing.assert_allclose(got, jobs.load_model(trained).predict(x), rtol=1e-6)
+    np.testing.assert_allclose(got, twt.load_model(trained).predict(x), rtol=1e-6)
 
 
 def test_missing_names_and_versions_get_named_errors(store, trained):

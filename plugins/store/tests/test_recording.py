@@ -19,15 +19,15 @@ def recording(store, tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_a_job_and_its_resume_are_one_run(recording, tmp_path):
-    from tensorweave_train import job as jobs
+    import tensorweave_train as twt
 
     where = tmp_path / "run"
-    cfg = jobs.load_config("digits", ["--train.epochs=1", "--train.limit=200", "--dims.hidden=8"])
-    jobs.train(cfg, run_dir=where, out=None, progress=False)
+    cfg = twt.load_config("digits", ["--train.epochs=1", "--train.limit=200", "--dims.hidden=8"])
+    twt.train_job(cfg, run_dir=where, out=None, progress=False)
     (run,) = recording.runs(tags=["unit"])
     assert (run.status, run.kind, run.epochs_done) == ("finished", "train", 1)
     assert run.config["@versions"]["tensorflow"] and run.providers["optimizer"]["provider"]
-    jobs.resume(where, ["--train.epochs=2"], out=None, progress=False)
+    twt.resume_job(where, ["--train.epochs=2"], out=None, progress=False)
     (again,) = recording.runs(tags=["unit"])
     assert (again.id, again.status, again.kind, again.epochs_done) == (
         run.id,
@@ -41,7 +41,6 @@ def test_a_job_and_its_resume_are_one_run(recording, tmp_path):
 def test_a_job_that_fails_while_training_is_recorded_as_failed(recording, tmp_path):
     import tensorweave as tw
     import tensorweave_train as twt
-    from tensorweave_train import job as jobs
 
     def explode() -> twt.Callback:
         def fail(event, state):
@@ -49,27 +48,27 @@ def test_a_job_that_fails_while_training_is_recorded_as_failed(recording, tmp_pa
 
         return twt.LambdaCallback(fail)
 
-    cfg = jobs.load_config("digits", ["--train.epochs=2", "--train.limit=64"])
+    cfg = twt.load_config("digits", ["--train.epochs=2", "--train.limit=64"])
     cfg["callbacks"] = [{"@callbacks": "test_explode.v1"}]
     with tw.callbacks.scoped():
         tw.callbacks.register("test_explode.v1", explode)
         with pytest.raises(RuntimeError, match="the disk is full"):
-            jobs.train(cfg, run_dir=tmp_path / "bad", out=None, progress=False)
+            twt.train_job(cfg, run_dir=tmp_path / "bad", out=None, progress=False)
     (run,) = recording.runs(tags=["unit"])
     assert run.status == "failed" and "the disk is full" in run.error
 
 
 def test_a_config_refused_before_training_records_no_run(recording, tmp_path):
     import tensorweave.config as twc
+    import tensorweave_train as twt
     from tensorweave_store import datasets as D
-    from tensorweave_train import job as jobs
 
     x = np.zeros((8, 64), "float32")
     D.register_arrays(recording, "no_labels", {"train": {"x": x}, "valid": {"x": x}})
-    cfg = jobs.load_config("digits", ["--train.epochs=1"])
+    cfg = twt.load_config("digits", ["--train.epochs=1"])
     cfg["data"] = {"@datasets": "store.v1", "dataset": "no_labels@1", "store": recording.url}
     with pytest.raises(twc.ConfigError, match="no field 'y'"):
-        jobs.train(cfg, run_dir=tmp_path / "bad", out=None, progress=False)
+        twt.train_job(cfg, run_dir=tmp_path / "bad", out=None, progress=False)
     assert recording.runs(tags=["unit"]) == [] and not (tmp_path / "bad").exists()
 
 

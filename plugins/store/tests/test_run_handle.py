@@ -51,7 +51,6 @@ def _train_with(tmp_path: Path, at_epoch: dict[tuple[str, int], Callable[[], Non
     store warnings it gave."""
     import tensorweave as tw
     import tensorweave_train as twt
-    from tensorweave_train import job as jobs
 
     def fault() -> twt.Callback:
         def act(event: Any, state: Any) -> None:
@@ -62,13 +61,13 @@ def _train_with(tmp_path: Path, at_epoch: dict[tuple[str, int], Callable[[], Non
 
         return twt.LambdaCallback(act, twt.on_epoch(at="start"), twt.on_epoch(), priority=95)
 
-    cfg = jobs.load_config("digits", TINY)
+    cfg = twt.load_config("digits", TINY)
     cfg["callbacks"] = [{"@callbacks": "test_store_fault.v1"}]
     run_dir = tmp_path / "run"
     with tw.callbacks.scoped(), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         tw.callbacks.register("test_store_fault.v1", fault)
-        jobs.train(cfg, run_dir=run_dir, out=None, progress=False)
+        twt.train_job(cfg, run_dir=run_dir, out=None, progress=False)
     return run_dir, [str(w.message) for w in caught if w.category is StoreOutageWarning]
 
 

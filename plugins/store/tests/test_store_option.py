@@ -10,7 +10,9 @@ import pytest
 
 import tensorweave as tw
 from tensorweave_store import urls
-from tensorweave_train.commands import _run_parser, _train_parser, parse
+from tensorweave_train import parse_command_line as parse
+from tensorweave_train.commands.arguments import run_parser as _run_parser
+from tensorweave_train.commands.train import train_parser as _train_parser
 
 
 @pytest.fixture(autouse=True)

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from twstore_helpers import SWEEP_TINY, store_env, tensorweave
 
+import tensorweave_train as twt
 from tensorweave.cli import main as cli_main
 from tensorweave_store.sweep import (
     SweepError,
@@ -27,7 +28,6 @@ from tensorweave_store.sweep import (
     run_worker,
     tally,
 )
-from tensorweave_train import job as jobs
 
 TINY = SWEEP_TINY
 
@@ -93,16 +93,16 @@ def test_pruning_stops_a_trial_through_the_epoch_events(tmp_path: Path) -> None:
         direction="maximize", pruner=optuna.pruners.ThresholdPruner(lower=2.0)
     )
     trial = study.ask()
-    cfg = jobs.load_config("digits", [*TINY, "--train.epochs=3"])
+    cfg = twt.load_config("digits", [*TINY, "--train.epochs=3"])
     with report_to(trial, "accuracy") as rep:
-        summary = jobs.train(cfg, run_dir=tmp_path / "r", out=None, progress=False)
+        summary = twt.train_job(cfg, run_dir=tmp_path / "r", out=None, progress=False)
     assert rep.pruned_at == 0  # accuracy < 2.0 after the first epoch: stop there
     assert summary["epochs"] == 1
     assert summary["stopped"] == "pruned by the sweep at epoch 1"
     reported = study.trials[0].intermediate_values
     assert list(reported) == [0] and 0.0 <= reported[0] <= 1.0
-    cfg = jobs.load_config("digits", [*TINY, "--train.epochs=2"])
-    summary = jobs.train(cfg, run_dir=tmp_path / "after", out=None, progress=False)
+    cfg = twt.load_config("digits", [*TINY, "--train.epochs=2"])
+    summary = twt.train_job(cfg, run_dir=tmp_path / "after", out=None, progress=False)
     assert summary["epochs"] == 2  # outside report_to nothing reports or prunes
 
 

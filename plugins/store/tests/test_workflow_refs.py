@@ -8,11 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import tensorweave_train as twt
 from tensorweave_store.errors import ModelNotFoundError
-from tensorweave_train import job as jobs
-from tensorweave_train.ensemble import Ensemble
-from tensorweave_train.runs import model_from_config, variable_names
-from tensorweave_train.warm_start import warm_start
+from tensorweave_train.runs.warm_start import variable_names, warm_start
 
 TINY = [
     "--data.limit=150",
@@ -34,28 +32,28 @@ def test_warm_start_and_ensemble_from_a_model_version(
     monkeypatch.setenv("TENSORWEAVE_STORE_BLOBS", str(tmp_path / "blobs"))
     monkeypatch.setenv("TENSORWEAVE_STORE_CACHE", str(tmp_path / "cache"))
     run = tmp_path / "a"
-    cfg = jobs.load_config("digits", TINY)
-    jobs.train(cfg, run_dir=run, out=None, progress=False)
+    cfg = twt.load_config("digits", TINY)
+    twt.train_job(cfg, run_dir=run, out=None, progress=False)
     store = open_store(store_url, blobs=str(tmp_path / "blobs"), cached=False)
     try:
         store.register_model(str(run), "tiny")
     finally:
         store.close()
 
-    model = model_from_config(cfg)
+    model = twt.build_model(cfg)
     report = warm_start(model, "tiny@latest")
     assert len(report.loaded) == 6 and not report.skipped
     assert report.source.startswith("tiny@latest (")  # the reference and where it resolved
-    trained = jobs.load_model(run)
+    trained = twt.load_model(run)
     ours = variable_names(model)
     for name, var in variable_names(trained).items():
         np.testing.assert_array_equal(ours[name].numpy(), var.numpy())
 
     raw = np.asarray(load_digits().data[:6])
-    ens = Ensemble([run, "tiny@1"], voter="majority_vote.v1")
+    ens = twt.Ensemble([run, "tiny@1"], voter="majority_vote.v1")
     first, second = ens.outputs(raw)
     np.testing.assert_allclose(first, second, rtol=1e-6)  # the same weights, two routes
-    np.testing.assert_array_equal(ens.predict(raw), jobs.predict(run, raw))
+    np.testing.assert_array_equal(ens.predict(raw), twt.Run.open(run).predict(raw))
 
     with pytest.raises(ModelNotFoundError):
         warm_start(model, "tiny@7")

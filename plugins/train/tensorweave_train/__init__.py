@@ -1,12 +1,23 @@
 """tensorweave-train: train, evaluate, checkpoint, export and distribute tensorweave models.
 
-``Model`` bundles inference, training (loss) and evaluation (metrics) graphs; ``Trainer``
-runs the event-driven loop; optimizers, schedules and callbacks are registered by
-versioned name (``tw.optimizers["Adam.v1"]``, ``tw.callbacks["EarlyStopping.v1"]``…);
-``Checkpointer`` writes crash-safe checkpoints; ``export_saved_model`` and ``Predictor``
-serve a model with TensorFlow alone. This pack declares the ``optimizers``, ``schedules``,
-``trainers`` and ``callbacks`` kinds (``tensorweave_train.kinds``). Importing the package
-is cheap: each name's module is imported when the name is first used. See the README.md.
+The public names, from the subpackage of each concept (imported on first use, so importing
+the package or one of its entry points is cheap):
+
+- ``loop``: ``Model`` (inference, training and evaluation graphs; its ``train_step`` and
+  ``test_step`` compiled and run several per call), ``Trainer`` (the event-driven loop),
+  ``Callback`` and the events, ``Checkpointer`` (crash-safe checkpoints), ``History``;
+- ``callbacks``: ``EarlyStopping``, ``StopOnNaN``, ``CSVLogger``, ``TensorBoard``,
+  ``Progress``/``ProgressBar``, ``ReduceLROnPlateau``, ``CheckpointCallback``;
+- ``optimizers``: ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad``, schedules, clipping;
+- ``runs``: ``Run`` (a run directory, opened), ``train_job``/``resume_job`` (a config into
+  a run), ``load_model``, ``export_run``, ``Predictor``, ``Ensemble``, ``WarmStart``;
+- ``commands``: ``tensorweave train|evaluate|predict|resume|export|plot|draw``.
+
+Components are registered by versioned name (``tw.optimizers["Adam.v1"]``,
+``tw.callbacks["EarlyStopping.v1"]``…); this pack declares the ``optimizers``,
+``schedules``, ``trainers``, ``callbacks`` and ``voters`` kinds (``kinds``). Module paths
+of earlier releases (``tensorweave_train.trainer``…) still import, with a warning
+(``moved``). See the README.md.
 
 >>> import tensorweave_train as twt
 >>> twt.SGD(0.1).learning_rate.numpy().round(2)
@@ -18,24 +29,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import tensorweave as tw
+from tensorweave_train import moved
 
 if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_train import kinds
-    from tensorweave_train.callbacks import (
-        CSVLogger,
-        EarlyStopping,
-        ProgressBar,
-        ReduceLROnPlateau,
-        StopOnNaN,
-        TensorBoard,
-    )
-    from tensorweave_train.checkpoint import (
-        CheckpointCallback,
-        Checkpointer,
-        CorruptCheckpointWarning,
-    )
-    from tensorweave_train.data import Batches, as_batches
-    from tensorweave_train.events import (
+    from tensorweave_train.callbacks.checkpoint import CheckpointCallback
+    from tensorweave_train.callbacks.loggers import CSVLogger, TensorBoard
+    from tensorweave_train.callbacks.monitors import EarlyStopping, ReduceLROnPlateau
+    from tensorweave_train.callbacks.progress import Progress, ProgressBar
+    from tensorweave_train.callbacks.stop_on_nan import StopOnNaN
+    from tensorweave_train.commands.arguments import parse_command_line
+    from tensorweave_train.hooks import ensure_hookspecs
+    from tensorweave_train.loop.checkpoints import Checkpointer, CorruptCheckpointWarning
+    from tensorweave_train.loop.data import Batches, as_batches
+    from tensorweave_train.loop.events import (
         Callback,
         Event,
         LambdaCallback,
@@ -46,86 +53,120 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         on_step,
         on_train,
     )
-    from tensorweave_train.export import Predictor, export_saved_model
-    from tensorweave_train.model import Model
+    from tensorweave_train.loop.history import History
+    from tensorweave_train.loop.model import Model
+    from tensorweave_train.loop.nonfinite import NonFiniteWarning
+    from tensorweave_train.loop.trainer import Trainer
     from tensorweave_train.optimizers import (
         SGD,
         Adagrad,
         Adam,
         AdamW,
-        Optimizer,
-        RMSprop,
-        clip_gradients,
-    )
-    from tensorweave_train.restore import export_run, load_run
-    from tensorweave_train.schedules import (
         Constant,
         CosineDecay,
         ExponentialDecay,
+        Optimizer,
+        RMSprop,
         Schedule,
         StepDecay,
         WarmUp,
+        clip_gradients,
     )
-    from tensorweave_train.trainer import History, Trainer
+    from tensorweave_train.runs.config import (
+        Job,
+        build_job,
+        build_model,
+        config_path,
+        load_config,
+        validate_config,
+    )
+    from tensorweave_train.runs.directory import RunDirError, resolve_run
+    from tensorweave_train.runs.ensemble import Ensemble
+    from tensorweave_train.runs.export import Predictor, export_saved_model
+    from tensorweave_train.runs.processors import PredictInputError
+    from tensorweave_train.runs.run import Run, export_run, load_model, load_run
+    from tensorweave_train.runs.training import Interrupted, resume_job, train_job
+    from tensorweave_train.runs.warm_start import WarmStart
 
 __version__ = "0.1.0"
 
-# Public name -> the submodule that defines it, imported on first use (PEP 562): importing
+_C, _L, _O, _R = "callbacks", "loop", "optimizers", "runs"
+
+# Public name -> the module that defines it, imported on first use (PEP 562): importing
 # one submodule (an entry point's target, a hook module) never imports the whole pack.
 _EXPORTS = {
-    "CSVLogger": "callbacks",
-    "EarlyStopping": "callbacks",
-    "ProgressBar": "callbacks",
-    "ReduceLROnPlateau": "callbacks",
-    "StopOnNaN": "callbacks",
-    "TensorBoard": "callbacks",
-    "CheckpointCallback": "checkpoint",
-    "Checkpointer": "checkpoint",
-    "CorruptCheckpointWarning": "checkpoint",
-    "Batches": "data",
-    "as_batches": "data",
-    "Callback": "events",
-    "Event": "events",
-    "LambdaCallback": "events",
-    "TrainState": "events",
-    "Trigger": "events",
-    "on_change": "events",
-    "on_epoch": "events",
-    "on_step": "events",
-    "on_train": "events",
-    "Predictor": "export",
-    "export_saved_model": "export",
-    "Model": "model",
-    "load_run": "restore",
-    "export_run": "restore",
-    "SGD": "optimizers",
-    "Adagrad": "optimizers",
-    "Adam": "optimizers",
-    "AdamW": "optimizers",
-    "Optimizer": "optimizers",
-    "RMSprop": "optimizers",
-    "clip_gradients": "optimizers",
-    "Constant": "schedules",
-    "CosineDecay": "schedules",
-    "ExponentialDecay": "schedules",
-    "Schedule": "schedules",
-    "StepDecay": "schedules",
-    "WarmUp": "schedules",
-    "History": "trainer",
-    "Trainer": "trainer",
+    # the training loop
+    "Model": f"{_L}.model",
+    "Trainer": f"{_L}.trainer",
+    "History": f"{_L}.history",
+    "Batches": f"{_L}.data",
+    "as_batches": f"{_L}.data",
+    "Callback": f"{_L}.events",
+    "Event": f"{_L}.events",
+    "LambdaCallback": f"{_L}.events",
+    "TrainState": f"{_L}.events",
+    "Trigger": f"{_L}.events",
+    "on_change": f"{_L}.events",
+    "on_epoch": f"{_L}.events",
+    "on_step": f"{_L}.events",
+    "on_train": f"{_L}.events",
+    "Checkpointer": f"{_L}.checkpoints",
+    "CorruptCheckpointWarning": f"{_L}.checkpoints",
+    "NonFiniteWarning": f"{_L}.nonfinite",
+    # callbacks
+    "CheckpointCallback": f"{_C}.checkpoint",
+    "CSVLogger": f"{_C}.loggers",
+    "TensorBoard": f"{_C}.loggers",
+    "EarlyStopping": f"{_C}.monitors",
+    "ReduceLROnPlateau": f"{_C}.monitors",
+    "Progress": f"{_C}.progress",
+    "ProgressBar": f"{_C}.progress",
+    "StopOnNaN": f"{_C}.stop_on_nan",
+    # optimizers, schedules, clipping
+    "Optimizer": _O,
+    "SGD": _O,
+    "Adam": _O,
+    "AdamW": _O,
+    "RMSprop": _O,
+    "Adagrad": _O,
+    "clip_gradients": _O,
+    "Schedule": _O,
+    "Constant": _O,
+    "StepDecay": _O,
+    "ExponentialDecay": _O,
+    "CosineDecay": _O,
+    "WarmUp": _O,
+    # runs
+    "Run": f"{_R}.run",
+    "load_model": f"{_R}.run",
+    "load_run": f"{_R}.run",
+    "export_run": f"{_R}.run",
+    "resolve_run": f"{_R}.directory",
+    "RunDirError": f"{_R}.directory",
+    "Job": f"{_R}.config",
+    "build_job": f"{_R}.config",
+    "build_model": f"{_R}.config",
+    "config_path": f"{_R}.config",
+    "load_config": f"{_R}.config",
+    "validate_config": f"{_R}.config",
+    "train_job": f"{_R}.training",
+    "resume_job": f"{_R}.training",
+    "Interrupted": f"{_R}.training",
+    "PredictInputError": f"{_R}.processors",
+    "Predictor": f"{_R}.export",
+    "export_saved_model": f"{_R}.export",
+    "Ensemble": f"{_R}.ensemble",
+    "WarmStart": f"{_R}.warm_start",
+    # for packs that add commands or hooks of their own (the store)
+    "parse_command_line": "commands.arguments",
+    "ensure_hookspecs": "hooks",
     "kinds": "kinds",
 }
 
 __all__ = [
-    "CSVLogger",
-    "EarlyStopping",
-    "ProgressBar",
-    "ReduceLROnPlateau",
-    "StopOnNaN",
-    "TensorBoard",
-    "CheckpointCallback",
-    "Checkpointer",
-    "CorruptCheckpointWarning",
+    "Model",
+    "Trainer",
+    "History",
     "Batches",
     "as_batches",
     "Callback",
@@ -137,29 +178,57 @@ __all__ = [
     "on_epoch",
     "on_step",
     "on_train",
-    "Predictor",
-    "export_saved_model",
-    "Model",
-    "load_run",
-    "export_run",
+    "Checkpointer",
+    "CorruptCheckpointWarning",
+    "NonFiniteWarning",
+    "CheckpointCallback",
+    "CSVLogger",
+    "TensorBoard",
+    "EarlyStopping",
+    "ReduceLROnPlateau",
+    "Progress",
+    "ProgressBar",
+    "StopOnNaN",
+    "Optimizer",
     "SGD",
-    "Adagrad",
     "Adam",
     "AdamW",
-    "Optimizer",
     "RMSprop",
+    "Adagrad",
     "clip_gradients",
-    "Constant",
-    "CosineDecay",
-    "ExponentialDecay",
     "Schedule",
+    "Constant",
     "StepDecay",
+    "ExponentialDecay",
+    "CosineDecay",
     "WarmUp",
-    "History",
-    "Trainer",
+    "Run",
+    "load_model",
+    "load_run",
+    "export_run",
+    "resolve_run",
+    "RunDirError",
+    "Job",
+    "build_job",
+    "build_model",
+    "config_path",
+    "load_config",
+    "validate_config",
+    "train_job",
+    "resume_job",
+    "Interrupted",
+    "PredictInputError",
+    "Predictor",
+    "export_saved_model",
+    "Ensemble",
+    "WarmStart",
+    "parse_command_line",
+    "ensure_hookspecs",
     "kinds",
     "__version__",
 ]
 
-
 __getattr__, __dir__ = tw.lazy_exports(__name__, _EXPORTS)
+
+
+moved.install()  # the module paths of earlier releases (tensorweave_train.trainer…)

@@ -7,8 +7,8 @@ blocked/not installed as a distribution).
 
 >>> hook_callbacks(None)
 []
->>> resolve_run("runs/my-run")       # a path no plugin claims stays a path
-PosixPath('runs/my-run')
+>>> run_dir_of("runs/my-run") is None       # a reference no plugin claims
+True
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ __all__ = [
     "ensure_hookspecs",
     "job_started",
     "job_ended",
-    "resolve_run",
+    "run_dir_of",
 ]
 
 
@@ -74,11 +74,9 @@ def job_ended(
     )
 
 
-def resolve_run(ref: str | Path) -> Path:
-    """``ref`` as a local run directory: an existing directory as is, else what a plugin's
-    ``tensorweave_resolve_run`` answers, else ``Path(ref)``."""
-    path = Path(ref)
-    if path.is_dir():
-        return path
-    found = ensure_hookspecs().hook.tensorweave_resolve_run(reference=str(ref))
-    return Path(found) if found is not None else path
+def run_dir_of(reference: str) -> Path | None:
+    """The local run directory a plugin's ``tensorweave_resolve_run`` gives ``reference``
+    (``NAME@VERSION``), or ``None`` when no plugin knows it; ``runs.directory.resolve_run``
+    asks it, after a run directory itself."""
+    found = ensure_hookspecs().hook.tensorweave_resolve_run(reference=str(reference))
+    return Path(found) if found is not None else None

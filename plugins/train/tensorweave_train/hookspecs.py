@@ -40,12 +40,12 @@ def tensorweave_train_callbacks(model: Any) -> list[Any]:
     raise NotImplementedError  # a spec: never called
 
 
-# Added by the warm-start/ensemble work (issue 17); tensorweave-store implements it to
-# resolve NAME@VERSION (model versions) to a local directory with the run-directory layout.
+# tensorweave-store implements it: NAME@VERSION (a model version) -> a local directory
+# with the run-directory layout.
 @tw.hookspec(firstresult=True)
 def tensorweave_resolve_run(reference: str) -> str | None:
     """Return a local run directory for ``reference`` (e.g. ``digits@3``), or ``None`` when
-    this plugin does not know it. ``runs.resolve_run`` asks every plugin, first answer wins."""
+    this plugin does not know it. ``runs.directory.resolve_run`` asks the plugins, first answer wins."""
     raise NotImplementedError  # a spec: never called
 
 
@@ -61,12 +61,12 @@ def tensorweave_job_started(job: Any, run_dir: Any, config: Any, kind: str) -> N
 def tensorweave_job_ended(
     job: Any, run_dir: Any, kind: str, summary: Any, error: BaseException | None
 ) -> None:
-    """A job ended: ``summary`` (the dict ``train`` returns) on success, else ``error`` (a
+    """A job ended: ``summary`` (the dict ``train_job`` returns) on success, else ``error`` (a
     ``KeyboardInterrupt`` when interrupted). Called once per ``tensorweave_job_started``."""
     raise NotImplementedError  # a spec: never called
 
 
-# Added by issue 17 (``--store URL``): a plugin's own options on the train pack's commands.
+# A plugin's own options on the train pack's commands (tensorweave-store's ``--store URL``).
 @tw.hookspec
 def tensorweave_train_arguments(parser: Any, command: str) -> None:
     """Add options to the ``argparse`` parser of ``tensorweave COMMAND`` (``command`` is

@@ -1,4 +1,4 @@
-"""The component kinds this pack introduces: optimizers, schedules, trainers, callbacks.
+"""The component kinds this pack introduces: optimizers, schedules, trainers, callbacks, voters.
 
 Declared in the pack's ``pyproject.toml`` (entry-point group ``tensorweave.kinds``), so any
 pack may offer components of these kinds, each checked when it loads. Light on purpose (no
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import tensorweave as tw
 
-__all__ = ["optimizers", "schedules", "trainers", "callbacks"]
+__all__ = ["optimizers", "schedules", "trainers", "callbacks", "voters"]
 
 
 optimizers = tw.Kind.of_callables(
@@ -34,4 +34,9 @@ callbacks = tw.Kind.of_callables(
     "callbacks",
     doc="Callback classes run on training events (early stopping, CSV logs, checkpoints…)",
     expected="a callback must be a Callback class or a function that makes one",
+)
+voters = tw.Kind.of_callables(
+    "voters",
+    doc="ensemble voters: voter(outputs) -> one array, combining several models' outputs",
+    expected="a voter must be a function voter(outputs) -> array",
 )

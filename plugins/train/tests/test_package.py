@@ -1,16 +1,25 @@
-"""The package is lazy: public names load on first use, and the modules the core imports
-without loading a component (kind declarations, hook modules) import no TensorFlow and
-nothing else of the pack."""
+"""The package's shape: lazy public names, light modules for what the core imports without
+loading a component, a few modules per concept behind one door, no reaching into another
+module's private names, the old module paths kept with a warning."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import warnings
+from pathlib import Path
+
+import pytest
 
 from tensorweave.testing import check_lazy_package, check_light_modules
 
 PACKAGE = "tensorweave_train"
+ROOT = Path(__file__).resolve().parents[1] / PACKAGE
 LIGHT = [
     "tensorweave_train.kinds",
     "tensorweave_train.hooks",
     "tensorweave_train.commands",
-    "tensorweave_train.command_line",
-    "tensorweave_train.command_args",
+    "tensorweave_train.runs.directory",
 ]
 
 
@@ -19,4 +28,68 @@ def test_every_public_name_resolves_lazily():
 
 
 def test_light_modules_import_no_tensorflow_and_no_other_module_of_the_pack():
-    check_light_modules(PACKAGE, LIGHT, allowed=[f"{PACKAGE}.hookspecs"])
+    allowed = [f"{PACKAGE}.{m}" for m in ("hookspecs", "moved", "commands.arguments", "runs")]
+    check_light_modules(PACKAGE, LIGHT, allowed=allowed)
+
+
+def _sources() -> list[Path]:
+    return sorted(ROOT.rglob("*.py"))
+
+
+def test_a_few_modules_at_the_top_and_a_subpackage_per_concept():
+    top = sorted(p.name for p in ROOT.glob("*.py"))
+    assert len(top) <= 10, top
+    packages = sorted(p.parent.name for p in ROOT.glob("*/__init__.py"))
+    assert packages == ["callbacks", "commands", "loop", "optimizers", "runs"]
+
+
+def test_no_module_imports_a_private_name_of_another_module():
+    found = []
+    for path in _sources():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                module = node.module or ""
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                if private or any(part.startswith("_") for part in module.split(".")):
+                    found.append(f"{path.relative_to(ROOT)}: from {module} import {private}")
+    assert found == []
+
+
+def test_the_saved_config_file_name_is_spelled_once():
+    spelled = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in _sources()
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant) and node.value == "config.json"
+    ]
+    assert len(spelled) == 1, spelled  # Run.CONFIG, everywhere else
+
+
+@pytest.mark.parametrize(
+    ("old", "name", "new"),
+    [
+        ("trainer", "Trainer", "tensorweave_train.loop.trainer"),
+        ("model", "Model", "tensorweave_train.loop.model"),
+        ("rundir", "RunLock", "tensorweave_train.runs.directory"),
+        ("command_line", "CommandParser", "tensorweave.cli.command"),
+        ("job", "load_config", "tensorweave_train.runs.config"),
+        ("checkpoint", "CheckpointCallback", "tensorweave_train.callbacks.checkpoint"),
+    ],
+)
+def test_an_old_module_path_still_imports_with_a_warning(old, name, new):
+    module = importlib.import_module(f"{PACKAGE}.{old}")
+    with pytest.warns(DeprecationWarning, match=rf"{PACKAGE}\.{old}\.{name} is deprecated"):
+        value = getattr(module, name)
+    assert value is getattr(importlib.import_module(new), name)
+
+
+def test_old_calls_keep_their_signature():
+    from tensorweave_train import job, runs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        assert job.FILLED == "config.json"
+        assert job.train.__name__ == "train_job" and runs.FILLED == "config.json"
+        evaluate = job.evaluate
+    with pytest.raises(Exception, match="does not exist"):
+        evaluate("/nowhere/run", split="valid")  # the old call: a run directory first

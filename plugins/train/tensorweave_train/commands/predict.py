@@ -1,0 +1,97 @@
+"""``tensorweave predict RUN [RUN ...]``: a trained model on raw input, with its processors.
+
+Raw input comes from ``--input FILE`` (``.npy``, ``.json`` or text) or ``--text``; the run's
+saved pre-processing turns it into the model's input and its post-processing turns the
+outputs into answers (class ids). ``--probabilities`` and ``--top-k K`` print class
+probabilities instead; several runs predict as an ensemble combined by ``--voter``;
+``--generate N`` extends a sequence N items.
+
+>>> predict_parser().parse_args(["runs/a", "runs/b", "--text", "x"]).more_runs
+['runs/b']
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tensorweave.cli.command import EXIT_OK, CommandParser, UsageError
+from tensorweave_train.commands.arguments import need_run_dir, parse_command_line, run_parser
+
+__all__ = ["predict_parser", "cmd_predict"]
+
+
+def predict_parser() -> CommandParser:
+    """The parser of ``tensorweave predict``."""
+    p = run_parser("predict", "Run a trained model on raw input, with its processors.")
+    p.usage = "tensorweave predict RUN [RUN ...] [--voter NAME] (--input FILE | --text TEXT)"
+    p.add_argument("--input", help="a .npy, .json or .txt file of raw examples")
+    p.add_argument("--text", help="raw text input (character models)")
+    p.add_argument("--generate", type=int, default=0, help="append N predicted items")
+    p.add_argument("--probabilities", action="store_true", help="print class probabilities")
+    p.add_argument("--top-k", type=int, metavar="K", help="print the K likeliest classes")
+    p.add_argument("more_runs", nargs="*", metavar="RUN", help="more runs: predict as an ensemble")
+    p.add_argument("--voter", help="how an ensemble combines (default mean_probabilities.v1)")
+    return p
+
+
+def _raw(args: argparse.Namespace) -> Any:
+    if args.text is not None:
+        return args.text
+    if not args.input:
+        raise UsageError("tensorweave predict: give --input FILE or --text TEXT")
+    path = Path(args.input)
+    if not path.is_file():
+        raise UsageError(f"tensorweave predict: no input file {path}")
+    if path.suffix == ".npy":
+        return np.load(path, allow_pickle=False)
+    if path.suffix == ".json":
+        return np.asarray(json.loads(path.read_text()))
+    return path.read_text()
+
+
+def cmd_predict(argv: list[str]) -> int:
+    """``tensorweave predict``."""
+    from tensorweave_train.runs.run import Run
+
+    parser = predict_parser()
+    args, _ = parse_command_line(argv, parser)
+    if args.help:
+        parser.print_help()
+        return EXIT_OK
+    run = Run(need_run_dir(args, parser))
+    raw = _raw(args)
+    if args.probabilities or args.top_k is not None:
+        return _print_scores(run, raw, args)
+    if args.more_runs or args.voter:
+        from tensorweave_train.runs.ensemble import Ensemble
+
+        if args.generate:
+            raise UsageError("tensorweave predict: --generate works with one run, not an ensemble")
+        voter = args.voter or "mean_probabilities.v1"
+        result = Ensemble([str(run.path), *args.more_runs], voter=voter).predict(raw)
+    else:
+        result = run.predict(raw, generate=args.generate)
+    print(result if isinstance(result, str) else json.dumps(np.asarray(result).tolist()))
+    return EXIT_OK
+
+
+def _print_scores(run: Any, raw: Any, args: argparse.Namespace) -> int:
+    """``--probabilities``: one row of class probabilities per example; ``--top-k K``: the K
+    likeliest ``[class, probability]`` pairs per example (JSON)."""
+    from tensorweave_train.runs.processors import probabilities, top_k
+
+    if args.more_runs or args.voter or args.generate:
+        raise UsageError("tensorweave predict: --probabilities/--top-k take one run, no --generate")
+    if args.top_k is not None and args.top_k < 1:
+        raise UsageError(f"tensorweave predict: --top-k must be >= 1, got {args.top_k}")
+    scores = run.predict(raw, postprocess=False)
+    if args.top_k is not None:
+        print(json.dumps(top_k(scores, args.top_k)))
+    else:
+        print(json.dumps(np.round(probabilities(scores), 6).tolist()))
+    return EXIT_OK

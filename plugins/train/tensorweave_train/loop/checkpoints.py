@@ -1,0 +1,183 @@
+"""Checkpoints that survive crashes: atomic, checksummed, with a fallback to the previous one.
+
+Layout of a run directory::
+
+    run_dir/checkpoints/
+        ckpt-0000000040/
+            vars.index, vars.data-00000-of-00001   tf.train.Checkpoint: every layer's
+                                                   variables, optimizer slots and
+                                                   hyperparameters, the global tf.random
+                                                   Generator
+            state.json                             step, epoch, data position (batches
+                                                   consumed in the epoch), seed, values,
+                                                   history, callbacks' memory
+            MANIFEST.json                          sha256 and size of every other file
+        ckpt-0000000060/ ...
+
+A checkpoint is written into ``.tmp-ckpt-…`` first, every file fsynced, the manifest last,
+then the directory is renamed into place with ``os.replace`` (atomic) and the parent fsynced.
+``restore`` checks the manifest's hashes newest first; a corrupt or partial checkpoint is
+skipped with a warning and the previous one used. The ``Checkpoint.v1`` callback
+(``callbacks.checkpoint``) saves them while training; ``Model.train(resume=...)`` and a
+``runs.Run`` restore them.
+
+>>> import tempfile
+>>> ck = Checkpointer(tempfile.mkdtemp())
+>>> ck.checkpoints()
+[]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import tensorflow as tf
+
+__all__ = ["Checkpointer", "CorruptCheckpointWarning", "trackables"]
+
+FORMAT = 1
+_PREFIX = "ckpt-"
+
+
+class CorruptCheckpointWarning(UserWarning):
+    """A checkpoint failed its checksum (or was partial) and an older one was used."""
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _fsync_file(path: Path) -> None:
+    with open(path, "rb+") as f:
+        os.fsync(f.fileno())
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def trackables(model: Any) -> dict[str, Any]:
+    """What a checkpoint of ``model`` holds (layers' state, optimizer, RNG)."""
+    return {"model": model, "rng": tf.random.get_global_generator()}
+
+
+class Checkpointer:
+    """Save and restore checkpoints of a model in ``directory/checkpoints``.
+
+    Args:
+        directory: the run directory.
+        keep: how many checkpoints to keep (the oldest are deleted after a save).
+    """
+
+    def __init__(self, directory: str | os.PathLike[str], keep: int = 3) -> None:
+        self.run_dir = Path(directory)
+        self.directory = self.run_dir / "checkpoints"
+        self.keep = max(1, int(keep))
+
+    def checkpoints(self) -> list[Path]:
+        """Checkpoint directories, oldest first (whether valid or not)."""
+        if not self.directory.is_dir():
+            return []
+        found = [p for p in self.directory.iterdir() if p.is_dir() and p.name.startswith(_PREFIX)]
+        return sorted(found, key=lambda p: p.name)
+
+    def save(self, model: Any, snapshot: dict[str, Any]) -> Path:
+        """Write a checkpoint of ``model`` and the loop ``snapshot``; returns its path."""
+        step = int(snapshot.get("step", 0))
+        self.directory.mkdir(parents=True, exist_ok=True)
+        final = self.directory / f"{_PREFIX}{step:010d}"
+        tmp = self.directory / f".tmp-{final.name}-{os.getpid()}-{time.monotonic_ns()}"
+        tmp.mkdir()
+        try:
+            tf.train.Checkpoint(**trackables(model)).write(str(tmp / "vars"))
+            state = {"format": FORMAT, "created": time.time(), **snapshot}
+            (tmp / "state.json").write_text(json.dumps(state, indent=1, default=float))
+            files = {}
+            for f in sorted(tmp.iterdir()):
+                _fsync_file(f)
+                files[f.name] = {"sha256": _sha256(f), "size": f.stat().st_size}
+            manifest = tmp / "MANIFEST.json"
+            manifest.write_text(json.dumps({"format": FORMAT, "step": step, "files": files}))
+            _fsync_file(manifest)
+            _fsync_dir(tmp)
+            if final.exists():  # re-saving a step: move the old one aside first
+                old = final.with_name(f".old-{final.name}-{time.monotonic_ns()}")
+                os.replace(final, old)
+                shutil.rmtree(old, ignore_errors=True)
+            os.replace(tmp, final)
+            _fsync_dir(self.directory)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        self._prune()
+        return final
+
+    def _prune(self) -> None:
+        for stale in self.directory.glob(".tmp-*"):
+            if not stale.name.endswith(f"-{os.getpid()}") and f"-{os.getpid()}-" not in stale.name:
+                shutil.rmtree(stale, ignore_errors=True)
+        for old in self.checkpoints()[: -self.keep]:
+            shutil.rmtree(old, ignore_errors=True)
+
+    @staticmethod
+    def verify(path: Path) -> str | None:
+        """Why the checkpoint at ``path`` is unusable, or ``None`` when it checks out."""
+        manifest = path / "MANIFEST.json"
+        if not manifest.is_file():
+            return "no MANIFEST.json (partial write)"
+        try:
+            files = json.loads(manifest.read_text(encoding="utf-8"))["files"]
+            if not isinstance(files, dict) or not files:
+                return "damaged MANIFEST.json (no file list)"
+            for name, meta in files.items():
+                f = path / name
+                if not isinstance(name, str) or "/" in name or name.startswith("."):
+                    return f"damaged MANIFEST.json (bad file name {name!r})"
+                if not f.is_file():
+                    return f"missing file {name}"
+                if f.stat().st_size != meta["size"] or _sha256(f) != meta["sha256"]:
+                    return f"checksum mismatch in {name}"
+            if "state.json" not in files or not any(n.startswith("vars") for n in files):
+                return "damaged MANIFEST.json (it lists neither state.json nor vars)"
+        except (ValueError, KeyError, TypeError, AttributeError, OSError) as err:
+            return f"damaged MANIFEST.json ({type(err).__name__}: {err})"
+        return None
+
+    def latest(self) -> Path | None:
+        """The newest checkpoint that passes ``verify`` (warning about newer broken ones)."""
+        for path in reversed(self.checkpoints()):
+            problem = self.verify(path)
+            if problem is None:
+                return path
+            warnings.warn(
+                f"checkpoint {path} is unusable: {problem}; falling back to the previous one.",
+                CorruptCheckpointWarning,
+                stacklevel=3,
+            )
+        return None
+
+    def restore(self, model: Any, path: Path | None = None) -> dict[str, Any] | None:
+        """Load the newest valid checkpoint (or ``path``) into ``model``; returns its loop
+        snapshot, or ``None`` when there is none. Build the model (optimizer slots) first."""
+        path = path if path is not None else self.latest()
+        if path is None:
+            return None
+        status = tf.train.Checkpoint(**trackables(model)).read(str(path / "vars"))
+        status.assert_existing_objects_matched()
+        snapshot: dict[str, Any] = json.loads((path / "state.json").read_text())
+        return snapshot

@@ -1,0 +1,251 @@
+"""The compiled steps of a ``Model``: where its step methods become compiled functions.
+
+``Steps`` compiles, once each, through the core's ``tw.compile(graph, body=...)`` (one
+compiled-function machinery: signature from the feed layers' specs with a free batch axis,
+traced once for any batch size, the fast path for eager tensors, inline calls, XLA errors
+naming the layer):
+
+- ``train``: ``Model.train_step`` on one batch; under a ``tf.distribute`` strategy it runs
+  on each replica's share of the batch (``strategy.run``) and the losses are summed;
+- ``train_many``: ``k`` train steps in one call, each value holding ``k`` batches stacked on
+  a new first axis, run by a ``tf.while_loop`` (Keras's ``steps_per_execution``): the
+  per-step Python work (checks, conversion, a call, event dispatch) is paid once per call.
+  Under XLA the loop stays outside the compiled cluster and calls the one-step XLA function
+  (XLA on the CPU compiles a convolution inside a while loop to a naive kernel);
+- ``test``: ``Model.test_step`` on one batch (adds it to the evaluation metrics);
+- ``predict``: the inference graph.
+
+It also checks the batches fed to them (``check``): ``Input.check`` of an array depends only
+on its dtype and shape (the batch axis is free), so each (input, dtype, rank, other axes) is
+checked once and later batches are only converted.
+
+``steps_per_execution`` (a ``Model`` argument): ``1`` runs one step per call; an integer
+``k > 1`` up to ``k`` steps per call; ``"auto"`` (the default) as many as keep the chunk of
+stacked data under ``loop.execution.AUTO_CHUNK_BYTES``, at most ``AUTO_MAX`` steps.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import tensorflow as tf
+
+import tensorweave as tw
+from tensorweave.graph.compile import reraise
+
+if TYPE_CHECKING:
+    from tensorweave_train.loop.model import Model
+
+__all__ = ["Steps", "check_steps_per_execution"]
+
+
+def check_steps_per_execution(value: Any, owner: str = "Model") -> int | str:
+    """``value`` as a positive int or ``"auto"``, else a clear error.
+
+    >>> check_steps_per_execution("auto"), check_steps_per_execution(8)
+    ('auto', 8)
+    """
+    if value == "auto":
+        return "auto"
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise tw.ArgumentError(
+            f"{owner}: steps_per_execution must be a positive integer or 'auto', got "
+            f"{value!r}. Fix: steps_per_execution=1 runs one step per call (no batching)."
+        )
+    return int(value)
+
+
+class Steps:
+    """The compiled steps of ``model`` and the checks of the batches fed to them (see the
+    module docstring). ``Model`` makes one; the training loop calls it."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.owner = f"Model {model.name!r}"
+        self._train: tw.CompiledGraph | None = None
+        self._train_many: tw.CompiledGraph | None = None
+        self._test: tw.CompiledGraph | None = None
+        self._predict: tw.CompiledGraph | None = None
+        # (input id, numpy dtype, rank, non-batch axes) already validated by ``Input.check``
+        self.checked: set[tuple[Any, ...]] = set()
+        self._built_for: Any = None  # (a weak reference to) the optimizer whose slots exist
+
+    # -- the compiled functions ---------------------------------------------------------
+    def _compile(
+        self,
+        graph: tw.Graph,
+        body: Any,
+        *,
+        jit_compile: bool | None,
+        signature: Sequence[tf.TypeSpec] | None = None,
+    ) -> tw.CompiledGraph:
+        """Every step of the model is compiled here, over the feed layers' specs."""
+        return tw.compile(
+            graph,
+            body=body,
+            input_signature=[f.spec for f in self.model.feeds] if signature is None else signature,
+            jit_compile=jit_compile,
+            owner=self.owner,
+        )
+
+    @property
+    def train(self) -> tw.CompiledGraph:
+        """One train step ``(*feed values) -> loss``."""
+        if self._train is None:
+            model = self.model
+            self._train = self._compile(
+                model.require_loss_graph(), self._train_body, jit_compile=model.jit_compile
+            )
+        return self._train
+
+    def _train_body(self, *values: tf.Tensor) -> tf.Tensor:
+        model = self.model
+        if not model.distributed:
+            return model.train_step(list(values))
+        strategy = model.strategy
+        per_replica = strategy.run(
+            lambda *vals: model.train_step(_replica_share(vals, strategy)), args=values
+        )
+        return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None)
+
+    @property
+    def train_many(self) -> tw.CompiledGraph:
+        """``k`` train steps in one call ``(*stacked values) -> losses [k]``."""
+        if self._train_many is None:
+            graph = self.model.require_loss_graph()
+            signature = [
+                tf.TensorSpec([None, *f.spec.shape], f.spec.dtype) for f in self.model.feeds
+            ]
+            self._train_many = self._compile(
+                graph, self._many_body, jit_compile=None, signature=signature
+            )
+        return self._train_many
+
+    def _many_body(self, *stacked: tf.Tensor) -> tf.Tensor:
+        count = tf.shape(stacked[0])[0]
+        dtype = self.model.require_loss_graph().outputs[0].dtype
+        losses = tf.TensorArray(dtype, size=count, element_shape=[])
+        step = self.train  # inline here; under XLA, a call of the one-step XLA function
+
+        def body(i: tf.Tensor, out: tf.TensorArray) -> tuple[tf.Tensor, tf.TensorArray]:
+            return i + 1, out.write(i, step(*(s[i] for s in stacked)))
+
+        # one iteration at a time: each step reads the variables the previous one wrote
+        _, losses = tf.while_loop(
+            lambda i, _: i < count, body, (tf.constant(0), losses), parallel_iterations=1
+        )
+        return losses.stack()
+
+    @property
+    def test(self) -> tw.CompiledGraph:
+        """One evaluation step ``(*feed values) -> batch size``: adds the batch to
+        ``Model.eval_metrics``."""
+        if self._test is None:
+            model = self.model
+            # a state that cannot compile with XLA (the exact AUC grows) turns XLA off here
+            jit = model.jit_compile and model.eval_metrics.jit_compatible
+            self._test = self._compile(
+                model.require_eval_graph(),
+                lambda *values: model.test_step(list(values)),
+                jit_compile=jit or None,
+            )
+        return self._test
+
+    @property
+    def predict(self) -> tw.CompiledGraph:
+        """The inference graph, compiled."""
+        if self._predict is None:
+            graph = self.model.inference_graph
+            self._predict = tw.compile(graph, jit_compile=self.model.jit_compile, owner=self.owner)
+        return self._predict
+
+    @property
+    def train_trace_count(self) -> int:
+        """How many times a train step was traced: the most of the one-step and the
+        multi-step function (each is traced once across batch sizes and chunk lengths)."""
+        fns = [fn for fn in (self._train, self._train_many) if fn is not None]
+        return max((fn.trace_count for fn in fns), default=0)
+
+    # -- feeding them -------------------------------------------------------------------
+    def check(self, layers: Sequence[tw.Layer], batch: Sequence[Any]) -> list[Any]:
+        """``batch`` (one value per layer of ``layers``) checked and converted to tensors."""
+        out = []
+        for f, v in zip(layers, batch):
+            if isinstance(v, tf.Tensor | tf.SparseTensor) and v.dtype == f.dtype:
+                out.append(v)
+            elif isinstance(v, np.ndarray) and isinstance(f, tw.Input):
+                key = (id(f), v.dtype, v.ndim, v.shape[1:])
+                if key in self.checked:
+                    out.append(tf.convert_to_tensor(v, dtype=f.dtype))
+                else:
+                    out.append(f.check(v))
+                    self.checked.add(key)
+            else:
+                out.append(f.check(v) if isinstance(f, tw.Input) else v)
+        return out
+
+    def fits(self, values: Sequence[Any]) -> bool:
+        """Whether ``values`` match the train step's signature."""
+        return all(f.spec.is_compatible_with(v) for f, v in zip(self.model.feeds, values))
+
+    @property
+    def stackable(self) -> bool:
+        """Whether ``train_many`` can run the model (dense feeds, one replica)."""
+        return not self.model.distributed and all(
+            isinstance(f.spec, tf.TensorSpec) for f in self.model.feeds
+        )
+
+    def build(self) -> None:
+        """Create the optimizer's slots for the trainable variables (before restoring).
+
+        Once a train step is traced its variables are fixed, so later calls (one per
+        ``train``) skip walking every layer's variables while the optimizer is the same.
+        """
+        model = self.model
+        if self._built_for is not None and self._built_for() is model.optimizer:
+            return
+        with model.strategy.scope():
+            model.optimizer.build(model.trainable_variables)
+        if self._train is not None or self._train_many is not None:
+            self._built_for = weakref.ref(model.optimizer)
+
+    def train_one(self, batch: Sequence[Any]) -> tf.Tensor:
+        """One optimisation step on one batch (values in ``feeds`` order); the loss."""
+        if self._train is None:
+            self.build()
+        values = self.check(self.model.feeds, batch)
+        if self.model.distributed:
+            with self.model.strategy.scope():
+                return self.train(*values)
+        return self.train(*values)
+
+    def train_chunk(self, stacked: Sequence[Any]) -> tf.Tensor:
+        """``k`` optimisation steps on ``k`` batches stacked on a new first axis (values
+        checked, in ``feeds`` order, see ``loop.execution``); the ``k`` losses."""
+        if self._train_many is None:
+            self.build()
+        try:
+            return self.train_many(*stacked)
+        except tf.errors.InvalidArgumentError as error:
+            if not self.model.jit_compile:
+                raise
+            # the loop runs outside XLA: the one-step XLA function inside it failed
+            return reraise(error, self.model.require_loss_graph(), self.owner)
+
+    def test_one(self, batch: Sequence[Any]) -> int:
+        """Add one batch to the evaluation metrics; its number of examples."""
+        return int(self.test(*self.check(self.model.feeds, batch)))
+
+
+def _replica_share(values: Sequence[tf.Tensor], strategy: tf.distribute.Strategy) -> list[Any]:
+    """This replica's consecutive share of a global batch (the last replicas' may be
+    empty when the batch is smaller than the replica count)."""
+    n = strategy.num_replicas_in_sync
+    ctx = tf.distribute.get_replica_context()
+    rid = tf.cast(ctx.replica_id_in_sync_group, tf.int32)
+    total = tf.shape(values[0])[0]
+    lo, hi = rid * total // n, (rid + 1) * total // n
+    return [v[lo:hi] for v in values]

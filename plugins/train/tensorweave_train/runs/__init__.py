@@ -1,0 +1,125 @@
+"""Runs: a run directory and everything that makes, opens and uses one.
+
+``config`` (a job config: sections, settings, checks; ``build_model``, the one place a
+config becomes a ``Model``), ``directory`` (unique, locked run directories, and
+``resolve_run``, the one resolver of references), ``run`` (``Run``: one opened run),
+``processors`` (the saved data steps and their one runner), ``training`` (``train_job``,
+``resume_job``), ``export`` (SavedModel and ``Predictor``), ``ensemble`` (several runs
+voting), ``warm_start`` (weights of a trained run into a new model). Names are imported on
+first use.
+
+>>> from tensorweave_train.runs import Run
+>>> Run("runs/demo").path.name
+'demo'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import tensorweave as tw
+
+if TYPE_CHECKING:
+    from tensorweave_train.runs.config import (
+        DEFAULTS,
+        Job,
+        RunSettings,
+        TrainSettings,
+        build_job,
+        build_model,
+        check_settings,
+        config_path,
+        load_config,
+        validate_config,
+    )
+    from tensorweave_train.runs.directory import RunDirError, RunLock, resolve_run
+    from tensorweave_train.runs.ensemble import Ensemble, majority_vote, mean_probabilities
+    from tensorweave_train.runs.export import Predictor, export_saved_model
+    from tensorweave_train.runs.processors import PredictInputError, Processors
+    from tensorweave_train.runs.run import Run, export_run, load_model, load_run
+    from tensorweave_train.runs.training import Interrupted, resume_job, train_job
+    from tensorweave_train.runs.warm_start import WarmStart, WarmStartReport
+
+_EXPORTS = {
+    "DEFAULTS": "config",
+    "Job": "config",
+    "RunSettings": "config",
+    "TrainSettings": "config",
+    "build_job": "config",
+    "build_model": "config",
+    "check_settings": "config",
+    "config_path": "config",
+    "load_config": "config",
+    "validate_config": "config",
+    "RunDirError": "directory",
+    "RunLock": "directory",
+    "resolve_run": "directory",
+    "Ensemble": "ensemble",
+    "majority_vote": "ensemble",
+    "mean_probabilities": "ensemble",
+    "Predictor": "export",
+    "export_saved_model": "export",
+    "PredictInputError": "processors",
+    "Processors": "processors",
+    "Run": "run",
+    "export_run": "run",
+    "load_model": "run",
+    "load_run": "run",
+    "Interrupted": "training",
+    "resume_job": "training",
+    "train_job": "training",
+    "WarmStart": "warm_start",
+    "WarmStartReport": "warm_start",
+}
+__all__ = [
+    "DEFAULTS",
+    "Job",
+    "RunSettings",
+    "TrainSettings",
+    "build_job",
+    "build_model",
+    "check_settings",
+    "config_path",
+    "load_config",
+    "validate_config",
+    "RunDirError",
+    "RunLock",
+    "resolve_run",
+    "Ensemble",
+    "majority_vote",
+    "mean_probabilities",
+    "Predictor",
+    "export_saved_model",
+    "PredictInputError",
+    "Processors",
+    "Run",
+    "export_run",
+    "load_model",
+    "load_run",
+    "Interrupted",
+    "resume_job",
+    "train_job",
+    "WarmStart",
+    "WarmStartReport",
+]
+
+# The names this module had when it opened finished runs (``open_run`` and its result),
+# kept for a release: ``Run.open`` replaces them.
+_DEPRECATED = {
+    "OpenRun": ("tensorweave_train.moved", "OpenRun", "tensorweave_train.Run"),
+    "open_run": ("tensorweave_train.moved", "open_run", "tensorweave_train.Run.open"),
+    "model_from_config": ("tensorweave_train.runs.config", "build_model", None),
+    "variable_names": ("tensorweave_train.runs.warm_start", "variable_names", None),
+    "FILLED": ("tensorweave_train.runs.directory", "CONFIG_FILE", "tensorweave_train.Run.CONFIG"),
+}
+
+_lazy_getattr, __dir__ = tw.lazy_exports(__name__, _EXPORTS)
+
+
+def __getattr__(name: str) -> object:
+    if name in _DEPRECATED:
+        from tensorweave_train.moved import deprecated_name
+
+        module, target, use = _DEPRECATED[name]
+        return deprecated_name(f"{__name__}.{name}", module, target, use)
+    return _lazy_getattr(name)

@@ -1,0 +1,189 @@
+"""Export to a SavedModel that runs with TensorFlow alone, and a ``Predictor`` that carries
+registered pre- and post-processing steps with it.
+
+``export_saved_model(model, path)`` compiles the inference graph (``tw.compile``, batch
+``None``) and saves it with the variables: loading needs only
+``tf.saved_model.load(path)``; call ``loaded.serve(x, ...)`` (positional, in input order)
+or the ``serving_default`` signature (keyword arguments named after the inputs; outputs
+``output_0``, ``output_1``…).
+
+A ``Predictor`` = model + steps. Each step is ``(name, params)`` with ``name`` registered in
+``tw.processors`` (a function ``fn(value, **params)``), run by the one runner of saved steps
+(``runs.processors.pipeline``). ``save(dir)`` writes
+``dir/model`` (the SavedModel) and ``dir/predictor.json`` (step names and params, input and
+output names); ``Predictor.load(dir)`` rebuilds the steps from the registry: no pickle.
+
+>>> import numpy as np, tensorweave as tw
+>>> x = tw.Input(n_units=2, name="x")
+>>> from tensorweave_train import Model
+>>> p = Predictor(Model(inputs=x, outputs=x * 2.0), postprocess=[("argmax.v1", {})])
+>>> p(np.array([[1.0, 3.0], [4.0, 0.0]])).tolist()
+[1, 0]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import tensorflow as tf
+
+import tensorweave as tw
+from tensorweave_train.runs.processors import pipeline
+
+if TYPE_CHECKING:
+    from tensorweave_train.loop.model import Model
+
+__all__ = ["export_saved_model", "Predictor", "signature_names"]
+
+FORMAT = 1
+
+
+def signature_names(layers: Sequence[tw.Layer]) -> list[str]:
+    """Keyword names for the serving signature, one per input (valid identifiers, unique)."""
+    names: list[str] = []
+    for layer in layers:
+        base = re.sub(r"\W", "_", layer.name.rsplit("/", 1)[-1]) or "input"
+        if base[0].isdigit():
+            base = f"input_{base}"
+        name, k = base, 1
+        while name in names:
+            name, k = f"{base}_{k}", k + 1
+        names.append(name)
+    return names
+
+
+def export_saved_model(model: Model, path: str | os.PathLike[str]) -> str:
+    """Save ``model``'s inference graph as a SavedModel at ``path``; returns the path."""
+    graph = model.inference_graph
+    inputs = list(graph.inputs)
+    names = signature_names(inputs)
+    specs = [
+        tf.SparseTensorSpec(i.shape, i.dtype) if i.sparse else tf.TensorSpec(i.shape, i.dtype, n)
+        for i, n in zip(inputs, names)
+    ]
+    module = tf.Module()
+    module.model_variables = list(model.variables)
+    module.serve = tw.compile(graph, input_signature=specs, owner="export").function
+    signatures = {}
+    if not any(i.sparse for i in inputs):
+
+        def outputs_by_name(*values: Any) -> dict[str, tf.Tensor]:
+            out = graph.run(*values)
+            outs = out if isinstance(out, tuple) else (out,)
+            return {f"output_{k}": o for k, o in enumerate(outs)}
+
+        serving = tw.compile(graph, body=outputs_by_name, input_signature=specs, owner="export")
+        signatures["serving_default"] = serving.function.get_concrete_function()
+    tf.saved_model.save(module, os.fspath(path), signatures=signatures or None)
+    return os.fspath(path)
+
+
+def _check_steps(steps: Sequence[Any], where: str) -> list[tuple[str, dict[str, Any]]]:
+    """Steps as ``(name, params)`` pairs whose params are plain data (saved as JSON)."""
+    out = []
+    for step in steps:
+        if isinstance(step, str):
+            name, params = step, {}
+        elif isinstance(step, Mapping):  # {"step": name, **params}, as processors.json
+            params = {k: v for k, v in step.items() if k != "step"}
+            name = str(step["step"])
+        else:
+            name, params = step[0], dict(step[1])
+        try:
+            json.dumps(params)
+        except TypeError as err:
+            raise TypeError(
+                f"Predictor {where} step {name!r}: params must be JSON-serialisable ({err}); "
+                "steps are saved as names + params, never pickled."
+            ) from err
+        out.append((name, params))
+    return out
+
+
+class Predictor:
+    """A model (live ``Model`` or loaded SavedModel) with pre/post-processing steps.
+
+    Args:
+        model: a ``Model``, or a loaded SavedModel (``Predictor.load`` passes one).
+        preprocess: steps turning raw input into the model's input(s) (one array, or a
+            tuple/dict for several inputs).
+        postprocess: steps turning the model's output(s) into the final answer.
+    """
+
+    def __init__(
+        self,
+        model: Any,
+        preprocess: Sequence[Any] = (),
+        postprocess: Sequence[Any] = (),
+        *,
+        input_names: Sequence[str] | None = None,
+    ) -> None:
+        self.model = model
+        self.preprocess = _check_steps(preprocess, "preprocess")
+        self.postprocess = _check_steps(postprocess, "postprocess")
+        # registered names checked now, through the one runner of saved steps
+        self._pre, self._post = pipeline(self.preprocess), pipeline(self.postprocess)
+        if input_names is None:
+            input_names = signature_names(model.inputs)
+        self.input_names = list(input_names)
+
+    def run_model(self, value: Any) -> Any:
+        """Run the model alone on already-preprocessed input."""
+        if isinstance(value, dict):
+            values = [value[n] for n in self.input_names]
+        elif isinstance(value, tuple):
+            values = list(value)
+        else:
+            values = [value]
+        if hasattr(self.model, "predict"):
+            return self.model.predict(tuple(values) if len(values) > 1 else values[0])
+        tensors = [tf.convert_to_tensor(v) for v in values]
+        out = self.model.serve(*tensors)
+        if isinstance(out, (tuple, list)):
+            return tuple(np.asarray(o) for o in out)
+        return np.asarray(out)
+
+    def __call__(self, raw: Any) -> Any:
+        """Preprocess ``raw``, run the model, postprocess: the final output."""
+        return self._post(self.run_model(self._pre(raw)))
+
+    def save(self, directory: str | os.PathLike[str]) -> Path:
+        """Write ``directory/model`` (SavedModel) and ``directory/predictor.json``."""
+        if not hasattr(self.model, "inference_graph"):
+            raise TypeError("Predictor.save needs a live tensorweave_train Model.")
+        root = Path(directory)
+        root.mkdir(parents=True, exist_ok=True)
+        export_saved_model(self.model, root / "model")
+        spec = {
+            "format": FORMAT,
+            "model": "model",
+            "inputs": self.input_names,
+            "outputs": [o.name for o in self.model.outputs],
+            "preprocess": [{"name": n, "params": p} for n, p in self.preprocess],
+            "postprocess": [{"name": n, "params": p} for n, p in self.postprocess],
+        }
+        (root / "predictor.json").write_text(json.dumps(spec, indent=1))
+        return root
+
+    @classmethod
+    def load(cls, directory: str | os.PathLike[str]) -> Predictor:
+        """Load a saved predictor: the SavedModel plus steps rebuilt from ``tw.processors``."""
+        root = Path(directory)
+        spec = json.loads((root / "predictor.json").read_text())
+        if spec.get("format") != FORMAT:
+            raise ValueError(
+                f"{root}/predictor.json has format {spec.get('format')}, not {FORMAT}."
+            )
+        loaded = tf.saved_model.load(str(root / spec["model"]))
+        return cls(
+            loaded,
+            [(s["name"], s["params"]) for s in spec["preprocess"]],
+            [(s["name"], s["params"]) for s in spec["postprocess"]],
+            input_names=spec["inputs"],
+        )

@@ -1,0 +1,74 @@
+"""``EarlyStopping`` and ``ReduceLROnPlateau``: when they act, what they say, their memory in
+checkpoints, and the Keras argument names of the callbacks."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from twtrain_helpers import regression_data, regression_model
+
+import tensorweave as tw
+import tensorweave_train as twt
+from tensorweave_train import Event
+
+
+def test_early_stopping_stops_and_restores_best():
+    model = regression_model(optimizer=twt.SGD(5.0))  # diverges: loss gets worse
+    data = regression_data(n=32)
+    es = twt.EarlyStopping(monitor="loss", patience=2, restore_best_weights=True)
+    h = model.train(data, epochs=30, batch_size=8, callbacks=[es])
+    assert len(h) < 30 and "EarlyStopping" in h.state.stop_reason
+    assert h.state.stop
+
+
+def test_reduce_lr_on_plateau():
+    model = regression_model(optimizer=twt.SGD(5.0))  # loss gets worse each epoch
+    cb = twt.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=1, min_lr=1.0)
+    h = model.train(regression_data(n=32), epochs=6, batch_size=8, callbacks=[cb])
+    lrs = [e["learning_rate"] for e in h]
+    assert lrs[0] == 5.0 and min(lrs) >= 1.0 and lrs[-1] < 5.0
+    assert float(model.optimizer.learning_rate) == lrs[-1]
+
+
+def test_state_roundtrip_of_monitor_callbacks():
+    es = twt.EarlyStopping(patience=4)
+    st = twt.TrainState(values={"val_loss": 1.0})
+    es(Event.EPOCH_END, st)
+    es2 = twt.EarlyStopping(patience=4)
+    es2.load_state_dict(es.state_dict())
+    assert es2.best == 1.0 and es2.wait == 0
+    assert np.isclose(float(regression_model().optimizer.current_learning_rate()), 0.05)
+
+
+def test_early_stop_is_announced_with_epoch_value_and_restore(capsys) -> None:
+    model = regression_model(optimizer=twt.SGD(0.5))
+    data = regression_data(n=32)
+    es = twt.EarlyStopping(monitor="loss", patience=1, restore_best_weights=True, min_delta=10.0)
+    h = model.train(data, epochs=10, batch_size=8, callbacks=[es], verbose=2)
+    out = capsys.readouterr().out
+    assert len(h) == 2  # epoch 1 is the best (nothing improves by 10), epoch 2 stops
+    assert "Stopped after epoch 2: EarlyStopping: loss did not improve on" in out
+    assert "(epoch 1)" in out and "restored the weights of epoch 1" in out
+
+
+@pytest.mark.parametrize(
+    ("make", "old", "new", "attr", "value"),
+    [
+        (twt.EarlyStopping, "restore_best", "restore_best_weights", "restore_best_weights", True),
+        (twt.TensorBoard, "logdir", "log_dir", "logdir", "tb"),
+        (twt.TensorBoard, "graph", "write_graph", "graph", False),
+        (twt.CSVLogger, "path", "filename", "path", "log.csv"),
+    ],
+)
+def test_old_callback_argument_names_warn_and_still_work(make, old, new, attr, value) -> None:
+    first = {"filename": "x.csv"} if make is twt.CSVLogger and old != "path" else {}
+    with pytest.warns(tw.RenamedArgumentWarning, match=f"'{old}' is renamed '{new}'"):
+        cb = make(**first, **{old: value})
+    assert getattr(cb, attr) == value
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the new name: no warning
+        assert getattr(make(**{new: value}), attr) == value
+    with pytest.raises(TypeError, match=f"give only {new}="):
+        make(**{old: value, new: value})

@@ -1,0 +1,16 @@
+"""``History``: a list of epoch records, and Keras's ``history``, ``epoch`` and ``params``."""
+
+from __future__ import annotations
+
+import numpy as np
+from twtrain_helpers import regression_data, regression_model
+
+import tensorweave_train as twt
+
+
+def test_history_stays_a_list_of_epoch_records() -> None:
+    model = regression_model()
+    h = model.train(regression_data(n=16), epochs=2, batch_size=8, verbose=0)
+    assert isinstance(h, twt.History) and isinstance(h, list) and len(h) == 2
+    assert h[-1]["loss"] == h.history["loss"][-1] and h.state.epoch == 2
+    assert np.isfinite(h.history["loss"]).all()

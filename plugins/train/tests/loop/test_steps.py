@@ -1,0 +1,76 @@
+"""The compiled steps (``loop.steps``): under XLA the multi-step loop stays outside the XLA
+cluster; ``train_step`` is the seam a subclass overrides, and the loop runs it several
+steps per call."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from twtrain_helpers import regression_data, regression_model, weights
+
+import tensorweave_train as twt
+
+
+def _xla_calls(concrete):
+    """The function calls marked for XLA anywhere in ``concrete``'s function library."""
+    library = concrete.graph.as_graph_def().library.function
+    return [
+        node.attr["f"].func.name
+        for fdef in library
+        for node in fdef.node_def
+        if node.op.endswith("PartitionedCall") and node.attr["_XlaMustCompile"].b
+    ]
+
+
+def test_xla_multi_step_loop_calls_the_one_step_xla_function():
+    """XLA on the CPU turns a convolution inside a while loop into a naive kernel (the
+    CIFAR CNN ran 50x slower), so only the one-step function is compiled by XLA."""
+    model = regression_model(seed=3, steps_per_execution=4, jit_compile=True)
+    model.train(regression_data(n=32), epochs=1, batch_size=8, shuffle=False, verbose=0)
+    concrete = model.multi_step_function.get_concrete_function()
+    assert not concrete.function_def.attr["_XlaMustCompile"].b  # the loop: not XLA
+    assert _xla_calls(concrete), "the one-step XLA function is called in the loop"
+    assert model.train_function.experimental_get_tracing_count() == 1
+
+
+def test_without_xla_the_loop_runs_the_step_body_inline():
+    model = regression_model(seed=3, steps_per_execution=4)
+    model.train(regression_data(n=32), epochs=1, batch_size=8, shuffle=False, verbose=0)
+    assert model.steps.train.trace_count == 0  # the one-step function: never traced
+    assert np.isfinite(float(model.evaluate(regression_data(n=8))["loss"]))
+
+
+class _ClippedStep(twt.Model):
+    """A step of its own: gradients clipped by value before the update."""
+
+    def train_step(self, batch):
+        variables = self.trainable_variables
+        with tf.GradientTape() as tape:
+            loss = self.compute_loss(batch)
+        grads = [tf.clip_by_value(g, -1e-3, 1e-3) for g in tape.gradient(loss, variables)]
+        self.optimizer.apply_gradients(zip(grads, variables))
+        return loss
+
+
+def test_an_overridden_train_step_is_what_the_loop_runs_several_per_call():
+    data = regression_data(n=32)
+    plain = regression_model(seed=3, steps_per_execution=4)
+    own = regression_model(seed=3, steps_per_execution=4, model_class=_ClippedStep)
+    before = weights(own)
+    plain.train(data, epochs=1, batch_size=8, shuffle=False, verbose=0)
+    own.train(data, epochs=1, batch_size=8, shuffle=False, verbose=0)
+    moved = [np.abs(a - b).max() for a, b in zip(weights(own), before, strict=True)]
+    assert 0 < max(moved) <= 4 * 1e-3 * 0.05 + 1e-7  # 4 steps of lr * clipped gradients
+    assert any(not np.allclose(a, b) for a, b in zip(weights(plain), weights(own), strict=True))
+    assert own.steps.train_many.trace_count == 1 and own.steps.train.trace_count == 0
+
+
+def test_train_on_batch_is_one_compiled_step_and_an_eager_train_step_is_deprecated():
+    model = regression_model(seed=3)
+    batch = [regression_data(n=8)["x"], regression_data(n=8)["t"]]
+    first = float(model.train_on_batch(batch))
+    with pytest.deprecated_call(match="train_on_batch"):
+        second = float(model.train_step(batch))
+    assert second < first and int(model.optimizer.iterations) == 2
+    assert model.train_trace_count == 1

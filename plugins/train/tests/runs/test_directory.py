@@ -1,0 +1,128 @@
+"""Run directories that never mix: unique names, a lock while in use, no silent reuse.
+
+The lock is tested against real processes (a live holder, a dead one); two real
+``tensorweave train`` processes started together get two directories.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from twtrain_helpers import TENSORWEAVE, cli_env, lock_holder
+
+from tensorweave_train.runs import directory as rundir
+from tensorweave_train.runs.directory import RunDirError, RunLock, claim, new_run_dir
+
+TINY = ["--data.limit=120", "--train.epochs=1", "--train.batch_size=64", "--dims.hidden=4"]
+
+
+def _dead_pid() -> int:
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_new_run_dirs_in_the_same_second_differ(tmp_path: Path) -> None:
+    made = [new_run_dir(tmp_path, "mlp", stamp="20260101-120000") for _ in range(3)]
+    assert [p.name for p in made] == [
+        "mlp-20260101-120000",
+        "mlp-20260101-120000-2",
+        "mlp-20260101-120000-3",
+    ]
+    assert all(p.is_dir() and not any(p.iterdir()) for p in made)
+
+
+@pytest.mark.parametrize("name", ["../escape", "/abs/path", "a/b", "a\\b", "..", "", " x"])
+def test_run_names_stay_inside_the_runs_root(tmp_path: Path, name: str) -> None:
+    assert rundir.check_run_name(name) is not None
+    with pytest.raises(RunDirError, match="not a plain run name"):
+        new_run_dir(tmp_path / "runs", name)
+    assert not (tmp_path / "escape").exists()
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
+
+
+def test_lock_held_by_a_live_process_is_refused_with_its_pid(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    holder = lock_holder(run / rundir.LOCK)
+    try:
+        with pytest.raises(RunDirError, match=f"in use by pid {holder.pid}"):
+            RunLock(run).acquire()
+        with pytest.raises(RunDirError, match=f"in use by pid {holder.pid}"):
+            claim(run, overwrite=True)  # --overwrite never empties a directory in use
+        assert (run / rundir.LOCK).read_text() == str(holder.pid)
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_stale_lock_of_a_dead_process_is_taken_over(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / rundir.LOCK).write_text(f"{_dead_pid()}\n")
+    with RunLock(run) as lock:
+        assert lock.held and (run / rundir.LOCK).read_text().strip() == str(os.getpid())
+    assert not (run / rundir.LOCK).exists()
+    assert not [p for p in run.iterdir() if p.name.startswith(".lock")]
+
+
+def test_claim_refuses_a_directory_holding_a_run_unless_overwrite(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "config.json").write_text("{}")
+    with pytest.raises(RunDirError, match=r"already holds a run .*--overwrite"):
+        claim(run)
+    assert (run / "config.json").exists() and not (run / rundir.LOCK).exists()
+    where, lock = claim(run, overwrite=True)
+    try:
+        assert [p.name for p in where.iterdir()] == [rundir.LOCK]
+    finally:
+        lock.release()
+
+
+@pytest.mark.slow
+def test_two_real_trains_started_together_never_share_a_directory(tmp_path: Path) -> None:
+    """Two ``tensorweave train`` processes at once, while every name they could pick for
+    the coming minutes is taken already: each gets its own new directory, the existing
+    ones are untouched, and neither leaves a lock behind."""
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    now = time.time()
+    taken = set()
+    for dt in range(0, 180):
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now + dt))
+        (runs / f"digits-mlp-{stamp}").mkdir(exist_ok=True)
+        (runs / f"digits-mlp-{stamp}" / "marker").write_text("someone else's run")
+        taken.add(f"digits-mlp-{stamp}")
+    procs = [
+        subprocess.Popen(
+            [TENSORWEAVE, "train", *TINY, "--quiet"],
+            cwd=tmp_path,
+            env=cli_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [o[1][-2000:] for o in outs]
+    dirs = [
+        Path(json.loads((runs / d / "summary.json").read_text())["run_dir"]).name
+        for d in os.listdir(runs)
+        if (runs / d / "summary.json").exists()
+    ]
+    assert len(dirs) == 2 and len(set(dirs)) == 2 and not set(dirs) & taken
+    for d in dirs:
+        assert (runs / d / "checkpoints").is_dir()
+        rows = (runs / d / "log.csv").read_text().splitlines()
+        assert len(rows) == 2  # header + its own single epoch: no interleaving
+        assert not (runs / d / rundir.LOCK).exists()
+    for name in taken:
+        assert sorted(os.listdir(runs / name)) == ["marker"]

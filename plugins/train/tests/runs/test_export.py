@@ -1,0 +1,100 @@
+"""SavedModel export served by TensorFlow alone, and the Predictor with registered steps."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from twtrain_helpers import Dense, regression_data, regression_model
+
+import tensorweave as tw
+import tensorweave_train as twt
+from tensorweave_train import Predictor
+
+SERVE = """
+import sys, numpy as np, tensorflow as tf
+loaded = tf.saved_model.load(sys.argv[1])
+serving = loaded.signatures["serving_default"]
+data = np.load(sys.argv[2])
+out = {}
+for n in (1, 5, 13):
+    out[f"sig{n}"] = serving(x=tf.constant(data["x"][:n]))["output_0"].numpy()
+    out[f"fn{n}"] = loaded.serve(tf.constant(data["x"][:n])).numpy()
+np.savez(sys.argv[3], **out)
+assert not any(m.startswith("tensorweave") for m in sys.modules), "tensorweave was imported"
+print("ok")
+"""
+
+
+@pytest.mark.slow
+def test_savedmodel_runs_with_tensorflow_alone(tmp_path):
+    model = regression_model()
+    data = regression_data(n=16)
+    model.train(data, epochs=1, batch_size=8)
+    model.export(tmp_path / "sm")
+    np.savez(tmp_path / "in.npz", x=data["x"])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["TF_CPP_MIN_LOG_LEVEL"] = "3"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            SERVE,
+            str(tmp_path / "sm"),
+            str(tmp_path / "in.npz"),
+            str(tmp_path / "out.npz"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=180,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = np.load(tmp_path / "out.npz")
+    expected = model.predict({"x": data["x"]})
+    for n in (1, 5, 13):
+        np.testing.assert_allclose(out[f"sig{n}"], expected[:n], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(out[f"fn{n}"], expected[:n], rtol=1e-5, atol=1e-6)
+
+
+def test_predictor_save_load_rebuilds_steps_from_registry(tmp_path):
+    tf.random.set_seed(0)
+    x = tw.Input(n_units=3, name="pixels")
+    logits = Dense(x, 4)
+    model = twt.Model(inputs=x, outputs=logits)
+    pred = Predictor(
+        model,
+        preprocess=[("scale.v1", {"factor": 1 / 255})],
+        postprocess=["argmax.v1", ("labels.v1", {"names": ["a", "b", "c", "d"]})],
+    )
+    raw = np.random.default_rng(0).integers(0, 255, size=(6, 3)).astype("float32")
+    expected = np.array(list("abcd"), dtype=object)[np.argmax(model.predict(raw / 255), -1)]
+    np.testing.assert_array_equal(pred(raw), expected)
+    pred.save(tmp_path / "p")
+    spec = json.loads((tmp_path / "p" / "predictor.json").read_text())
+    assert [s["name"] for s in spec["postprocess"]] == ["argmax.v1", "labels.v1"]
+    assert not list((tmp_path / "p").rglob("*.pkl"))
+    loaded = Predictor.load(tmp_path / "p")
+    np.testing.assert_array_equal(loaded(raw), expected)
+    np.testing.assert_array_equal(loaded(raw[:1]), expected[:1])
+
+
+def test_predictor_steps_must_be_registered_and_json():
+    x = tw.Input(n_units=1, name="x")
+    model = twt.Model(inputs=x, outputs=x)
+    with pytest.raises(tw.UnknownComponentError):
+        Predictor(model, preprocess=[("no_such_step.v1", {})])
+    with pytest.raises(TypeError, match="JSON"):
+        Predictor(model, preprocess=[("scale.v1", {"factor": object()})])
+    with tw.processors.scoped():
+        tw.processors.register("twice.v1", lambda v: v * 2)
+        assert Predictor(model, preprocess=["twice.v1"])(np.ones((2, 1), "float32")).tolist() == [
+            [2.0],
+            [2.0],
+        ]
