@@ -28,14 +28,21 @@ from tensorweave_losses.base import (
     float_tensor,
     from_logits_or_default,
     graph_function,
+    per_example,
     reduce_loss,
     warn_if_probabilities,
 )
 
-__all__ = ["binary_cross_entropy", "categorical_cross_entropy", "sparse_categorical_cross_entropy"]
+__all__ = [
+    "binary_cross_entropy",
+    "categorical_cross_entropy",
+    "sparse_categorical_cross_entropy",
+    "check_smoothing",
+]
 
 
-def _check_smoothing(loss: str, label_smoothing: float) -> None:
+def check_smoothing(loss: str, label_smoothing: float) -> None:
+    """Raise ``ValueError`` unless ``label_smoothing`` is in [0, 1]."""
     if not 0.0 <= float(label_smoothing) <= 1.0:
         raise ValueError(f"{loss}: label_smoothing must be in [0, 1], got {label_smoothing}.")
 
@@ -72,7 +79,7 @@ def binary_cross_entropy(
     name = "binary_cross_entropy"
     check_reduction(name, reduction)
     from_logits = from_logits_or_default(name, from_logits)
-    _check_smoothing(name, label_smoothing)
+    check_smoothing(name, label_smoothing)
     predictions = float_tensor(predictions)
     labels = align_labels(tf.cast(tf.convert_to_tensor(labels), predictions.dtype), predictions)
     check_shapes(name, labels, predictions, "give one label in [0, 1] per prediction.")
@@ -84,9 +91,7 @@ def binary_cross_entropy(
         check_probabilities(name, predictions)
         p = tf.clip_by_value(predictions, EPSILON, 1.0 - EPSILON)
         elements = -(labels * tf.math.log(p) + (1.0 - labels) * tf.math.log1p(-p))
-    if elements.shape.rank is not None and elements.shape.rank >= 2:
-        elements = tf.reduce_mean(elements, axis=-1)
-    return reduce_loss(name, elements, sample_weight, reduction)
+    return reduce_loss(name, per_example(elements), sample_weight, reduction)
 
 
 @graph_function
@@ -120,7 +125,7 @@ def categorical_cross_entropy(
     name = "categorical_cross_entropy"
     check_reduction(name, reduction)
     from_logits = from_logits_or_default(name, from_logits)
-    _check_smoothing(name, label_smoothing)
+    check_smoothing(name, label_smoothing)
     predictions = float_tensor(predictions)
     labels = tf.cast(tf.convert_to_tensor(labels), predictions.dtype)
     check_shapes(
@@ -175,7 +180,7 @@ def sparse_categorical_cross_entropy(
     name = "sparse_categorical_cross_entropy"
     check_reduction(name, reduction)
     from_logits = from_logits_or_default(name, from_logits)
-    _check_smoothing(name, label_smoothing)
+    check_smoothing(name, label_smoothing)
     predictions = float_tensor(predictions)
     labels = tf.convert_to_tensor(labels)
     if labels.dtype.is_floating and _is_whole(labels):
