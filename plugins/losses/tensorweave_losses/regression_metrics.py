@@ -109,7 +109,7 @@ def r2_parts(
         tf.reduce_sum(w * y * y, 0),
         tf.reduce_sum(w * tf.square(y - p), 0),
         tf.reduce_sum(w, 0),
-        tf.cast(tf.size(y), tf.float32),
+        tf.cast(tf.size(y), y.dtype),
     )
 
 
