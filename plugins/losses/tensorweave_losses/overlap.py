@@ -149,8 +149,8 @@ def tversky(
 ) -> tf.Tensor:
     """Tversky loss ``1 - tp / (tp + alpha fp + beta fn)`` of soft masks (Salehi et al.,
     2017): Dice with a price on false positives (``alpha``) and on false negatives
-    (``beta``); ``beta > alpha`` favours recall. As ``keras.losses.Tversky`` (whose
-    ``alpha`` and ``beta`` were swapped before keras-team/keras#23333).
+    (``beta``); ``beta > alpha`` favours recall. As ``keras.losses.Tversky`` (which, up
+    to Keras 3.15, applies ``alpha`` to false negatives: keras-team/keras#23333).
 
     Args:
         labels: 0/1 (or soft) masks, the shape of ``predictions``.
