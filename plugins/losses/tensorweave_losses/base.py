@@ -49,6 +49,7 @@ __all__ = [
     "warn_if_probabilities",
     "per_example",
     "paired",
+    "ONE_HOT_FIX",
 ]
 
 REDUCTIONS = ("mean", "sum", "none")
@@ -272,6 +273,12 @@ def check_class_ids(loss: str, labels: tf.Tensor, num_classes: int | None) -> tf
 
 
 # -- shared preparation -------------------------------------------------------------------
+ONE_HOT_FIX = (
+    "one-hot labels need the predictions' shape; for class ids use tf.one_hot(ids, "
+    "num_classes) first."
+)
+
+
 def paired(name: str, labels: Any, predictions: Any, fix: str) -> tuple[tf.Tensor, tf.Tensor]:
     """(labels, predictions) as floats of one shape: labels ``[batch]`` fit predictions
     ``[batch, 1]``; shapes that do not fit raise ``tw.ShapeError`` naming ``name``."""

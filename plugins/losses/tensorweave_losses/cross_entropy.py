@@ -38,6 +38,8 @@ __all__ = [
     "categorical_cross_entropy",
     "sparse_categorical_cross_entropy",
     "check_smoothing",
+    "smooth_classes",
+    "log_probabilities",
 ]
 
 
@@ -45,6 +47,25 @@ def check_smoothing(loss: str, label_smoothing: float) -> None:
     """Raise ``ValueError`` unless ``label_smoothing`` is in [0, 1]."""
     if not 0.0 <= float(label_smoothing) <= 1.0:
         raise ValueError(f"{loss}: label_smoothing must be in [0, 1], got {label_smoothing}.")
+
+
+def smooth_classes(labels: tf.Tensor, label_smoothing: float, axis: int = -1) -> tf.Tensor:
+    """``labels * (1 - s) + s / num_classes`` (the labels as they are for ``s = 0``)."""
+    if not label_smoothing:
+        return labels
+    num_classes = tf.cast(tf.shape(labels)[axis], labels.dtype)
+    return labels * (1.0 - label_smoothing) + label_smoothing / num_classes
+
+
+def log_probabilities(name: str, predictions: tf.Tensor, from_logits: bool, axis: int) -> tf.Tensor:
+    """Class log-probabilities: ``log_softmax`` of logits, or the log of probabilities
+    renormalised to sum to 1 and clipped away from 0 (as Keras)."""
+    if from_logits:
+        warn_if_probabilities(name, predictions, axis)
+        return tf.nn.log_softmax(predictions, axis=axis)
+    check_probabilities(name, predictions)
+    p = predictions / tf.reduce_sum(predictions, axis=axis, keepdims=True)
+    return tf.math.log(tf.clip_by_value(p, EPSILON, 1.0 - EPSILON))
 
 
 @graph_function
@@ -135,17 +156,13 @@ def categorical_cross_entropy(
         "one-hot labels need the predictions' shape; for integer class ids use "
         "sparse_categorical_cross_entropy.v1.",
     )
-    if label_smoothing:
-        n_classes = tf.cast(tf.shape(predictions)[axis], predictions.dtype)
-        labels = labels * (1.0 - label_smoothing) + label_smoothing / n_classes
+    labels = smooth_classes(labels, label_smoothing, axis)
     if from_logits:
         warn_if_probabilities(name, predictions, axis)
         losses = tf.nn.softmax_cross_entropy_with_logits(labels, predictions, axis=axis)
     else:
-        check_probabilities(name, predictions)
-        p = predictions / tf.reduce_sum(predictions, axis=axis, keepdims=True)
-        p = tf.clip_by_value(p, EPSILON, 1.0 - EPSILON)
-        losses = -tf.reduce_sum(labels * tf.math.log(p), axis=axis)
+        log_p = log_probabilities(name, predictions, False, axis)
+        losses = -tf.reduce_sum(labels * log_p, axis=axis)
     return reduce_loss(name, losses, sample_weight, reduction)
 
 

@@ -21,17 +21,15 @@ import tensorflow as tf
 
 from tensorweave_losses.base import (
     EPSILON,
+    ONE_HOT_FIX,
     check_probabilities,
     check_reduction,
-    check_shapes,
-    float_tensor,
     graph_function,
     paired,
     per_example,
     reduce_loss,
-    warn_if_probabilities,
 )
-from tensorweave_losses.cross_entropy import check_smoothing
+from tensorweave_losses.cross_entropy import check_smoothing, log_probabilities, smooth_classes
 
 __all__ = ["binary_focal_cross_entropy", "categorical_focal_cross_entropy"]
 
@@ -136,27 +134,10 @@ def categorical_focal_cross_entropy(
     check_reduction(name, reduction)
     check_smoothing(name, label_smoothing)
     _check_gamma(name, gamma)
-    predictions = float_tensor(predictions)
-    labels = tf.cast(tf.convert_to_tensor(labels), predictions.dtype)
-    check_shapes(
-        name,
-        labels,
-        predictions,
-        "one-hot labels need the predictions' shape; for class ids use tf.one_hot(ids, "
-        "num_classes) first.",
-    )
-    if label_smoothing:
-        num_classes = tf.cast(tf.shape(predictions)[axis], predictions.dtype)
-        labels = labels * (1.0 - label_smoothing) + label_smoothing / num_classes
-    if from_logits:
-        warn_if_probabilities(name, predictions, axis)
-        log_p = tf.nn.log_softmax(predictions, axis=axis)
-        p = tf.exp(log_p)
-    else:
-        check_probabilities(name, predictions)
-        p = predictions / tf.reduce_sum(predictions, axis=axis, keepdims=True)
-        p = tf.clip_by_value(p, EPSILON, 1.0 - EPSILON)
-        log_p = tf.math.log(p)
+    labels, predictions = paired(name, labels, predictions, ONE_HOT_FIX)
+    labels = smooth_classes(labels, label_smoothing, axis)
+    log_p = log_probabilities(name, predictions, from_logits, axis)
+    p = tf.exp(log_p)
     weight = tf.cast(alpha, predictions.dtype) * tf.pow(1.0 - p, gamma)
     losses = tf.reduce_sum(weight * -labels * log_p, axis=axis)
     return reduce_loss(name, losses, sample_weight, reduction)

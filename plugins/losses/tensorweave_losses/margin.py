@@ -15,9 +15,8 @@ from typing import Any
 import tensorflow as tf
 
 from tensorweave_losses.base import (
+    ONE_HOT_FIX,
     check_reduction,
-    check_shapes,
-    float_tensor,
     graph_function,
     paired,
     per_example,
@@ -92,15 +91,7 @@ def categorical_hinge(
     """
     name = "categorical_hinge"
     check_reduction(name, reduction)
-    predictions = float_tensor(predictions)
-    labels = tf.cast(tf.convert_to_tensor(labels), predictions.dtype)
-    check_shapes(
-        name,
-        labels,
-        predictions,
-        "one-hot labels need the predictions' shape; for class ids use tf.one_hot(ids, "
-        "num_classes) first.",
-    )
+    labels, predictions = paired(name, labels, predictions, ONE_HOT_FIX)
     true_score = tf.reduce_sum(labels * predictions, axis=-1)
     best_wrong = tf.reduce_max((1.0 - labels) * predictions, axis=-1)
     losses = tf.nn.relu(best_wrong - true_score + 1.0)

@@ -87,6 +87,28 @@ def best_under_constraint(
     return tf.reduce_max(tf.concat([tf.where(feasible, best, 0.0), [0.0]], 0))
 
 
+def _operating_point(
+    name: str,
+    labels: Any,
+    predictions: Any,
+    value: float,
+    num_thresholds: int,
+    class_id: int | None,
+    sample_weight: Any,
+) -> tf.Tensor:
+    need = "recall" if name == "precision_at_recall" else "precision"
+    target = _check_target(name, need, value)
+    parts = curve_parts(
+        name,
+        labels,
+        predictions,
+        num_thresholds=num_thresholds,
+        class_id=class_id,
+        sample_weight=sample_weight,
+    )
+    return best_under_constraint(*parts, need=need, value=target)
+
+
 @graph_function
 def precision_at_recall(
     labels: Any,
@@ -109,17 +131,9 @@ def precision_at_recall(
             output).
         sample_weight: weights per example (or per entry).
     """
-    name = "precision_at_recall"
-    value = _check_target(name, "recall", recall)
-    parts = curve_parts(
-        name,
-        labels,
-        predictions,
-        num_thresholds=num_thresholds,
-        class_id=class_id,
-        sample_weight=sample_weight,
+    return _operating_point(
+        "precision_at_recall", labels, predictions, recall, num_thresholds, class_id, sample_weight
     )
-    return best_under_constraint(*parts, need="recall", value=value)
 
 
 @graph_function
@@ -134,17 +148,15 @@ def recall_at_precision(
 ) -> tf.Tensor:
     """The highest recall over thresholds where the precision is at least ``precision``, as
     ``keras.metrics.RecallAtPrecision`` (arguments as ``precision_at_recall``)."""
-    name = "recall_at_precision"
-    value = _check_target(name, "precision", precision)
-    parts = curve_parts(
-        name,
+    return _operating_point(
+        "recall_at_precision",
         labels,
         predictions,
-        num_thresholds=num_thresholds,
-        class_id=class_id,
-        sample_weight=sample_weight,
+        precision,
+        num_thresholds,
+        class_id,
+        sample_weight,
     )
-    return best_under_constraint(*parts, need="precision", value=value)
 
 
 class StreamingPrecisionAtRecall(StreamingMetric):
