@@ -134,7 +134,7 @@ _EXPORTS = {
     "squared_hinge": "margin",
     "categorical_hinge": "margin",
     "iou": "overlap",
-    "mean_iou": "overlap",
+    "mean_iou": "mean_iou",
     "dice_coefficient": "overlap",
     "mean_squared_error": "regression_metrics",
     "root_mean_squared_error": "regression_metrics",

@@ -28,6 +28,7 @@ from tensorweave_losses import auc as _auc
 from tensorweave_losses import classification as _cls
 from tensorweave_losses import counts as _counts
 from tensorweave_losses import fbeta as _fbeta
+from tensorweave_losses import mean_iou as _mean_iou
 from tensorweave_losses import overlap as _overlap
 from tensorweave_losses import precision_recall as _pr
 from tensorweave_losses import regression_metrics as _reg
@@ -110,8 +111,8 @@ _STATES: dict[Any, tuple[Maker, tuple[str, ...]]] = {
     _sm.mean.function: _made(_sm.StreamingMean),
     _overlap.iou.function: _made(_overlap.StreamingIoU, "threshold"),
     _overlap.dice_coefficient.function: _made(_overlap.StreamingDice, "threshold"),
-    _overlap.mean_iou.function: _made(
-        _overlap.StreamingMeanIoU, "num_classes", "target_class_ids", "ignore_class"
+    _mean_iou.mean_iou.function: _made(
+        _mean_iou.StreamingMeanIoU, "num_classes", "target_class_ids", "ignore_class"
     ),
     _reg.mean_squared_error.function: _error("mse"),
     _reg.root_mean_squared_error.function: _error("rmse"),

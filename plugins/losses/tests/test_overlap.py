@@ -1,5 +1,5 @@
-"""Dice and Tversky losses, IoU, Dice and mean-IoU metrics: limits, options and errors (parity
-with Keras and numpy: test_parity_losses and test_parity_metrics)."""
+"""Dice and Tversky losses, IoU and Dice metrics: limits, options and errors (parity with
+Keras and numpy: test_parity_losses and test_parity_metrics)."""
 
 import numpy as np
 import pytest
@@ -10,14 +10,7 @@ from hypothesis import strategies as st
 import tensorweave as tw
 from tensorweave_losses import LossValueError
 from tensorweave_losses.classification import f1
-from tensorweave_losses.overlap import (
-    StreamingMeanIoU,
-    dice,
-    dice_coefficient,
-    iou,
-    mean_iou,
-    tversky,
-)
+from tensorweave_losses.overlap import dice, dice_coefficient, iou, tversky
 
 
 def test_perfect_and_disjoint_masks():
@@ -70,33 +63,3 @@ def test_sample_weight_needs_one_loss_per_example():
     weighted = dice(y, [[0.5] * 3, [1.0] * 3], axis=-1, sample_weight=[1.0, 0.0], reduction="sum")
     # the first example alone: tp = 1.5, fp = 0, fn = 1.5
     np.testing.assert_allclose(weighted, 1.0 - 1.5 / (1.5 + 0.5 * 1.5), rtol=1e-5)
-
-
-def test_mean_iou_leaves_out_absent_and_ignored_classes():
-    # class 2 never occurs: the mean runs over classes 0 and 1
-    np.testing.assert_allclose(mean_iou([0, 1, 1], [0, 1, 0], num_classes=3), (0.5 + 0.5) / 2)
-    scores = np.array([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4]], "float32")
-    np.testing.assert_allclose(mean_iou([0, 1, 255], scores, num_classes=2, ignore_class=255), 1)
-    np.testing.assert_allclose(
-        mean_iou([0, 1, 1], [0, 1, 0], num_classes=3, target_class_ids=[1]), 0.5
-    )
-    assert float(mean_iou([255], [1], num_classes=2, ignore_class=255)) == 0.0
-
-
-def test_mean_iou_errors_name_the_metric_and_the_fix():
-    with pytest.raises(LossValueError, match=r"mean_iou.*\[0, 2\)"):
-        mean_iou([0, 2], [0, 1], num_classes=2)
-    with pytest.raises(tw.ArgumentError, match="mean_iou: target class id 3"):
-        mean_iou([0], [0], num_classes=2, target_class_ids=[3])
-    with pytest.raises(tw.ArgumentError, match="num_classes must be a positive integer"):
-        StreamingMeanIoU(num_classes=0)
-
-
-def test_mean_iou_state_checkpoints_its_confusion_matrix(tmp_path):
-    state = StreamingMeanIoU(num_classes=2)
-    state.update([0, 1, 1], [0, 1, 0])
-    before = float(state.result())
-    path = tf.train.Checkpoint(metric=state).write(str(tmp_path / "ckpt"))
-    state.reset()
-    tf.train.Checkpoint(metric=state).read(path).assert_consumed()
-    assert float(state.result()) == before == pytest.approx((0.5 + 0.5) / 2)
