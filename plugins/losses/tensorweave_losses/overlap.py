@@ -48,12 +48,15 @@ __all__ = [
     "StreamingDice",
 ]
 
-Axis = int | Sequence[int] | None
 _FIX = "labels must be masks of the predictions' shape (one 0/1 label per prediction)."
 
 
 def overlap_counts(
-    labels: tf.Tensor, predictions: tf.Tensor, *, axis: Axis = None, weights: Any = None
+    labels: tf.Tensor,
+    predictions: tf.Tensor,
+    *,
+    axis: int | Sequence[int] | None = None,
+    weights: Any = None,
 ) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
     """(tp, fp, fn) summed over ``axis`` (``None``: every axis), each entry weighted by
     ``weights`` (broadcast to the labels) when given."""
@@ -77,7 +80,7 @@ def _soft_overlap(
     name: str,
     labels: Any,
     predictions: Any,
-    axis: Axis,
+    axis: int | Sequence[int] | None,
     from_logits: bool,
     sample_weight: Any,
     reduction: str,
@@ -102,7 +105,7 @@ def dice(
     labels: Any,
     predictions: Any,
     *,
-    axis: Axis = None,
+    axis: int | Sequence[int] | None = None,
     from_logits: bool = False,
     sample_weight: Any = None,
     reduction: str = "mean",
@@ -137,7 +140,7 @@ def tversky(
     *,
     alpha: float = 0.5,
     beta: float = 0.5,
-    axis: Axis = None,
+    axis: int | Sequence[int] | None = None,
     from_logits: bool = False,
     sample_weight: Any = None,
     reduction: str = "mean",
