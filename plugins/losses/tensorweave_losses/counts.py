@@ -134,7 +134,10 @@ def true_positives(
     labels: Any, predictions: Any, *, thresholds: Thresholds = 0.5, sample_weight: Any = None
 ) -> tf.Tensor:
     """Weighted count of positive entries scored above each threshold, as
-    ``keras.metrics.TruePositives``: a scalar for one threshold, a vector for a list."""
+    ``keras.metrics.TruePositives``: a scalar for one threshold, a vector for a list.
+
+    >>> true_positives([1, 1, 0], [0.9, 0.4, 0.6], thresholds=[0.3, 0.5]).numpy()
+    array([2., 1.], dtype=float32)"""
     return _count("true_positives", labels, predictions, thresholds, sample_weight)
 
 
@@ -143,7 +146,10 @@ def false_positives(
     labels: Any, predictions: Any, *, thresholds: Thresholds = 0.5, sample_weight: Any = None
 ) -> tf.Tensor:
     """Weighted count of negative entries scored above each threshold, as
-    ``keras.metrics.FalsePositives``."""
+    ``keras.metrics.FalsePositives``.
+
+    >>> float(false_positives([1, 0, 0], [0.9, 0.4, 0.6], sample_weight=[1.0, 1.0, 2.0]))
+    2.0"""
     return _count("false_positives", labels, predictions, thresholds, sample_weight)
 
 
@@ -152,7 +158,10 @@ def true_negatives(
     labels: Any, predictions: Any, *, thresholds: Thresholds = 0.5, sample_weight: Any = None
 ) -> tf.Tensor:
     """Weighted count of negative entries scored at or below each threshold, as
-    ``keras.metrics.TrueNegatives``."""
+    ``keras.metrics.TrueNegatives``.
+
+    >>> float(true_negatives([1, 0, 0], [0.9, 0.4, 0.6]))
+    1.0"""
     return _count("true_negatives", labels, predictions, thresholds, sample_weight)
 
 
@@ -161,7 +170,10 @@ def false_negatives(
     labels: Any, predictions: Any, *, thresholds: Thresholds = 0.5, sample_weight: Any = None
 ) -> tf.Tensor:
     """Weighted count of positive entries scored at or below each threshold, as
-    ``keras.metrics.FalseNegatives``."""
+    ``keras.metrics.FalseNegatives``.
+
+    >>> float(false_negatives([1, 1, 0], [0.9, 0.4, 0.6]))
+    1.0"""
     return _count("false_negatives", labels, predictions, thresholds, sample_weight)
 
 

@@ -72,6 +72,11 @@ def ctc(
         blank_index: the blank class (Keras uses 0; ``-1`` is the last class).
         sample_weight: weights per example.
         reduction: ``"mean"``, ``"sum"`` or ``"none"`` (the ``[batch]`` losses).
+
+    >>> import tensorflow as tf
+    >>> logits = tf.zeros([2, 4, 3])  # uniform scores over blank, 1 and 2
+    >>> ctc([[1, 2], [2, 0]], logits, reduction="none").shape  # the second label is [2]
+    TensorShape([2])
     """
     name = "ctc"
     check_reduction(name, reduction)

@@ -112,6 +112,11 @@ def fbeta(
             the per-class scores), ``"weighted"`` (weighted by each class's positives) or
             ``None`` (one score per class).
         sample_weight: weights per example.
+
+    >>> one_hot = [[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]]
+    >>> scores = [[0.9, 0.1], [0.6, 0.4], [0.2, 0.8]]  # class 0: P=1/2 R=1, class 1: P=1 R=1/2
+    >>> [round(v, 4) for v in fbeta(one_hot, scores, threshold=None, average=None).numpy().tolist()]
+    [0.6667, 0.6667]
     """
     check_fbeta(beta, average)
     parts = fbeta_parts(labels, predictions, threshold=threshold, sample_weight=sample_weight)

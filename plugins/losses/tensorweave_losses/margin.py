@@ -61,6 +61,9 @@ def squared_hinge(
     """Squared hinge loss ``mean(max(1 - labels * predictions, 0) ** 2)`` over the last
     axis: smooth at the margin, and large violations cost more than with ``hinge``.
 
+    >>> float(squared_hinge([[1.0, 0.0]], [[0.5, 2.0]]))  # (0.5² + 3²) / 2
+    4.625
+
     Args:
         labels: -1/+1 targets; 0/1 labels (every value 0 or 1) are mapped to -1/+1.
         predictions: real-valued scores (not probabilities).

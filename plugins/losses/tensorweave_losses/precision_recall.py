@@ -130,6 +130,9 @@ def precision_at_recall(
         class_id: score only this column of the last axis (one class of a multi-label
             output).
         sample_weight: weights per example (or per entry).
+
+    >>> float(precision_at_recall([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.5], recall=1.0))  # cut < 0.4
+    0.6666666865348816
     """
     return _operating_point(
         "precision_at_recall", labels, predictions, recall, num_thresholds, class_id, sample_weight
@@ -147,7 +150,10 @@ def recall_at_precision(
     sample_weight: Any = None,
 ) -> tf.Tensor:
     """The highest recall over thresholds where the precision is at least ``precision``, as
-    ``keras.metrics.RecallAtPrecision`` (arguments as ``precision_at_recall``)."""
+    ``keras.metrics.RecallAtPrecision`` (arguments as ``precision_at_recall``).
+
+    >>> float(recall_at_precision([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.5], precision=1.0))  # cut > 0.5
+    0.5"""
     return _operating_point(
         "recall_at_precision",
         labels,

@@ -65,7 +65,10 @@ def error_result(metric: str, total: tf.Tensor, weight: tf.Tensor) -> tf.Tensor:
 @graph_function
 def mean_squared_error(labels: Any, predictions: Any, *, sample_weight: Any = None) -> tf.Tensor:
     """Weighted mean over examples of ``mean((y - p) ** 2)``, as
-    ``keras.metrics.MeanSquaredError``."""
+    ``keras.metrics.MeanSquaredError``.
+
+    >>> float(mean_squared_error([[0.0], [0.0]], [[1.0], [3.0]], sample_weight=[3.0, 1.0]))
+    3.0"""
     return error_result(
         "mse", *error_parts("mse", labels, predictions, sample_weight=sample_weight)
     )
@@ -76,14 +79,20 @@ def root_mean_squared_error(
     labels: Any, predictions: Any, *, sample_weight: Any = None
 ) -> tf.Tensor:
     """Square root of ``mean_squared_error`` over all examples (not a mean of per-batch
-    roots), as ``keras.metrics.RootMeanSquaredError``."""
+    roots), as ``keras.metrics.RootMeanSquaredError``.
+
+    >>> float(root_mean_squared_error([[0.0], [0.0]], [[1.0], [3.0]], sample_weight=[3.0, 1.0]))
+    1.7320507764816284"""
     parts = error_parts("rmse", labels, predictions, sample_weight=sample_weight)
     return error_result("rmse", *parts)
 
 
 @graph_function
 def mean_absolute_error(labels: Any, predictions: Any, *, sample_weight: Any = None) -> tf.Tensor:
-    """Weighted mean over examples of ``mean(|y - p|)``, as ``keras.metrics.MeanAbsoluteError``."""
+    """Weighted mean over examples of ``mean(|y - p|)``, as ``keras.metrics.MeanAbsoluteError``.
+
+    >>> float(mean_absolute_error([[0.0, 0.0]], [[1.0, -3.0]]))
+    2.0"""
     return error_result(
         "mae", *error_parts("mae", labels, predictions, sample_weight=sample_weight)
     )
@@ -173,6 +182,10 @@ def r2_score(
             (one score per output).
         num_regressors: the number of independent variables, for the adjusted R² (0: plain).
         sample_weight: weights per example (or per entry).
+
+    >>> y, p = [[1.0, 0.0], [2.0, 1.0], [3.0, 2.0]], [[1.0, 0.5], [2.0, 1.0], [4.0, 1.5]]
+    >>> r2_score(y, p, class_aggregation=None).numpy().tolist()  # 1 - 1/2, 1 - 0.5/2
+    [0.5, 0.75]
     """
     _check_r2(class_aggregation, num_regressors)
     parts = r2_parts(labels, predictions, sample_weight=sample_weight)
