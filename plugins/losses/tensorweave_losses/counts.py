@@ -180,7 +180,9 @@ def false_negatives(
 class StreamingCount(StreamingMetric):
     """Running count ``which`` (one of ``COUNTS``) at ``thresholds``."""
 
-    def __init__(self, which: str, thresholds: Thresholds = 0.5, *, name: str | None = None):
+    def __init__(
+        self, which: str, thresholds: Thresholds = 0.5, *, name: str | None = None
+    ) -> None:
         self.which = which
         self.thresholds = thresholds
         self.size = len(_sorted(which, thresholds)[0])
