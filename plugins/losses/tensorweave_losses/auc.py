@@ -15,13 +15,8 @@ from typing import Any
 
 import tensorflow as tf
 
-from tensorweave_losses.base import (
-    align_labels,
-    check_shapes,
-    float_tensor,
-    graph_function,
-    weights_like,
-)
+from tensorweave_losses.base import graph_function
+from tensorweave_losses.counts import binary_entries, counts_above, threshold_histogram
 
 __all__ = [
     "auc",
@@ -38,55 +33,36 @@ def exact_parts(
 ) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
     """Per entry: (positive weight, negative weight, score), flat; what the exact AUC of
     several batches needs (their concatenation)."""
-    pos_w, neg_w, scores = _flat(labels, predictions, sample_weight)
-    return pos_w, neg_w, scores
+    return binary_entries("auc", labels, predictions, sample_weight)
 
 
-def _flat(labels: Any, predictions: Any, sample_weight: Any) -> tuple[tf.Tensor, ...]:
-    predictions = float_tensor(predictions)
-    labels = align_labels(tf.cast(tf.convert_to_tensor(labels), predictions.dtype), predictions)
-    check_shapes("auc", labels, predictions, "give one 0/1 label per score.")
-    positive = tf.reshape(tf.cast(labels > 0.5, tf.float32), [-1])
-    scores = tf.reshape(tf.cast(predictions, tf.float32), [-1])
-    if sample_weight is None:
-        w = tf.ones_like(scores)
-    else:
-        per_entry = weights_like("auc", sample_weight, tf.cast(predictions, tf.float32))
-        w = tf.reshape(tf.broadcast_to(per_entry, tf.shape(predictions)), [-1])
-    return positive * w, (1.0 - positive) * w, scores
-
-
-def thresholds(num_thresholds: int) -> tf.Tensor:
+def thresholds(num_thresholds: int) -> list[float]:
     """Keras' thresholds: ``-eps``, evenly spaced inner points, ``1 + eps``."""
     if num_thresholds < 2:
         raise ValueError(f"auc: num_thresholds must be >= 2, got {num_thresholds}.")
     inner = [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
-    return tf.constant([-1e-7, *inner, 1.0 + 1e-7], tf.float32)
+    return [-1e-7, *inner, 1.0 + 1e-7]
 
 
 def histogram_parts(
     labels: Any, predictions: Any, *, num_thresholds: int = 200, sample_weight: Any = None
 ) -> tuple[tf.Tensor, tf.Tensor]:
     """Weighted positives and negatives per score bucket (``[num_thresholds + 1]`` each)."""
-    pos_w, neg_w, scores = _flat(labels, predictions, sample_weight)
-    bucket = tf.searchsorted(thresholds(num_thresholds), scores, side="left")
-    size = num_thresholds + 1
-    pos = tf.math.unsorted_segment_sum(pos_w, bucket, size)
-    neg = tf.math.unsorted_segment_sum(neg_w, bucket, size)
-    return pos, neg
+    return threshold_histogram(
+        "auc", labels, predictions, thresholds(num_thresholds), sample_weight=sample_weight
+    )
 
 
 def histogram_result(positives: tf.Tensor, negatives: tf.Tensor) -> tf.Tensor:
     """Trapezoidal ROC AUC from per-bucket positives and negatives (Keras' interpolation)."""
-    tp = tf.cumsum(positives, reverse=True, exclusive=True)[:-1]
-    fp = tf.cumsum(negatives, reverse=True, exclusive=True)[:-1]
+    tp, fp, _, _ = counts_above(positives, negatives)
     tpr = tf.math.divide_no_nan(tp, tf.reduce_sum(positives))
     fpr = tf.math.divide_no_nan(fp, tf.reduce_sum(negatives))
     return tf.reduce_sum((fpr[:-1] - fpr[1:]) * (tpr[:-1] + tpr[1:]) / 2.0)
 
 
 def _exact(labels: Any, predictions: Any, sample_weight: Any) -> tf.Tensor:
-    return exact_result(*_flat(labels, predictions, sample_weight))
+    return exact_result(*binary_entries("auc", labels, predictions, sample_weight))
 
 
 def exact_result(pos_w: tf.Tensor, neg_w: tf.Tensor, scores: tf.Tensor) -> tf.Tensor:

@@ -47,6 +47,9 @@ __all__ = [
     "check_class_ids",
     "check_probabilities",
     "warn_if_probabilities",
+    "per_example",
+    "paired",
+    "ONE_HOT_FIX",
 ]
 
 REDUCTIONS = ("mean", "sum", "none")
@@ -105,9 +108,10 @@ class LossLayer(tw.Lifted):
         ``result()``, ``reset()``), so a figure over many batches equals the metric on all
         of them at once; ``None`` when the function has none (a loss: a mean over examples).
         """
-        from tensorweave_losses.streaming import node_metric
+        from tensorweave_losses.node_metric import node_metric
 
-        return node_metric(self.function, self.call_args, self.call_kwargs)
+        shapes = [layer.shape for layer in self.inputs]
+        return node_metric(self.function, self.call_args, self.call_kwargs, shapes)
 
 
 class GraphFunction(Protocol):
@@ -266,6 +270,30 @@ def check_class_ids(loss: str, labels: tf.Tensor, num_classes: int | None) -> tf
     check = tf.debugging.Assert(tf.reduce_all(in_range), [message])
     with tf.control_dependencies([check]):
         return tf.identity(labels)
+
+
+# -- shared preparation -------------------------------------------------------------------
+ONE_HOT_FIX = (
+    "one-hot labels need the predictions' shape; for class ids use tf.one_hot(ids, "
+    "num_classes) first."
+)
+
+
+def paired(name: str, labels: Any, predictions: Any, fix: str) -> tuple[tf.Tensor, tf.Tensor]:
+    """(labels, predictions) as floats of one shape: labels ``[batch]`` fit predictions
+    ``[batch, 1]``; shapes that do not fit raise ``tw.ShapeError`` naming ``name``."""
+    predictions = float_tensor(predictions)
+    labels = align_labels(tf.cast(tf.convert_to_tensor(labels), predictions.dtype), predictions)
+    check_shapes(name, labels, predictions, fix)
+    return labels, predictions
+
+
+def per_example(elements: tf.Tensor, axis: int = -1) -> tf.Tensor:
+    """The mean over ``axis`` when ``elements`` have rank >= 2 (one example per row, as
+    Keras), else ``elements`` (rank 1: one output per example)."""
+    if elements.shape.rank is not None and elements.shape.rank >= 2:
+        return tf.reduce_mean(elements, axis=axis)
+    return elements
 
 
 # -- reduction ----------------------------------------------------------------------------

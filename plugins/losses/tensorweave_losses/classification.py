@@ -18,6 +18,7 @@ from typing import Any
 
 import tensorflow as tf
 
+from tensorweave_losses.accumulators import ratio
 from tensorweave_losses.base import (
     align_labels,
     check_class_ids,
@@ -45,11 +46,6 @@ __all__ = [
     "recall_result",
     "f1_result",
 ]
-
-
-def ratio(total: tf.Tensor, count: tf.Tensor) -> tf.Tensor:
-    """``total / count``, 0 when the count is 0."""
-    return tf.math.divide_no_nan(total, count)
 
 
 def _weighted(name: str, hits: tf.Tensor, sample_weight: Any) -> tuple[tf.Tensor, tf.Tensor]:

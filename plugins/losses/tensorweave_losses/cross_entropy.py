@@ -28,16 +28,44 @@ from tensorweave_losses.base import (
     float_tensor,
     from_logits_or_default,
     graph_function,
+    per_example,
     reduce_loss,
     warn_if_probabilities,
 )
 
-__all__ = ["binary_cross_entropy", "categorical_cross_entropy", "sparse_categorical_cross_entropy"]
+__all__ = [
+    "binary_cross_entropy",
+    "categorical_cross_entropy",
+    "sparse_categorical_cross_entropy",
+    "check_smoothing",
+    "smooth_classes",
+    "log_probabilities",
+]
 
 
-def _check_smoothing(loss: str, label_smoothing: float) -> None:
+def check_smoothing(loss: str, label_smoothing: float) -> None:
+    """Raise ``ValueError`` unless ``label_smoothing`` is in [0, 1]."""
     if not 0.0 <= float(label_smoothing) <= 1.0:
         raise ValueError(f"{loss}: label_smoothing must be in [0, 1], got {label_smoothing}.")
+
+
+def smooth_classes(labels: tf.Tensor, label_smoothing: float, axis: int = -1) -> tf.Tensor:
+    """``labels * (1 - s) + s / num_classes`` (the labels as they are for ``s = 0``)."""
+    if not label_smoothing:
+        return labels
+    num_classes = tf.cast(tf.shape(labels)[axis], labels.dtype)
+    return labels * (1.0 - label_smoothing) + label_smoothing / num_classes
+
+
+def log_probabilities(name: str, predictions: tf.Tensor, from_logits: bool, axis: int) -> tf.Tensor:
+    """Class log-probabilities: ``log_softmax`` of logits, or the log of probabilities
+    renormalised to sum to 1 and clipped away from 0 (as Keras)."""
+    if from_logits:
+        warn_if_probabilities(name, predictions, axis)
+        return tf.nn.log_softmax(predictions, axis=axis)
+    check_probabilities(name, predictions)
+    p = predictions / tf.reduce_sum(predictions, axis=axis, keepdims=True)
+    return tf.math.log(tf.clip_by_value(p, EPSILON, 1.0 - EPSILON))
 
 
 @graph_function
@@ -72,7 +100,7 @@ def binary_cross_entropy(
     name = "binary_cross_entropy"
     check_reduction(name, reduction)
     from_logits = from_logits_or_default(name, from_logits)
-    _check_smoothing(name, label_smoothing)
+    check_smoothing(name, label_smoothing)
     predictions = float_tensor(predictions)
     labels = align_labels(tf.cast(tf.convert_to_tensor(labels), predictions.dtype), predictions)
     check_shapes(name, labels, predictions, "give one label in [0, 1] per prediction.")
@@ -84,9 +112,7 @@ def binary_cross_entropy(
         check_probabilities(name, predictions)
         p = tf.clip_by_value(predictions, EPSILON, 1.0 - EPSILON)
         elements = -(labels * tf.math.log(p) + (1.0 - labels) * tf.math.log1p(-p))
-    if elements.shape.rank is not None and elements.shape.rank >= 2:
-        elements = tf.reduce_mean(elements, axis=-1)
-    return reduce_loss(name, elements, sample_weight, reduction)
+    return reduce_loss(name, per_example(elements), sample_weight, reduction)
 
 
 @graph_function
@@ -120,7 +146,7 @@ def categorical_cross_entropy(
     name = "categorical_cross_entropy"
     check_reduction(name, reduction)
     from_logits = from_logits_or_default(name, from_logits)
-    _check_smoothing(name, label_smoothing)
+    check_smoothing(name, label_smoothing)
     predictions = float_tensor(predictions)
     labels = tf.cast(tf.convert_to_tensor(labels), predictions.dtype)
     check_shapes(
@@ -130,17 +156,13 @@ def categorical_cross_entropy(
         "one-hot labels need the predictions' shape; for integer class ids use "
         "sparse_categorical_cross_entropy.v1.",
     )
-    if label_smoothing:
-        n_classes = tf.cast(tf.shape(predictions)[axis], predictions.dtype)
-        labels = labels * (1.0 - label_smoothing) + label_smoothing / n_classes
+    labels = smooth_classes(labels, label_smoothing, axis)
     if from_logits:
         warn_if_probabilities(name, predictions, axis)
         losses = tf.nn.softmax_cross_entropy_with_logits(labels, predictions, axis=axis)
     else:
-        check_probabilities(name, predictions)
-        p = predictions / tf.reduce_sum(predictions, axis=axis, keepdims=True)
-        p = tf.clip_by_value(p, EPSILON, 1.0 - EPSILON)
-        losses = -tf.reduce_sum(labels * tf.math.log(p), axis=axis)
+        log_p = log_probabilities(name, predictions, False, axis)
+        losses = -tf.reduce_sum(labels * log_p, axis=axis)
     return reduce_loss(name, losses, sample_weight, reduction)
 
 
@@ -175,7 +197,7 @@ def sparse_categorical_cross_entropy(
     name = "sparse_categorical_cross_entropy"
     check_reduction(name, reduction)
     from_logits = from_logits_or_default(name, from_logits)
-    _check_smoothing(name, label_smoothing)
+    check_smoothing(name, label_smoothing)
     predictions = float_tensor(predictions)
     labels = tf.convert_to_tensor(labels)
     if labels.dtype.is_floating and _is_whole(labels):

@@ -1,4 +1,5 @@
-"""Distance functions between rows of two tensors (last axis), usable as graph nodes.
+"""Distance functions between rows of two tensors (last axis), usable as graph nodes, and
+the cosine-similarity loss.
 
 >>> from tensorweave_losses.distances import euclidean_distance, torus_l1_distance
 >>> euclidean_distance([[0.0, 0.0]], [[3.0, 4.0]]).numpy().tolist()
@@ -14,7 +15,14 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_losses.base import check_shapes, float_tensor, graph_function
+from tensorweave_losses.base import (
+    align_labels,
+    check_reduction,
+    check_shapes,
+    float_tensor,
+    graph_function,
+    reduce_loss,
+)
 
 __all__ = [
     "cosine_distance",
@@ -23,6 +31,8 @@ __all__ = [
     "manhattan_distance",
     "sparse_cosine_distance",
     "torus_l1_distance",
+    "cosine_similarity",
+    "cosine",
 ]
 
 
@@ -39,6 +49,11 @@ def _safe_sqrt(squared: tf.Tensor) -> tf.Tensor:
     return tf.where(positive, tf.sqrt(tf.where(positive, squared, tf.ones_like(squared))), 0.0)
 
 
+def cosine(x: tf.Tensor, y: tf.Tensor, axis: int = -1) -> tf.Tensor:
+    """``cos(x, y)`` along ``axis``; 0 when either vector is zero."""
+    return tf.reduce_sum(tf.math.l2_normalize(x, axis) * tf.math.l2_normalize(y, axis), axis)
+
+
 @graph_function
 def cosine_distance(x: Any, y: Any, *, axis: int = -1) -> tf.Tensor:
     """``1 - cos(x, y)`` per row, in [0, 2]; a zero vector is at distance 1 from anything.
@@ -47,8 +62,38 @@ def cosine_distance(x: Any, y: Any, *, axis: int = -1) -> tf.Tensor:
     [1.0]
     """
     x, y = _pair("cosine_distance", x, y)
-    cos = tf.reduce_sum(tf.math.l2_normalize(x, axis) * tf.math.l2_normalize(y, axis), axis)
-    return 1.0 - cos
+    return 1.0 - cosine(x, y, axis)
+
+
+@graph_function
+def cosine_similarity(
+    labels: Any,
+    predictions: Any,
+    *,
+    axis: int = -1,
+    sample_weight: Any = None,
+    reduction: str = "mean",
+) -> tf.Tensor:
+    """The loss ``-cos(labels, predictions)`` per example, in [-1, 1] (-1 when they point
+    the same way), as ``keras.losses.CosineSimilarity``; a zero vector gives 0.
+
+    Args:
+        labels: target vectors, the shape of ``predictions``.
+        predictions: predicted vectors.
+        axis: the axis of the vectors.
+        sample_weight: weights per example.
+        reduction: ``"mean"``, ``"sum"`` or ``"none"``.
+
+    >>> y, p = [[0.0, 1.0], [1.0, 1.0]], [[1.0, 0.0], [2.0, 2.0]]
+    >>> [round(v, 4) for v in cosine_similarity(y, p, reduction="none").numpy().tolist()]
+    [-0.0, -1.0]
+    """
+    name = "cosine_similarity"
+    check_reduction(name, reduction)
+    predictions = float_tensor(predictions)
+    labels = align_labels(tf.cast(tf.convert_to_tensor(labels), predictions.dtype), predictions)
+    check_shapes(name, labels, predictions, "labels must be vectors of the predictions' shape.")
+    return reduce_loss(name, -cosine(labels, predictions, axis), sample_weight, reduction)
 
 
 @graph_function

@@ -1,4 +1,5 @@
-"""Regression losses: mean squared error, mean absolute error and Huber.
+"""Regression losses: mean squared, absolute, squared-logarithmic and absolute-percentage
+errors, Huber, log-cosh and Poisson.
 
 Per-example losses average over the last axis (one example per row), as in Keras; labels
 ``[batch]`` fit predictions ``[batch, 1]``.
@@ -12,34 +13,26 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 
 from tensorweave_losses.base import (
-    align_labels,
+    EPSILON,
     check_reduction,
-    check_shapes,
-    float_tensor,
     graph_function,
+    paired,
+    per_example,
     reduce_loss,
 )
 
-__all__ = ["mse", "mae", "huber"]
+__all__ = ["mse", "mae", "huber", "log_cosh", "poisson", "msle", "mape"]
 
 _FIX = "labels must have the predictions' shape (one target per output)."
 
 
 def _prepare(name: str, labels: Any, predictions: Any, reduction: str) -> tuple[Any, Any]:
     check_reduction(name, reduction)
-    predictions = float_tensor(predictions)
-    labels = align_labels(tf.cast(tf.convert_to_tensor(labels), predictions.dtype), predictions)
-    check_shapes(name, labels, predictions, _FIX)
-    return labels, predictions
-
-
-def _per_example(elements: tf.Tensor) -> tf.Tensor:
-    if elements.shape.rank is not None and elements.shape.rank >= 2:
-        return tf.reduce_mean(elements, axis=-1)
-    return elements
+    return paired(name, labels, predictions, _FIX)
 
 
 @graph_function
@@ -53,7 +46,7 @@ def mse(
     """
     labels, predictions = _prepare("mse", labels, predictions, reduction)
     return reduce_loss(
-        "mse", _per_example(tf.square(labels - predictions)), sample_weight, reduction
+        "mse", per_example(tf.square(labels - predictions)), sample_weight, reduction
     )
 
 
@@ -67,7 +60,7 @@ def mae(
     2.0
     """
     labels, predictions = _prepare("mae", labels, predictions, reduction)
-    return reduce_loss("mae", _per_example(tf.abs(labels - predictions)), sample_weight, reduction)
+    return reduce_loss("mae", per_example(tf.abs(labels - predictions)), sample_weight, reduction)
 
 
 @graph_function
@@ -93,4 +86,68 @@ def huber(
     quadratic = tf.minimum(error, delta_t)
     linear = error - quadratic
     elements = 0.5 * tf.square(quadratic) + delta_t * linear
-    return reduce_loss("huber", _per_example(elements), sample_weight, reduction)
+    return reduce_loss("huber", per_example(elements), sample_weight, reduction)
+
+
+@graph_function
+def log_cosh(
+    labels: Any, predictions: Any, *, sample_weight: Any = None, reduction: str = "mean"
+) -> tf.Tensor:
+    """``mean(log(cosh(predictions - labels)))``: about ``e² / 2`` for small errors and
+    ``|e| - log 2`` for large ones, so it trains like MSE without MSE's pull from outliers.
+    Computed as ``e + softplus(-2e) - log 2``, finite for any error.
+
+    >>> round(float(log_cosh([[0.0, 1.0]], [[1.0, 1.0]])), 4)  # log(cosh(1)) / 2
+    0.2169
+    """
+    labels, predictions = _prepare("log_cosh", labels, predictions, reduction)
+    error = predictions - labels
+    elements = error + tf.nn.softplus(-2.0 * error) - tf.cast(np.log(2.0), error.dtype)
+    return reduce_loss("log_cosh", per_example(elements), sample_weight, reduction)
+
+
+@graph_function
+def poisson(
+    labels: Any, predictions: Any, *, sample_weight: Any = None, reduction: str = "mean"
+) -> tf.Tensor:
+    """Poisson negative log-likelihood (up to a constant) ``mean(p - y log(p + eps))`` of
+    counts ``labels`` under predicted rates ``predictions`` (> 0, e.g. after ``exp`` or
+    ``softplus``).
+
+    >>> round(float(poisson([[2.0]], [[2.0]])), 4)  # 2 - 2 log 2
+    0.6137
+    """
+    labels, predictions = _prepare("poisson", labels, predictions, reduction)
+    elements = predictions - labels * tf.math.log(predictions + EPSILON)
+    return reduce_loss("poisson", per_example(elements), sample_weight, reduction)
+
+
+@graph_function
+def msle(
+    labels: Any, predictions: Any, *, sample_weight: Any = None, reduction: str = "mean"
+) -> tf.Tensor:
+    """Mean squared logarithmic error ``mean((log(1 + p) - log(1 + y)) ** 2)``: relative
+    errors of positive targets; values below ``1e-7`` count as ``1e-7`` (as Keras).
+
+    >>> round(float(msle([[0.0]], [[1.7182818]])), 4)  # (log e - log 1) ** 2
+    1.0
+    """
+    labels, predictions = _prepare("msle", labels, predictions, reduction)
+    first = tf.math.log(tf.maximum(predictions, EPSILON) + 1.0)
+    second = tf.math.log(tf.maximum(labels, EPSILON) + 1.0)
+    return reduce_loss("msle", per_example(tf.square(first - second)), sample_weight, reduction)
+
+
+@graph_function
+def mape(
+    labels: Any, predictions: Any, *, sample_weight: Any = None, reduction: str = "mean"
+) -> tf.Tensor:
+    """Mean absolute percentage error ``100 * mean(|y - p| / max(|y|, 1e-7))`` (as Keras):
+    errors relative to the targets, in percent.
+
+    >>> round(float(mape([[2.0, 4.0]], [[1.0, 5.0]])), 4)  # (50 + 25) / 2
+    37.5
+    """
+    labels, predictions = _prepare("mape", labels, predictions, reduction)
+    elements = 100.0 * tf.abs((labels - predictions) / tf.maximum(tf.abs(labels), EPSILON))
+    return reduce_loss("mape", per_example(elements), sample_weight, reduction)

@@ -1,5 +1,6 @@
 """The core conformance kit on loss and metric nodes: dense, integer, sequence, sparse inputs
-and a node with variables (every other function is compiled in test_every_component)."""
+and a node with variables; every loss and metric of the catalogue (every other function is
+compiled in test_every_component)."""
 
 from tensorweave.testing import Case, InputSpec, test_conformance  # noqa: F401
 
@@ -11,6 +12,14 @@ _SAMPLED_SKIPS = {
     "in_module": _RANDOM,
     "checkpoint": _RANDOM,
 }
+
+
+def _poisson(counts, log_rates):
+    import tensorflow as tf
+
+    import tensorweave as tw
+
+    return tw.losses["poisson.v1"](counts, tw.lift(tf.exp, log_rates))
 
 
 def _nce(labels, inputs):
@@ -52,5 +61,59 @@ TENSORWEAVE_CASES = [
         "sparse_cosine_distance.v1",
         kind="metrics",
         inputs=[InputSpec((None, 4), sparse=True), (None, 4)],
+    ),
+    *[
+        Case(name, kwargs, kind="losses", inputs=[(None, 4), (None, 4)])
+        for name, kwargs in [
+            ("binary_focal_cross_entropy.v1", {"from_logits": True, "gamma": 1.5}),
+            ("categorical_focal_cross_entropy.v1", {"from_logits": True}),
+            ("dice.v1", {"from_logits": True, "axis": -1}),
+            ("tversky.v1", {"from_logits": True, "axis": -1, "alpha": 0.3, "beta": 0.7}),
+            ("cosine_similarity.v1", {}),
+            ("log_cosh.v1", {}),
+            ("squared_hinge.v1", {"reduction": "none"}),
+            ("categorical_hinge.v1", {}),
+            ("msle.v1", {}),
+            ("mape.v1", {"reduction": "sum"}),
+        ]
+    ],
+    Case(
+        "poisson.v1",
+        kind="losses",
+        inputs=[(None, 4), (None, 4)],
+        factory=_poisson,
+        skip={
+            "reuse_shares_state": "reuse_with on the loss node bypasses the exp that keeps "
+            "the case's rates positive (checked on the loss in test_every_component)"
+        },
+    ),
+    Case(
+        "ctc.v1",
+        kind="losses",
+        inputs=[InputSpec((None, 2), "int64", maxval=4), (None, None, 4)],
+    ),
+    *[
+        Case(name, kwargs, kind="metrics", inputs=[(None, 4), (None, 4)])
+        for name, kwargs in [
+            ("iou.v1", {"threshold": 0.0}),
+            ("dice.v1", {}),
+            ("rmse.v1", {}),
+            ("mae.v1", {}),
+            ("mse.v1", {}),
+            ("r2.v1", {}),
+            ("fbeta.v1", {"beta": 2.0, "average": "macro"}),
+            ("true_positives.v1", {"thresholds": [0.0, 0.5]}),
+            ("false_positives.v1", {}),
+            ("true_negatives.v1", {}),
+            ("false_negatives.v1", {}),
+            ("precision_at_recall.v1", {"recall": 0.5}),
+            ("recall_at_precision.v1", {"precision": 0.5}),
+        ]
+    ],
+    Case(
+        "mean_iou.v1",
+        {"num_classes": 4},
+        kind="metrics",
+        inputs=[InputSpec((None,), "int64", maxval=4), (None, 4)],
     ),
 ]

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 import tensorweave as tw
 from tensorweave_losses.distances import (
     cosine_distance,
+    cosine_similarity,
     euclidean_distance,
     manhattan_distance,
     pairwise_euclidean_distance,
@@ -74,3 +75,16 @@ def test_as_layers():
     node = sparse_cosine_distance(sp, y)
     assert node.shape == (None,)
     np.testing.assert_allclose(node(tf.sparse.from_dense(a), b), cosine_distance(a, b), rtol=1e-6)
+
+
+def test_cosine_similarity_loss_is_minus_the_cosine_and_safe_at_zero():
+    x = np.array([[1.0, 2.0], [0.0, 0.0]], "float32")
+    y = np.array([[2.0, 4.0], [1.0, 0.0]], "float32")
+    np.testing.assert_allclose(cosine_similarity(x, y, reduction="none"), [-1.0, 0.0], atol=1e-6)
+    np.testing.assert_allclose(
+        cosine_similarity(x, y, reduction="none"), cosine_distance(x, y) - 1.0, atol=1e-6
+    )
+    p = tf.Variable(np.zeros((1, 2), "float32"))
+    with tf.GradientTape() as tape:
+        value = cosine_similarity([[1.0, 0.0]], p)
+    assert np.all(np.isfinite(tape.gradient(value, p).numpy()))

@@ -1,4 +1,8 @@
-"""Every registered loss and metric function: as a node, compiled, equals the function."""
+"""Every registered loss and metric function: as a node, compiled, equals the function (the
+ones with a conformance case are compiled by the kit instead)."""
+
+import importlib.util
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -81,14 +85,25 @@ TABLE = {
 ROWS = [(kind, name) for kind, rows in TABLE.items() for name in rows]
 
 
-def test_the_table_covers_every_function_this_pack_registers():
+def _conformance_cases() -> set[tuple[str, str]]:
+    path = Path(__file__).with_name("test_conformance_cases.py")
+    spec = importlib.util.spec_from_file_location("losses_conformance_cases", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return {(case.kind, case.name) for case in module.TENSORWEAVE_CASES}
+
+
+def test_the_table_and_the_conformance_cases_cover_every_function_this_pack_registers():
+    cases = _conformance_cases()
     for kind in ("losses", "metrics"):
         mine = {
             n
             for n in tw.registry(kind).names()
             if DIST in tw.registry(kind).providers(n) and not n.startswith("streaming_")
         }
-        assert mine - set(TABLE[kind]) <= {"sparse_cosine_distance.v1"}, kind  # in test_distances
+        covered = set(TABLE[kind]) | {name for k, name in cases if k == kind}
+        assert mine == covered, kind
         assert set(TABLE[kind]) <= mine
 
 

@@ -3,6 +3,8 @@ the whole set, for any batch size: F1, precision, recall, exact AUC, accuracies.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -104,3 +106,83 @@ def test_bucketed_auc_streams_its_histogram_and_losses_have_no_state():
     whole = float(tw.metrics["auc.v1"](labels, scores, num_thresholds=50))
     np.testing.assert_allclose(_stream(node, 13, labels, scores), whole, rtol=1e-6)
     assert tw.losses["binary_cross_entropy.v1"](y, p, from_logits=True).streaming() is None
+
+
+N_CLASSES = 3
+# name -> (options, labels kind, predictions kind): every catalogue metric with a state
+CATALOGUE = {
+    "iou.v1": ({"threshold": 0.4}, "binary", "probs"),
+    "dice.v1": ({"threshold": None}, "binary", "probs"),
+    "mean_iou.v1": ({"num_classes": N_CLASSES, "ignore_class": 0}, "ids", "scores"),
+    "rmse.v1": ({}, "targets", "scores"),
+    "mae.v1": ({}, "targets", "scores"),
+    "mse.v1": ({}, "targets", "scores"),
+    "r2.v1": ({"class_aggregation": None}, "targets", "scores"),
+    "fbeta.v1": ({"beta": 2.0, "average": "weighted"}, "binary", "probs"),
+    "true_positives.v1": ({"thresholds": [0.6, 0.2]}, "binary", "probs"),
+    "false_positives.v1": ({}, "binary", "probs"),
+    "true_negatives.v1": ({"thresholds": 0.7}, "binary", "probs"),
+    "false_negatives.v1": ({}, "binary", "probs"),
+    "precision_at_recall.v1": ({"recall": 0.5, "num_thresholds": 20}, "binary", "probs"),
+    "recall_at_precision.v1": ({"precision": 0.5, "class_id": 2}, "binary", "probs"),
+}
+
+
+def _inputs(labels_kind):
+    if labels_kind == "ids":
+        return tw.Input(shape=(None,), dtype="int64"), tw.Input(n_units=N_CLASSES)
+    return tw.Input(n_units=N_CLASSES), tw.Input(n_units=N_CLASSES)
+
+
+@settings(max_examples=3, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    cuts=st.lists(st.integers(1, 29), max_size=4, unique=True).map(sorted),
+)
+def test_every_catalogue_metric_streams_to_its_whole_set_figure(seed, cuts):
+    rng = np.random.default_rng(seed)
+    n = 30
+    data = {
+        "binary": rng.integers(0, 2, size=(n, N_CLASSES)).astype("float32"),
+        "probs": rng.random((n, N_CLASSES)).astype("float32"),
+        "ids": rng.integers(0, N_CLASSES, size=n),
+        "scores": rng.standard_normal((n, N_CLASSES)).astype("float32"),
+        "targets": rng.standard_normal((n, N_CLASSES)).astype("float32"),
+    }
+    weights = rng.random(n).astype("float32")
+    bounds = [0, *cuts, n]
+    for name, (options, y_kind, p_kind) in CATALOGUE.items():
+        y, p = _inputs(y_kind)
+        w = tw.Input(shape=(None,), name="w")
+        node = tw.metrics[name](y, p, sample_weight=w, **options)
+        state = node.streaming()
+        for lo, hi in itertools.pairwise(bounds):
+            state.update(data[y_kind][lo:hi], data[p_kind][lo:hi], weights[lo:hi])
+        whole = tw.metrics[name](data[y_kind], data[p_kind], sample_weight=weights, **options)
+        np.testing.assert_allclose(
+            state.result(), whole, rtol=1e-5, atol=1e-5, err_msg=f"{name} over {bounds}"
+        )
+
+
+def test_per_class_states_need_a_known_last_axis():
+    y, p = tw.Input(shape=(None, None)), tw.Input(shape=(None, None))
+    with pytest.raises(tw.ShapeError, match=r"fbeta: .*one total per class.*Fix: give"):
+        tw.metrics["fbeta.v1"](y, p, average="macro").streaming()
+    assert tw.metrics["fbeta.v1"](y, p).streaming() is not None  # micro pools the classes
+    single = tw.metrics["r2.v1"](tw.Input(shape=(None,)), tw.Input(shape=(None,))).streaming()
+    single.update([1.0, 2.0], [1.0, 2.5])
+    single.update([3.0], [3.0])
+    np.testing.assert_allclose(single.result(), 1.0 - 0.25 / 2.0, rtol=1e-6)
+
+
+def test_catalogue_states_compile_with_xla():
+    y, p = tw.Input(n_units=2), tw.Input(n_units=2)
+    state = tw.metrics["precision_at_recall.v1"](y, p, recall=0.5).streaming()
+    assert state.jit_compatible
+    update = tf.function(state.update, jit_compile=True)
+    update(tf.constant([[1.0, 0.0]]), tf.constant([[0.8, 0.3]]))
+    update(tf.constant([[1.0, 1.0]]), tf.constant([[0.2, 0.9]]))
+    whole = tw.metrics["precision_at_recall.v1"](
+        [[1.0, 0.0], [1.0, 1.0]], [[0.8, 0.3], [0.2, 0.9]], recall=0.5
+    )
+    np.testing.assert_allclose(state.result(), whole, rtol=1e-6)

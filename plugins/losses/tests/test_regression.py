@@ -1,4 +1,5 @@
-"""MSE, MAE and Huber against Keras 3."""
+"""MSE, MAE and Huber against Keras 3; log-cosh, Poisson, MSLE and MAPE at their limits
+(their parity with Keras: test_parity_losses)."""
 
 import keras
 import numpy as np
@@ -8,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tensorweave as tw
-from tensorweave_losses.regression import huber, mae, mse
+from tensorweave_losses.regression import huber, log_cosh, mae, mape, mse, msle, poisson
 
 cases = st.tuples(st.integers(1, 6), st.integers(1, 4), st.integers(0, 2**31 - 1))
 
@@ -64,3 +65,25 @@ def test_as_layer_with_gradients():
         tape.watch(bt)
         value = node.compute(tf.constant(a), bt)
     np.testing.assert_allclose(tape.gradient(value, bt), [[0.25, 0.1]], rtol=1e-5)
+
+
+def test_log_cosh_is_quadratic_near_zero_and_linear_far_with_finite_gradients():
+    np.testing.assert_allclose(log_cosh([[0.0]], [[0.1]]), np.log(np.cosh(0.1)), rtol=1e-4)
+    np.testing.assert_allclose(log_cosh([[0.0]], [[1e4]]), 1e4 - np.log(2.0), rtol=1e-6)
+    p = tf.Variable([[1e4, -1e4]])
+    with tf.GradientTape() as tape:
+        value = log_cosh([[0.0, 0.0]], p)
+    np.testing.assert_allclose(tape.gradient(value, p), [[0.5, -0.5]])
+
+
+def test_poisson_is_smallest_at_the_true_rate():
+    rates = np.linspace(0.5, 6.0, 12, dtype="float32")[:, None]
+    losses = poisson(np.full_like(rates, 3.0), rates, reduction="none").numpy()
+    assert rates[np.argmin(losses), 0] == pytest.approx(3.0)
+
+
+def test_msle_and_mape_are_relative_errors():
+    np.testing.assert_allclose(msle([[9.0]], [[99.0]]), np.log(10.0) ** 2, rtol=1e-5)
+    np.testing.assert_allclose(msle([[-5.0]], [[0.0]]), 0.0, atol=1e-6)  # clipped at 1e-7
+    np.testing.assert_allclose(mape([[10.0], [-4.0]], [[11.0], [-2.0]]), (10 + 50) / 2)
+    assert np.isfinite(float(mape([[0.0]], [[1.0]])))  # zero targets: / 1e-7, not / 0
