@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_layers.adaptive_avg_pool2d import AdaptiveAvgPool2D
     from tensorweave_layers.adaptive_max_pool2d import AdaptiveMaxPool2D
     from tensorweave_layers.add import Add, check_weights
+    from tensorweave_layers.alpha_dropout import AlphaDropout
     from tensorweave_layers.attention import MHAttention
     from tensorweave_layers.avg_pool3d import AvgPool3D
     from tensorweave_layers.batch_norm import BatchNorm
@@ -46,6 +47,10 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_layers.fc import FC
     from tensorweave_layers.flatten import Flatten
     from tensorweave_layers.gate import CoupledGate, Gate
+    from tensorweave_layers.gaussian_dropout import GaussianDropout
+    from tensorweave_layers.gaussian_noise import GaussianNoise
+    from tensorweave_layers.group_norm import GroupNorm
+    from tensorweave_layers.instance_norm import InstanceNorm
     from tensorweave_layers.layer_norm import LayerNorm
     from tensorweave_layers.linear import Linear, dense_matmul
     from tensorweave_layers.lookup import Lookup
@@ -64,15 +69,21 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         MaxPool2D,
         Pool,
     )
+    from tensorweave_layers.prelu import PReLU
     from tensorweave_layers.repeat_vector import RepeatVector
     from tensorweave_layers.reshape import Reshape
     from tensorweave_layers.residual import Residual
     from tensorweave_layers.resize import Resize
+    from tensorweave_layers.rms_norm import RMSNorm
     from tensorweave_layers.separable_conv1d import SeparableConv1D
     from tensorweave_layers.separable_conv2d import SeparableConv2D
     from tensorweave_layers.seq_concat import SeqConcat
     from tensorweave_layers.seq_map import SeqMap
     from tensorweave_layers.sparse import ToDense, ToSparse
+    from tensorweave_layers.spatial_dropout1d import SpatialDropout1D
+    from tensorweave_layers.spatial_dropout2d import SpatialDropout2D
+    from tensorweave_layers.spatial_dropout3d import SpatialDropout3D
+    from tensorweave_layers.spectral_norm import SpectralNorm
     from tensorweave_layers.transpose import Transpose
     from tensorweave_layers.up_sampling1d import UpSampling1D
     from tensorweave_layers.up_sampling2d import UpSampling2D
@@ -87,6 +98,7 @@ __version__ = "0.1.0"
 # one submodule (an entry point's target, a hook module) never imports the whole pack.
 _EXPORTS = {
     "Activation": "activation",
+    "PReLU": "prelu",
     "Add": "add",
     "MHAttention": "attention",
     "BatchNorm": "batch_norm",
@@ -103,12 +115,22 @@ _EXPORTS = {
     "SeparableConv2D": "separable_conv2d",
     "DropConnect": "drop_connect",
     "DropLookup": "drop_lookup",
+    "SpatialDropout1D": "spatial_dropout1d",
+    "SpatialDropout2D": "spatial_dropout2d",
+    "SpatialDropout3D": "spatial_dropout3d",
+    "GaussianNoise": "gaussian_noise",
+    "GaussianDropout": "gaussian_dropout",
+    "AlphaDropout": "alpha_dropout",
     "DropMask": "dropout",
     "Dropout": "dropout",
     "FC": "fc",
     "Gate": "gate",
     "CoupledGate": "gate",
     "LayerNorm": "layer_norm",
+    "GroupNorm": "group_norm",
+    "InstanceNorm": "instance_norm",
+    "RMSNorm": "rms_norm",
+    "SpectralNorm": "spectral_norm",
     "Linear": "linear",
     "Lookup": "lookup",
     "Merge": "merge",
@@ -158,6 +180,7 @@ _EXPORTS = {
 
 __all__ = [
     "Activation",
+    "PReLU",
     "Add",
     "MHAttention",
     "BatchNorm",
@@ -174,12 +197,22 @@ __all__ = [
     "SeparableConv2D",
     "DropConnect",
     "DropLookup",
+    "SpatialDropout1D",
+    "SpatialDropout2D",
+    "SpatialDropout3D",
+    "GaussianNoise",
+    "GaussianDropout",
+    "AlphaDropout",
     "DropMask",
     "Dropout",
     "FC",
     "Gate",
     "CoupledGate",
     "LayerNorm",
+    "GroupNorm",
+    "InstanceNorm",
+    "RMSNorm",
+    "SpectralNorm",
     "Linear",
     "Lookup",
     "Merge",

@@ -101,3 +101,13 @@ class WeightOptions:
         """A bias variable, with the biases' regularizer and constraint."""
         variable = tf.Variable(value, name=name, constraint=self.b_constraint)
         return state.regularize(variable, self.b_regularizer)
+
+    def scale_and_shift(
+        self, state: tw.LayerState, n: int, dtype: tf.DType, *, scale: bool, center: bool
+    ) -> None:
+        """A normalization's ``gamma`` (ones; the weights' options) and ``beta`` (zeros; the
+        biases' options), ``n`` of each, when ``scale`` and ``center``."""
+        if scale:
+            state.gamma = self.weight(state, "gamma", tf.ones([n], dtype))
+        if center:
+            state.beta = self.bias(state, "beta", tf.zeros([n], dtype))
