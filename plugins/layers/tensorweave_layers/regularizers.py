@@ -62,8 +62,8 @@ class L2:
 
 @dataclass(frozen=True)
 class L1L2:
-    """``l1 * sum(|w|) + l2 * sum(w ** 2)`` (the name ``"l1_l2"`` uses 0.01 for both, as
-    Keras's ``"l1_l2"``)."""
+    """``l1 * sum(|w|) + l2 * sum(w ** 2)``, 0.01 of each by default (as Keras documents and
+    Keras 2 had it; Keras 3's ``L1L2()`` defaults to no penalty)."""
 
     l1: float = 0.01
     l2: float = 0.01
