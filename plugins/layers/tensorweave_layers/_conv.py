@@ -168,9 +168,9 @@ class ConvBase(tw.Layer):
             effective = (self.kernel_size[axis] - 1) * self.dilation_rate[axis] + 1
             raise tw.ShapeError(
                 f"{self.owner}: input {describe(x)} is too small on spatial axis {axis} "
-                f"({length}) for a kernel spanning {effective} with padding='valid'. "
-                "Fix: use padding='same', a smaller kernel_size or dilation_rate, or a "
-                "larger input."
+                f"({length}) for a kernel spanning {effective} with padding="
+                f"{self.padding.lower()!r}: the output would have {out} steps. Fix: use "
+                "padding='same', a smaller kernel_size or dilation_rate, or a larger input."
             )
         return out
 

@@ -178,3 +178,33 @@ def test_the_first_spellings_stride_and_dilation_still_build_and_warn():
     with pytest.warns(tw.RenamedArgumentWarning, match="'stride' is renamed 'strides'"):
         pool = tw.layers["MaxPool1D.v1"](x, 2, stride=1)
     assert pool.shape == (None, 8, 2)
+
+
+def test_groups_must_divide_channels_and_filters():
+    x = tw.Input(shape=(None, 8, 8, 6))
+    conv = Conv2D(x, 4, groups=2)
+    assert conv.kernel.shape.as_list() == [3, 3, 3, 4]
+    with pytest.raises(tw.ArgumentError, match=r"groups=4 must divide both .* \(6\)"):
+        Conv2D(x, 4, groups=4)
+    with pytest.raises(tw.ArgumentError, match="groups must be a positive integer"):
+        Conv2D(x, 4, groups=0)
+
+
+def test_causal_output_at_t_depends_on_inputs_up_to_t_only():
+    x = tw.Input(shape=(None, None, 2))
+    conv = Conv1D(x, 3, 3, padding="causal", dilation_rate=2)
+    value = _image(1, 9, 2)
+    changed = value.copy()
+    changed[:, 5:] += 1.0  # the future of step 4
+    a, b = conv.compute(tf.constant(value)).numpy(), conv.compute(tf.constant(changed)).numpy()
+    np.testing.assert_array_equal(a[:, :5], b[:, :5])
+    assert not np.allclose(a[:, 5:], b[:, 5:])
+    with pytest.raises(tw.ArgumentError, match="'causal'"):
+        Conv2D(tw.Input(shape=(None, 4, 4, 1)), 2, padding="causal")
+
+
+def test_activation_is_applied_after_the_bias():
+    conv = Conv1D(tw.Input(shape=(None, 4, 1)), 1, 1, activation="relu", w_init="ones")
+    conv.bias.assign([-2.0])
+    out = conv.compute(tf.constant([[[1.0], [3.0], [2.0], [0.0]]])).numpy()
+    assert out[0, :, 0].tolist() == [0.0, 1.0, 0.0, 0.0]
