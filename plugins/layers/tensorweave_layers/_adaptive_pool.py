@@ -23,7 +23,7 @@ import tensorflow as tf
 import tensorweave as tw
 
 from ._shapes import owner as name_owner
-from ._spatial import LAYOUTS, as_tuple, check_rank, rank_fix
+from ._spatial import SpatialLayer, as_tuple
 
 __all__ = ["AdaptivePool", "window_mask"]
 
@@ -41,7 +41,7 @@ def window_mask(length: Any, size: int) -> tf.Tensor:
     return (steps >= starts) & (steps < ends)
 
 
-class AdaptivePool(tw.Layer):
+class AdaptivePool(SpatialLayer):
     """Max (``pooling = "MAX"``) or average pooling of ``[batch, *spatial, channels]`` to
     ``[batch, *output_size, channels]``.
 
@@ -50,7 +50,6 @@ class AdaptivePool(tw.Layer):
         output_size: the output size, an int or one per spatial axis.
     """
 
-    spatial_rank: ClassVar[int] = 2
     pooling: ClassVar[str] = "AVG"
 
     def __init__(
@@ -61,18 +60,10 @@ class AdaptivePool(tw.Layer):
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
-        rank = self.spatial_rank
         owner = name_owner(type(self).__name__, name)
-        layout = LAYOUTS.get(rank, f"[batch, {rank} spatial axes, channels]")
-        check_rank(x, rank + 2, layout, owner, rank_fix(type(self).__name__, rank))
-        self.output_size = as_tuple(output_size, rank, "output_size", owner)
-        super().__init__(
-            x,
-            shape=(x.shape[0], *self.output_size, x.shape[-1]),
-            dtype=x.dtype,
-            name=name,
-            share_state_with=share_state_with,
-        )
+        self.check_input(x, owner)
+        self.output_size = as_tuple(output_size, self.spatial_rank, "output_size", owner)
+        super().__init__(x, self.output_size, name=name, share_state_with=share_state_with)
 
     def compute(self, x: Any) -> tf.Tensor:
         """Pool each spatial axis in turn: mask the windows, then reduce."""

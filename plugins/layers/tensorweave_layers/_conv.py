@@ -31,16 +31,7 @@ import tensorweave as tw
 
 from ._param_init import ActivationLike, Initializer, activation_fn, initial_value
 from ._shapes import owner as name_owner
-from ._spatial import (
-    CHANNELS_LAST,
-    LAYOUTS,
-    as_tuple,
-    check_padding,
-    check_rank,
-    describe,
-    output_length,
-    rank_fix,
-)
+from ._spatial import CHANNELS_LAST, as_tuple, check_padding, check_spatial, describe, output_length
 from ._weights import ConstraintLike, RegularizerLike, WeightOptions
 
 __all__ = ["ConvBase", "Conv", "RENAMED"]
@@ -100,8 +91,7 @@ class ConvBase(tw.Layer):
         owner = name_owner(type(self).__name__, name)
         if rank < 1:
             raise TypeError(f"{owner}: a convolution subclass sets spatial_rank >= 1.")
-        layout = LAYOUTS.get(rank, f"[batch, {rank} spatial axes, channels]")
-        check_rank(x, rank + 2, layout, owner, rank_fix(type(self).__name__, rank))
+        check_spatial(x, type(self).__name__, rank, owner)
         self.owner = owner
         self.n_filters = tw.positive_int(n_units, "n_units", owner)
         self.in_channels = int(x.shape[-1])  # type: ignore[arg-type]
@@ -119,11 +109,7 @@ class ConvBase(tw.Layer):
         self._w_init = tw.resolve("initializers", w_init, owner=owner, option="w_init")
         self._b_init = tw.resolve("initializers", b_init, owner=owner, option="b_init")
         self._weight_options = WeightOptions.resolve(
-            owner,
-            w_regularizer=w_regularizer,
-            b_regularizer=b_regularizer,
-            w_constraint=w_constraint,
-            b_constraint=b_constraint,
+            owner, w_regularizer, b_regularizer, w_constraint, b_constraint
         )
         self.check_options()
         spatial = [self._axis_length(x, axis) for axis in range(rank)]

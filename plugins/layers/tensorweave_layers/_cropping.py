@@ -14,19 +14,19 @@ Sizes may be dynamic; a known size too small for the crop fails at construction.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import tensorflow as tf
 
 import tensorweave as tw
 
 from ._shapes import owner as name_owner
-from ._spatial import LAYOUTS, check_rank, describe, pairs_per_axis, rank_fix
+from ._spatial import SpatialLayer, describe, pairs_per_axis
 
 __all__ = ["Cropping"]
 
 
-class Cropping(tw.Layer):
+class Cropping(SpatialLayer):
     """Crop the spatial axes.
 
     Args:
@@ -34,8 +34,6 @@ class Cropping(tw.Layer):
         cropping: an int (both ends of every spatial axis), one int per spatial axis, or
             one ``(before, after)`` pair per spatial axis.
     """
-
-    spatial_rank: ClassVar[int] = 2
 
     def __init__(
         self,
@@ -45,11 +43,9 @@ class Cropping(tw.Layer):
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
-        rank = self.spatial_rank
         who = name_owner(type(self).__name__, name)
-        layout = LAYOUTS.get(rank, f"[batch, {rank} spatial axes, channels]")
-        check_rank(x, rank + 2, layout, who, rank_fix(type(self).__name__, rank))
-        self.cropping = pairs_per_axis(cropping, rank, "cropping", who)
+        self.check_input(x, who)
+        self.cropping = pairs_per_axis(cropping, self.spatial_rank, "cropping", who)
         spatial = []
         for axis, ((before, after), length) in enumerate(zip(self.cropping, x.shape[1:-1])):
             if length is not None and length - before - after < 1:
@@ -58,13 +54,7 @@ class Cropping(tw.Layer):
                     f"of input {describe(x)}. Fix: crop less."
                 )
             spatial.append(None if length is None else length - before - after)
-        super().__init__(
-            x,
-            shape=(x.shape[0], *spatial, x.shape[-1]),
-            dtype=x.dtype,
-            name=name,
-            share_state_with=share_state_with,
-        )
+        super().__init__(x, spatial, name=name, share_state_with=share_state_with)
 
     def compute(self, x: Any) -> tf.Tensor:
         """``x[:, b0:-a0, b1:-a1, ..., :]``."""

@@ -1,5 +1,5 @@
 """Shape checks and output-size arithmetic shared by convolution, pooling and resampling
-layers.
+layers, and ``SpatialLayer``, the base of those that only resize the spatial axes.
 
 >>> output_length(7, kernel=3, stride=2, dilation=1, padding="valid")
 3
@@ -12,7 +12,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import tensorweave as tw
 
@@ -29,6 +29,8 @@ __all__ = [
     "CHANNELS_LAST",
     "pairs_per_axis",
     "rank_fix",
+    "check_spatial",
+    "SpatialLayer",
 ]
 
 #: the layout of inputs with 1, 2 or 3 spatial axes, for messages
@@ -160,3 +162,41 @@ def transposed_length(
     if output_padding is None:
         return length * stride
     return (length - 1) * stride + effective % 2 + output_padding
+
+
+def check_spatial(x: tw.Layer, layer_type: str, rank: int, owner: str) -> None:
+    """``check_rank`` for ``[batch, *spatial, channels]`` with ``rank`` spatial axes; the fix
+    names the same layer of the other ranks."""
+    layout = LAYOUTS.get(rank, f"[batch, {rank} spatial axes, channels]")
+    check_rank(x, rank + 2, layout, owner, rank_fix(layer_type, rank))
+
+
+class SpatialLayer(tw.Layer):
+    """A layer over ``[batch, *spatial, channels]`` (``spatial_rank`` spatial axes) that
+    keeps the channels and gives the spatial axes new sizes: the base of the adaptive pools,
+    the upsamplings and the croppings.
+
+    Subclasses call ``check_input`` first, then ``super().__init__`` with the new sizes.
+    """
+
+    spatial_rank: ClassVar[int] = 2
+
+    def __init__(
+        self,
+        x: tw.Layer,
+        spatial: Sequence[int | None],
+        *,
+        name: str | None = None,
+        share_state_with: tw.Layer | None = None,
+    ) -> None:
+        super().__init__(
+            x,
+            shape=(x.shape[0], *spatial, x.shape[-1]),
+            dtype=x.dtype,
+            name=name,
+            share_state_with=share_state_with,
+        )
+
+    def check_input(self, x: tw.Layer, owner: str) -> None:
+        """Refuse an input that is not ``[batch, *spatial, channels]`` of this rank."""
+        check_spatial(x, type(self).__name__, self.spatial_rank, owner)

@@ -23,7 +23,7 @@ import tensorweave as tw
 
 from ._noise import Noise, check_rate
 from ._shapes import owner as name_owner
-from ._spatial import LAYOUTS, check_rank, rank_fix
+from ._spatial import check_spatial
 
 __all__ = ["SpatialDropout"]
 
@@ -49,9 +49,7 @@ class SpatialDropout(Noise):
         share_state_with: tw.Layer | None = None,
     ) -> None:
         owner = name_owner(type(self).__name__, name)
-        rank = self.spatial_rank
-        layout = LAYOUTS.get(rank, f"[batch, {rank} spatial axes, channels]")
-        check_rank(x, rank + 2, layout, owner, rank_fix(type(self).__name__, rank))
+        check_spatial(x, type(self).__name__, self.spatial_rank, owner)
         self.rate = check_rate(rate, owner)
         self.active = self.rate > 0.0
         super().__init__(x, training=training, name=name, share_state_with=share_state_with)

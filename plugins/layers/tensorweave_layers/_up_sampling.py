@@ -19,14 +19,14 @@ equals Keras's ``UpSampling2D(interpolation="bilinear")``. Spatial sizes may be 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import tensorflow as tf
 
 import tensorweave as tw
 
 from ._shapes import owner as name_owner
-from ._spatial import LAYOUTS, as_tuple, check_rank, rank_fix
+from ._spatial import SpatialLayer, as_tuple
 
 __all__ = ["UpSampling", "linear_upsample"]
 
@@ -51,7 +51,7 @@ def linear_upsample(x: Any, axis: int, factor: int) -> tf.Tensor:
     return low + (high - low) * weight
 
 
-class UpSampling(tw.Layer):
+class UpSampling(SpatialLayer):
     """Upsample ``[batch, *spatial, channels]`` by ``size`` per spatial axis.
 
     Args:
@@ -59,8 +59,6 @@ class UpSampling(tw.Layer):
         size: the factor, an int or one per spatial axis.
         interpolation: ``"nearest"`` (repeat) or ``"bilinear"`` (linear along each axis).
     """
-
-    spatial_rank: ClassVar[int] = 2
 
     def __init__(
         self,
@@ -71,11 +69,9 @@ class UpSampling(tw.Layer):
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
-        rank = self.spatial_rank
         owner = name_owner(type(self).__name__, name)
-        layout = LAYOUTS.get(rank, f"[batch, {rank} spatial axes, channels]")
-        check_rank(x, rank + 2, layout, owner, rank_fix(type(self).__name__, rank))
-        self.size = as_tuple(size, rank, "size", owner)
+        self.check_input(x, owner)
+        self.size = as_tuple(size, self.spatial_rank, "size", owner)
         if interpolation not in INTERPOLATIONS:
             raise tw.ArgumentError(
                 f"{owner}: interpolation must be one of {INTERPOLATIONS}, got {interpolation!r}."
@@ -87,13 +83,7 @@ class UpSampling(tw.Layer):
             )
         self.interpolation = interpolation
         spatial = [None if d is None else d * s for d, s in zip(x.shape[1:-1], self.size)]
-        super().__init__(
-            x,
-            shape=(x.shape[0], *spatial, x.shape[-1]),
-            dtype=x.dtype,
-            name=name,
-            share_state_with=share_state_with,
-        )
+        super().__init__(x, spatial, name=name, share_state_with=share_state_with)
 
     def compute(self, x: Any) -> tf.Tensor:
         """Repeat or interpolate along each spatial axis in turn."""

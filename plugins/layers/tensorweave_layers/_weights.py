@@ -67,7 +67,6 @@ class WeightOptions:
     def resolve(
         cls,
         owner: str,
-        *,
         w_regularizer: RegularizerLike = None,
         b_regularizer: RegularizerLike = None,
         w_constraint: ConstraintLike = None,

@@ -77,9 +77,7 @@ class Add(tw.Layer):
             )
         self._weights = check_weights(weights, len(inputs), who)
         self._learn = bool(learn_weights)
-        self._weight_options = WeightOptions.resolve(
-            who, w_regularizer=w_regularizer, w_constraint=w_constraint
-        )
+        self._weight_options = WeightOptions.resolve(who, w_regularizer, w_constraint=w_constraint)
         super().__init__(
             *inputs,
             shape=shape,

@@ -137,11 +137,7 @@ class MHAttention(tw.Layer):
         self._w_init = tw.resolve("initializers", w_init, owner=owner, option="w_init")
         self._b_init = tw.resolve("initializers", b_init, owner=owner, option="b_init")
         self._weight_options = WeightOptions.resolve(
-            owner,
-            w_regularizer=w_regularizer,
-            b_regularizer=b_regularizer,
-            w_constraint=w_constraint,
-            b_constraint=b_constraint,
+            owner, w_regularizer, b_regularizer, w_constraint, b_constraint
         )
         self._dims = tuple(int(t.shape[-1]) for t in (query, key, value))  # type: ignore[arg-type]
         if share_state_with is not None:

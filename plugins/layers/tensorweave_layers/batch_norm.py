@@ -88,11 +88,7 @@ class BatchNorm(tw.Layer):
         self.scale = bool(scale)
         self._axes = list(range(len(x.shape) - 1))
         self._weight_options = WeightOptions.resolve(
-            owner,
-            w_regularizer=w_regularizer,
-            b_regularizer=b_regularizer,
-            w_constraint=w_constraint,
-            b_constraint=b_constraint,
+            owner, w_regularizer, b_regularizer, w_constraint, b_constraint
         )
         super().__init__(
             x, shape=x.shape, dtype=x.dtype, name=name, share_state_with=share_state_with

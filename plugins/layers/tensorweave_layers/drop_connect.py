@@ -191,11 +191,7 @@ class DropConnect(tw.Layer):
         self._w_init = tw.resolve("initializers", w_init, owner=owner, option="w_init")
         self._b_init = tw.resolve("initializers", b_init, owner=owner, option="b_init")
         self._weight_options = WeightOptions.resolve(
-            owner,
-            w_regularizer=w_regularizer,
-            b_regularizer=b_regularizer,
-            w_constraint=w_constraint,
-            b_constraint=b_constraint,
+            owner, w_regularizer, b_regularizer, w_constraint, b_constraint
         )
         w_shape = (self.n_out, self.n_in) if self.transpose else (self.n_in, self.n_out)
         dtype = linear.dtype if linear is not None else x.dtype

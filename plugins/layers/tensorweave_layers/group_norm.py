@@ -19,7 +19,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-from ._shapes import describe
+from ._shapes import describe, require_dense, require_width
 from ._shapes import owner as name_owner
 from ._weights import ConstraintLike, RegularizerLike, WeightOptions
 
@@ -54,12 +54,8 @@ class GroupNorm(tw.Layer):
         share_state_with: tw.Layer | None = None,
     ) -> None:
         owner = name_owner(type(self).__name__, name)
-        if x.sparse or len(x.shape) < 2 or x.shape[-1] is None:
-            raise tw.ShapeError(
-                f"{owner} expects a dense input [batch, ..., channels] with a known channel "
-                f"dimension, got {describe(x)}. Fix: densify or reshape it."
-            )
-        self.channels = int(x.shape[-1])
+        require_dense(x, owner)
+        self.channels = require_width(x, owner)
         self.groups = tw.positive_int(groups, "groups", owner)
         if self.channels % self.groups:
             raise tw.ArgumentError(
@@ -70,11 +66,7 @@ class GroupNorm(tw.Layer):
         self.center = bool(center)
         self.scale = bool(scale)
         self._weight_options = WeightOptions.resolve(
-            owner,
-            w_regularizer=w_regularizer,
-            b_regularizer=b_regularizer,
-            w_constraint=w_constraint,
-            b_constraint=b_constraint,
+            owner, w_regularizer, b_regularizer, w_constraint, b_constraint
         )
         super().__init__(
             x, shape=x.shape, dtype=x.dtype, name=name, share_state_with=share_state_with

@@ -142,11 +142,7 @@ class Linear(tw.Layer):
         self._w_init = tw.resolve("initializers", w_init, owner=who, option="w_init")
         self._b_init = tw.resolve("initializers", b_init, owner=who, option="b_init")
         self._weight_options = WeightOptions.resolve(
-            who,
-            w_regularizer=w_regularizer,
-            b_regularizer=b_regularizer,
-            w_constraint=w_constraint,
-            b_constraint=b_constraint,
+            who, w_regularizer, b_regularizer, w_constraint, b_constraint
         )
         self._var_dtype = dtype
         super().__init__(

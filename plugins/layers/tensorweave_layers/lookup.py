@@ -187,9 +187,7 @@ class Lookup(tw.Layer):
             "batch_padding": bool(batch_padding),
         }
         self._w_init = tw.resolve("initializers", w_init, owner=who, option="w_init")
-        self._weight_options = WeightOptions.resolve(
-            who, w_regularizer=w_regularizer, w_constraint=w_constraint
-        )
+        self._weight_options = WeightOptions.resolve(who, w_regularizer, w_constraint=w_constraint)
         super().__init__(x, shape=shape, dtype=dtype, name=name, share_state_with=share_state_with)
 
     def init_state(self) -> None:

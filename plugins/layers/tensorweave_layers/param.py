@@ -56,9 +56,7 @@ class Param(tw.Layer):
         self._initial = initial
         self._trainable = bool(trainable)
         self._weight_options = WeightOptions.resolve(
-            f"Param {name!r}" if name else "Param",
-            w_regularizer=w_regularizer,
-            w_constraint=w_constraint,
+            f"Param {name!r}" if name else "Param", w_regularizer, w_constraint=w_constraint
         )
         super().__init__(
             shape=tuple(array.shape), dtype=dtype, name=name, share_state_with=share_state_with

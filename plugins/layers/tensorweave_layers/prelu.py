@@ -77,7 +77,7 @@ class PReLU(tw.Layer):
         self.owner = owner
         self._w_init = tw.resolve("initializers", w_init, owner=owner, option="w_init")
         self._weight_options = WeightOptions.resolve(
-            owner, w_regularizer=w_regularizer, w_constraint=w_constraint
+            owner, w_regularizer, w_constraint=w_constraint
         )
         super().__init__(
             x, shape=x.shape, dtype=x.dtype, name=name, share_state_with=share_state_with

@@ -68,9 +68,7 @@ class Residual(tw.Layer):
             )
         self._widths = (wx, wh)
         self._w_init = tw.resolve("initializers", w_init, owner=who, option="w_init")
-        self._weight_options = WeightOptions.resolve(
-            who, w_regularizer=w_regularizer, w_constraint=w_constraint
-        )
+        self._weight_options = WeightOptions.resolve(who, w_regularizer, w_constraint=w_constraint)
         super().__init__(
             x, h, shape=(*lead, wh), dtype=h.dtype, name=name, share_state_with=share_state_with
         )

@@ -17,8 +17,8 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-from ._shapes import describe
 from ._shapes import owner as name_owner
+from ._shapes import require_dense, require_width
 from ._weights import ConstraintLike, RegularizerLike, WeightOptions
 
 __all__ = ["RMSNorm"]
@@ -45,15 +45,11 @@ class RMSNorm(tw.Layer):
         share_state_with: tw.Layer | None = None,
     ) -> None:
         owner = name_owner("RMSNorm", name)
-        if x.sparse or len(x.shape) < 2 or x.shape[-1] is None:
-            raise tw.ShapeError(
-                f"{owner} expects a dense input [batch, ..., features] with a known last "
-                f"dimension, got {describe(x)}. Fix: densify or reshape it."
-            )
-        self.features = int(x.shape[-1])
+        require_dense(x, owner)
+        self.features = require_width(x, owner)
         self.epsilon = float(epsilon)
         self._weight_options = WeightOptions.resolve(
-            owner, w_regularizer=w_regularizer, w_constraint=w_constraint
+            owner, w_regularizer, w_constraint=w_constraint
         )
         super().__init__(
             x, shape=x.shape, dtype=x.dtype, name=name, share_state_with=share_state_with
