@@ -62,6 +62,11 @@ class AdaptivePool(SpatialLayer):
     ) -> None:
         owner = name_owner(type(self).__name__, name)
         self.check_input(x, owner)
+        if self.pooling == "AVG" and not x.dtype.is_floating:
+            raise tw.ArgumentError(
+                f"{owner}: averages need a floating-point input, got {x.dtype.name}. Fix: "
+                "cast it first (tw.ops.cast(x, tf.float32))."
+            )
         self.output_size = as_tuple(output_size, self.spatial_rank, "output_size", owner)
         super().__init__(x, self.output_size, name=name, share_state_with=share_state_with)
 

@@ -138,3 +138,17 @@ class SpectralNorm(tw.Layer):
         if self.training:
             self.normalize()
         return self._inner.compute(x)
+
+    def reuse_with(  # type: ignore[override]  # one input, the per-use training switch
+        self, x: tw.Layer, *, training: bool | None = None, name: str | None = None
+    ) -> SpectralNorm:
+        """The same wrapped layer, kernel and ``u`` on ``x``; ``training=False`` for
+        inference (nothing is updated)."""
+        return SpectralNorm(
+            x,
+            self._inner,
+            power_iterations=self.power_iterations,
+            training=self.training if training is None else training,
+            name=name,
+            share_state_with=self,
+        )

@@ -30,5 +30,7 @@ def test_one_layer_pools_inputs_of_any_size_to_one_size():
 def test_errors():
     with pytest.raises(tw.ShapeError, match=r"AdaptiveMaxPool2D.*rank 4"):
         tw.layers["AdaptiveMaxPool2D.v1"](tw.Input(shape=(None, 4, 2)), 2)
+    with pytest.raises(tw.ArgumentError, match="floating-point"):
+        tw.layers["AdaptiveAvgPool2D.v1"](tw.Input(shape=(None, 4, 4, 2), dtype="int32"), 2)
     with pytest.raises(tw.ArgumentError, match="output_size"):
         tw.layers["AdaptiveMaxPool2D.v1"](tw.Input(shape=(None, 4, 4, 2)), (2, 2, 2))

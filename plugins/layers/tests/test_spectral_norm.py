@@ -46,3 +46,14 @@ def test_errors():
         tw.layers["SpectralNorm.v1"](x, "LayerNorm.v1")
     with pytest.raises(tw.ShapeError, match="one-input layers"):
         tw.layers["SpectralNorm.v1"](x, tw.layers["Add.v1"](x, x))
+
+
+def test_a_wrapped_built_layer_survives_reuse_and_with_options():
+    x = tw.Input(n_units=3, value=np.ones((2, 3), "float32"))
+    linear = tw.layers["Linear.v1"](x, 2)
+    sn = tw.layers["SpectralNorm.v1"](x, linear)
+    head = tw.Lambda(tf.identity, sn)
+    inference = tw.with_options(head, training=False)
+    node = inference.inputs[0]
+    assert node.training is False and node.layer.weights is linear.weights
+    np.testing.assert_allclose(inference().numpy(), linear().numpy(), rtol=1e-6)
