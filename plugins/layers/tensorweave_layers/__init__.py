@@ -20,6 +20,7 @@ import tensorweave as tw
 
 if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_layers import activations, constraints, initializers, kinds, regularizers
+    from tensorweave_layers._weights import WeightOptions
     from tensorweave_layers.activation import Activation
     from tensorweave_layers.adaptive_avg_pool2d import AdaptiveAvgPool2D
     from tensorweave_layers.adaptive_max_pool2d import AdaptiveMaxPool2D
@@ -171,6 +172,7 @@ _EXPORTS = {
     "DepthToSpace": "depth_to_space",
     "check_weights": "add",
     "dense_matmul": "linear",
+    "WeightOptions": "_weights",
     "activations": "activations",
     "initializers": "initializers",
     "regularizers": "regularizers",
@@ -253,6 +255,7 @@ __all__ = [
     "DepthToSpace",
     "check_weights",
     "dense_matmul",
+    "WeightOptions",
     "activations",
     "initializers",
     "regularizers",

@@ -151,17 +151,33 @@ class ConvTranspose(ConvBase):
         )
 
     def convolve(self, x: tf.Tensor) -> tf.Tensor:
-        """``tf.nn.conv_transpose`` to the output size, with the kernel's taps spread."""
+        """The full (``"valid"``) ``tf.nn.conv_transpose`` with the kernel's taps spread,
+        then cut to the output size: from ``pad // 2`` for ``"same"`` (where a forward
+        convolution would have padded), zeros appended where ``output_padding`` reaches
+        past it. Equal to TensorFlow's own ``"same"``, which oneDNN refuses for some
+        kernel and stride sizes on the CPU."""
         dims = tf.shape(x)
-        spatial = [
-            self.output_length(i, x.shape[1 + i] if x.shape[1 + i] is not None else dims[1 + i])
-            for i in range(self.spatial_rank)
-        ]
-        output_shape = tf.stack([dims[0], *spatial, self.n_filters])
-        return tf.nn.conv_transpose(
+        begin: list[Any] = [0]
+        size: list[Any] = [-1]
+        pads: list[Any] = [[0, 0]]
+        full_shape: list[Any] = [dims[0]]
+        for i in range(self.spatial_rank):
+            length = x.shape[1 + i] if x.shape[1 + i] is not None else dims[1 + i]
+            effective = (self.kernel_size[i] - 1) * self.dilation_rate[i] + 1
+            full = (length - 1) * self.strides[i] + effective
+            out = self.output_length(i, length)
+            before = tf.maximum(full - out, 0) // 2 if self.padding == "SAME" else 0
+            full_shape.append(full)
+            begin.append(before)
+            size.append(out)
+            pads.append([0, tf.maximum(before + out - full, 0)])
+        full_shape.append(self.n_filters)
+        y = tf.nn.conv_transpose(
             x,
             dilate_kernel(self.state.kernel, self.dilation_rate),
-            output_shape,
+            tf.stack(full_shape),
             strides=self.strides,
-            padding=self.padding,
+            padding="VALID",
         )
+        y = tf.pad(y, tf.stack([*pads, [0, 0]]))
+        return tf.slice(y, tf.stack([*begin, 0]), tf.stack([*size, -1]))

@@ -9,6 +9,8 @@ function (used as it is: ``L2(0.1)``, a config block's result, ``lambda w: ...``
 the layer and the option. The regularizer is recorded with the variable on the layer's
 state (``LayerState.regularize``, summed by ``tw.regularization_loss``); the constraint is
 TensorFlow's own ``tf.Variable(..., constraint=fn)``, applied by the trainer after updates.
+``WeightOptions`` is public (``tensorweave_layers.WeightOptions``): another pack's layers
+give their weights the same options through it.
 
 >>> import tensorflow as tf, tensorweave as tw
 >>> options = WeightOptions.resolve("Linear 'enc'", w_regularizer="l2", b_constraint="non_neg")
