@@ -76,6 +76,7 @@ if _typing.TYPE_CHECKING:  # the lazily imported names, for type checkers
         name_scope,
         op,
         ops,
+        regularization_loss,
         reset_names,
         summary,
         takes_option,
@@ -100,6 +101,7 @@ _GRAPH_NAMES = frozenset(
         "name_scope",
         "op",
         "ops",
+        "regularization_loss",
         "reset_names",
         "summary",
         "takes_option",
@@ -152,6 +154,7 @@ __all__ = [
     "op",
     "name_scope",
     "reset_names",
+    "regularization_loss",
     "takes_option",
     "with_options",
     # registry and plugins

@@ -62,6 +62,15 @@ OUTLIERS = {
     "units": "n_units",
     "filters": "n_units",
     "out_features": "n_units",
+    # convolution and pooling geometry (Keras's names)
+    "stride": "strides",
+    "dilation": "dilation_rate",
+    "dilations": "dilation_rate",
+    # weight penalties and projections (the pack convention, w_ and b_ as for initializers)
+    "kernel_regularizer": "w_regularizer",
+    "bias_regularizer": "b_regularizer",
+    "kernel_constraint": "w_constraint",
+    "bias_constraint": "b_constraint",
 }
 #: components whose parameter is another concept under an outlier's name, and why
 EXEMPT = {
@@ -69,6 +78,9 @@ EXEMPT = {
     ("layers", "Lambda.v1", "fn"),
     # the callback is its function (Keras's LambdaCallback takes one per event instead)
     ("callbacks", "LambdaCallback.v1", "fn"),
+    # a window's step along a sequence of samples, not a convolution's strides
+    ("processors", "window.v1", "stride"),
+    ("datasets", "stdlib_chars.v1", "stride"),
 }
 #: the initializer options a layer may take (``*_init``); cells add the recurrent ``u_init``
 INITIALIZERS = {"w_init", "b_init", "u_init"}

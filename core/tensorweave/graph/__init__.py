@@ -1,8 +1,8 @@
 """The graph kernel: layers as stateful functions, wired into graphs, compiled to one function.
 
 - ``layer``: ``Layer`` (several inputs, one output, state shared by ``reuse_with``);
-  ``layer_state``: ``LayerState``, where its variables live; ``stateful``: ``Stateful``,
-  the tracking rule they follow;
+  ``layer_state``: ``LayerState``, where its variables (and their regularizers) live, and
+  ``regularization_loss``; ``stateful``: ``Stateful``, the tracking rule they follow;
 - ``input``: ``Input``; ``lambda_layer``: ``Lambda``; ``module``: ``Module``;
 - ``graph``: ``Graph`` (validated, dependency-ordered, with the one executor ``run``);
 - ``compile``: ``compile``, one ``tf.function`` over ``Graph.run``;
@@ -29,6 +29,7 @@ from tensorweave.graph.graph import Graph
 from tensorweave.graph.input import Input
 from tensorweave.graph.lambda_layer import Lambda
 from tensorweave.graph.layer import Layer, LayerState, normalize_shape
+from tensorweave.graph.layer_state import Penalty, regularization_loss
 from tensorweave.graph.lift import Lifted, lift
 from tensorweave.graph.module import Module
 from tensorweave.graph.naming import name_scope, reset_names
@@ -56,6 +57,8 @@ __all__ = [
     "normalize_shape",
     "op",
     "ops",
+    "Penalty",
+    "regularization_loss",
     "reset_names",
     "summary",
     "takes_option",

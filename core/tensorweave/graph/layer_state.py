@@ -4,7 +4,9 @@ A ``Layer`` is one node of a graph; its variables belong to its state, which ``r
 hands to the new node, so both read the very same ``tf.Variable`` objects. The state is a
 ``tf.Module``: checkpoints and SavedModels find the variables through it (it is the only
 attribute of a layer TensorFlow tracks). It also owns the layer's random generator, so
-stochastic layers draw reproducibly and resume where a checkpoint left off. Kept apart from
+stochastic layers draw reproducibly and resume where a checkpoint left off, and it records
+the regularizer of each variable that has one (``regularize``), so a trainer adds
+``tw.regularization_loss(graph)`` to its loss for layers of any pack. Kept apart from
 ``layer.py``, which defines the node: its inputs, shape, names and the contract subclasses
 fill in.
 
@@ -17,11 +19,29 @@ fill in.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeAlias
+
 import tensorflow as tf
 
 from tensorweave.graph.naming import module_name
 
-__all__ = ["LayerState"]
+if TYPE_CHECKING:
+    from tensorweave.graph.graph import Graph
+    from tensorweave.graph.layer import Layer
+
+__all__ = ["LayerState", "Penalty", "regularization_loss"]
+
+#: a regularizer: a function of a variable's value returning a scalar penalty
+Penalty: TypeAlias = Callable[[tf.Tensor], tf.Tensor]
+
+
+class _Penalties:
+    """The regularizers of one state's variables. A plain object (not a dict), so that
+    ``tf.Module`` neither tracks nor wraps it: the variables are already the state's."""
+
+    def __init__(self) -> None:
+        self.by_variable: dict[Any, tuple[tf.Variable, Penalty]] = {}
 
 
 class LayerState(tf.Module):
@@ -39,6 +59,37 @@ class LayerState(tf.Module):
 
     def __init__(self, name: str = "state") -> None:
         super().__init__(name=module_name(name))
+        self._penalties = _Penalties()
+
+    def regularize(self, variable: tf.Variable, penalty: Penalty | None) -> tf.Variable:
+        """Record ``penalty`` as the regularizer of ``variable`` (``None``: none); returns
+        ``variable``, so a layer creates and regularizes a weight in one expression.
+
+        A layer calls this in ``init_state`` for the variables it creates; the term
+        ``penalty(variable)`` is then part of ``regularization_loss`` of every graph that
+        holds the layer (or a ``reuse_with`` of it), counted once. Constraints need no
+        record: they are TensorFlow's own ``tf.Variable(..., constraint=fn)``.
+
+        >>> import tensorflow as tf
+        >>> state = LayerState("demo")
+        >>> state.w = state.regularize(tf.Variable([3.0, 4.0]), lambda w: tf.reduce_sum(w**2))
+        >>> [float(penalty(v)) for v, penalty in state.regularizers]
+        [25.0]
+        """
+        if penalty is not None:
+            if not callable(penalty):
+                raise TypeError(
+                    f"LayerState {self.name!r}: the regularizer of {variable.name!r} must be a "
+                    f"function of the variable, got {type(penalty).__name__} {penalty!r}."
+                )
+            self._penalties.by_variable[variable.ref()] = (variable, penalty)
+        return variable
+
+    @property
+    def regularizers(self) -> tuple[tuple[tf.Variable, Penalty], ...]:
+        """``(variable, penalty)`` for each of this state's regularized variables (not
+        those of layers kept inside it: ``regularization_loss`` walks those too)."""
+        return tuple(self._penalties.by_variable.values())
 
     def generator(self) -> tf.random.Generator:
         """This state's random generator, made on first use and kept as ``self.rng``.
@@ -62,3 +113,47 @@ class LayerState(tf.Module):
                 rng = tf.random.Generator.from_seed(int(seed))
             self.rng = rng
         return rng
+
+
+def regularization_loss(layers: Layer | Graph | Iterable[Layer]) -> tf.Tensor:
+    """The sum of the regularization terms of ``layers``' variables, a float32 scalar.
+
+    ``layers`` is a layer, a ``tw.Graph`` (its nodes) or any iterable of layers. Every state
+    is visited once (nodes made by ``reuse_with`` share one), with the states of layers kept
+    inside it (a ``Module``'s inner graph, an ``FC``'s ``Linear``), and every variable counts
+    once. This is what a trainer adds to the loss, inside its compiled step, so the terms
+    follow the variables' current values; it is ``0.0`` when nothing is regularized.
+
+    >>> import tensorflow as tf, tensorweave as tw
+    >>> class Scale(tw.Layer):
+    ...     def __init__(self, x, *, name=None, share_state_with=None):
+    ...         super().__init__(x, shape=x.shape, name=name, share_state_with=share_state_with)
+    ...     def init_state(self):
+    ...         l1 = lambda w: 0.1 * tf.reduce_sum(tf.abs(w))
+    ...         self.state.scale = self.state.regularize(tf.Variable([2.0, -3.0]), l1)
+    ...     def compute(self, x):
+    ...         return x * self.state.scale
+    >>> x = tw.Input(n_units=2)
+    >>> y = Scale(x)
+    >>> twice = y.reuse_with(y)                     # one state: counted once
+    >>> round(float(tw.regularization_loss(tw.Graph.build(x, twice))), 4)
+    0.5
+    """
+    if hasattr(layers, "state"):
+        nodes: Iterable[Any] = [layers]
+    elif hasattr(layers, "nodes"):
+        nodes = layers.nodes
+    else:
+        nodes = layers
+    states: dict[int, LayerState] = {}
+    for node in nodes:
+        for module in (node.state, *node.state.submodules):
+            if isinstance(module, LayerState):
+                states.setdefault(id(module), module)
+    terms: dict[Any, tf.Tensor] = {}
+    for state in states.values():
+        for variable, penalty in state.regularizers:
+            if variable.ref() not in terms:
+                term = tf.reduce_sum(tf.convert_to_tensor(penalty(variable)))
+                terms[variable.ref()] = tf.cast(term, tf.float32)
+    return tf.add_n(list(terms.values())) if terms else tf.constant(0.0)

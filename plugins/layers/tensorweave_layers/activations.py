@@ -34,6 +34,13 @@ __all__ = [
     "softmax",
     "log_softmax",
     "sparsemax",
+    "mish",
+    "silu",
+    "hard_swish",
+    "glu",
+    "log_sigmoid",
+    "hard_tanh",
+    "celu",
 ]
 
 
@@ -75,6 +82,51 @@ def gelu(x: Any, approximate: bool = False) -> tf.Tensor:
 def swish(x: Any) -> tf.Tensor:
     """``x * sigmoid(x)`` (also called SiLU)."""
     return tf.nn.silu(x)
+
+
+silu = swish  # the same function under its other name (Keras's ``silu``)
+
+
+def mish(x: Any) -> tf.Tensor:
+    """``x * tanh(softplus(x))`` (Misra, 2019)."""
+    return x * tf.math.tanh(tf.math.softplus(x))
+
+
+def hard_swish(x: Any) -> tf.Tensor:
+    """``x * hard_sigmoid(x)``, ``x * relu6(x + 3) / 6`` (MobileNetV3)."""
+    return x * hard_sigmoid(x)
+
+
+def glu(x: Any, axis: int = -1) -> tf.Tensor:
+    """Gated linear unit: ``a * sigmoid(b)`` for the halves ``a, b`` of ``x`` over ``axis``.
+
+    It halves that axis (of even size), so use it where the width may change, e.g.
+    ``tw.Lambda(glu, h)`` after a layer of twice the width, not as a shape-keeping
+    ``activation=`` of a layer.
+
+    >>> import tensorflow as tf
+    >>> glu(tf.constant([[1.0, 2.0, 0.0, 100.0]])).numpy().round(3).tolist()
+    [[0.5, 2.0]]
+    """
+    a, b = tf.split(x, 2, axis=axis)
+    return a * tf.math.sigmoid(b)
+
+
+def log_sigmoid(x: Any) -> tf.Tensor:
+    """``log(sigmoid(x))``, computed stably."""
+    return tf.math.log_sigmoid(x)
+
+
+def hard_tanh(x: Any) -> tf.Tensor:
+    """``clip(x, -1, 1)``."""
+    return tf.clip_by_value(x, -1.0, 1.0)
+
+
+def celu(x: Any, alpha: float = 1.0) -> tf.Tensor:
+    """Continuously differentiable ELU: ``x`` where positive, ``alpha * (exp(x / alpha) - 1)``
+    elsewhere (Barron, 2017)."""
+    x = tf.convert_to_tensor(x)
+    return tf.nn.relu(x) + alpha * tf.math.expm1(tf.minimum(x, tf.zeros_like(x)) / alpha)
 
 
 def tanh(x: Any) -> tf.Tensor:

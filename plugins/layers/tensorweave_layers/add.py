@@ -21,6 +21,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_layers._shapes import describe, merge_shapes, owner, require_dense
+from tensorweave_layers._weights import ConstraintLike, RegularizerLike, WeightOptions
 
 __all__ = ["Add", "check_weights"]
 
@@ -42,6 +43,7 @@ class Add(tw.Layer):
         *inputs: two or more dense layers of the same shape and dtype.
         weights: one factor per input (default: plain sum).
         learn_weights: make the factors a trainable variable.
+        w_regularizer, w_constraint: of the learned factors.
         name, share_state_with: see ``tw.Layer``.
     """
 
@@ -52,6 +54,8 @@ class Add(tw.Layer):
         *inputs: tw.Layer,
         weights: Sequence[float] | None = None,
         learn_weights: bool = False,
+        w_regularizer: RegularizerLike = None,
+        w_constraint: ConstraintLike = None,
         name: str | None = None,
         share_state_with: Add | None = None,
     ) -> None:
@@ -75,6 +79,7 @@ class Add(tw.Layer):
             )
         self._weights = check_weights(weights, len(inputs), who)
         self._learn = bool(learn_weights)
+        self._weight_options = WeightOptions.resolve(who, w_regularizer, w_constraint=w_constraint)
         super().__init__(
             *inputs,
             shape=shape,
@@ -87,7 +92,8 @@ class Add(tw.Layer):
         """The trainable factors, when ``learn_weights``."""
         if self._learn:
             start = self._weights or [1.0] * len(self.inputs)
-            self.state.weights = tf.Variable(tf.constant(start, self.dtype), name="weights")
+            value = tf.constant(start, self.dtype)
+            self.state.weights = self._weight_options.weight(self.state, "weights", value)
 
     def compute(self, *tensors: Any) -> tf.Tensor:
         """The (weighted) sum."""

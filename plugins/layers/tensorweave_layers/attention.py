@@ -43,6 +43,7 @@ from ._attention import (
 from ._param_init import Initializer, initial_value
 from ._shapes import owner as name_owner
 from ._spatial import describe
+from ._weights import ConstraintLike, RegularizerLike, WeightOptions
 
 __all__ = ["MHAttention"]
 
@@ -67,6 +68,8 @@ class MHAttention(tw.Layer):
         add_bias: learn biases for every projection.
         w_init: initializer of the kernels (registered name or ``(shape, dtype)`` function).
         b_init: initializer of the biases.
+        w_regularizer, b_regularizer, w_constraint, b_constraint: of every kernel and bias
+            (as for ``Linear``).
     """
 
     def __init__(
@@ -85,6 +88,10 @@ class MHAttention(tw.Layer):
         add_bias: bool = True,
         w_init: Initializer = "tensorweave-layers:glorot_uniform",
         b_init: Initializer = "tensorweave-layers:zeros",
+        w_regularizer: RegularizerLike = None,
+        b_regularizer: RegularizerLike = None,
+        w_constraint: ConstraintLike = None,
+        b_constraint: ConstraintLike = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
@@ -122,6 +129,9 @@ class MHAttention(tw.Layer):
         self.add_bias = bool(add_bias)
         self._w_init = tw.resolve("initializers", w_init, owner=owner, option="w_init")
         self._b_init = tw.resolve("initializers", b_init, owner=owner, option="b_init")
+        self._weight_options = WeightOptions.resolve(
+            owner, w_regularizer, b_regularizer, w_constraint, b_constraint
+        )
         self._dims = widths
         if share_state_with is not None:
             want = tuple(
@@ -154,21 +164,19 @@ class MHAttention(tw.Layer):
     def init_state(self) -> None:
         """Kernels and biases of the query, key, value and output projections."""
         d, dtype, s = self.head_dim, self.dtype, self.state
+        options = self._weight_options
         heads = (self.n_heads, self.n_kv_heads, self.n_kv_heads)
         for role, width, h in zip(("query", "key", "value"), self._dims, heads, strict=True):
-            kernel = tf.Variable(
-                initial_value(self._w_init, (width, h, d), dtype), name=f"{role}_kernel"
-            )
-            setattr(s, f"{role}_kernel", kernel)
+            kernel = initial_value(self._w_init, (width, h, d), dtype)
+            setattr(s, f"{role}_kernel", options.weight(s, f"{role}_kernel", kernel))
             if self.add_bias:
                 bias = initial_value(self._b_init, (h, d), dtype)
-                setattr(s, f"{role}_bias", tf.Variable(bias, name=f"{role}_bias"))
-        s.output_kernel = tf.Variable(
-            initial_value(self._w_init, (self.n_heads, d, self.n_out), dtype), name="output_kernel"
-        )
+                setattr(s, f"{role}_bias", options.bias(s, f"{role}_bias", bias))
+        kernel = initial_value(self._w_init, (self.n_heads, d, self.n_out), dtype)
+        s.output_kernel = options.weight(s, "output_kernel", kernel)
         if self.add_bias:
             bias = initial_value(self._b_init, (self.n_out,), dtype)
-            s.output_bias = tf.Variable(bias, name="output_bias")
+            s.output_bias = options.bias(s, "output_bias", bias)
 
     def _project(self, x: Any, role: str) -> tf.Tensor:
         y = tf.einsum("bti,ihd->bthd", x, getattr(self.state, f"{role}_kernel"))

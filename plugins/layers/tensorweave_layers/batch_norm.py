@@ -28,6 +28,7 @@ import tensorweave as tw
 
 from ._shapes import owner as name_owner
 from ._spatial import describe
+from ._weights import ConstraintLike, RegularizerLike, WeightOptions
 
 __all__ = ["BatchNorm"]
 
@@ -43,6 +44,7 @@ class BatchNorm(tw.Layer):
         epsilon: added to the variance.
         center: learn a shift ``beta``.
         scale: learn a scale ``gamma``.
+        w_regularizer, w_constraint: of ``gamma``; b_regularizer, b_constraint: of ``beta``.
     """
 
     def __init__(
@@ -54,6 +56,10 @@ class BatchNorm(tw.Layer):
         epsilon: float = 1e-3,
         center: bool = True,
         scale: bool = True,
+        w_regularizer: RegularizerLike = None,
+        b_regularizer: RegularizerLike = None,
+        w_constraint: ConstraintLike = None,
+        b_constraint: ConstraintLike = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
@@ -81,6 +87,9 @@ class BatchNorm(tw.Layer):
         self.center = bool(center)
         self.scale = bool(scale)
         self._axes = list(range(len(x.shape) - 1))
+        self._weight_options = WeightOptions.resolve(
+            owner, w_regularizer, b_regularizer, w_constraint, b_constraint
+        )
         super().__init__(
             x, shape=x.shape, dtype=x.dtype, name=name, share_state_with=share_state_with
         )
@@ -88,10 +97,9 @@ class BatchNorm(tw.Layer):
     def init_state(self) -> None:
         """``gamma``, ``beta`` (trainable) and ``moving_mean``/``moving_variance``."""
         n, dtype = self.channels, self.dtype
-        if self.scale:
-            self.state.gamma = tf.Variable(tf.ones([n], dtype), name="gamma")
-        if self.center:
-            self.state.beta = tf.Variable(tf.zeros([n], dtype), name="beta")
+        self._weight_options.scale_and_shift(
+            self.state, n, dtype, scale=self.scale, center=self.center
+        )
         self.state.moving_mean = tf.Variable(
             tf.zeros([n], dtype), trainable=False, name="moving_mean"
         )

@@ -43,6 +43,7 @@ import tensorweave as tw
 from ._param_init import Initializer, initial_value
 from ._shapes import owner as name_owner
 from ._spatial import describe
+from ._weights import ConstraintLike, RegularizerLike, WeightOptions
 from .linear import Linear, dense_matmul
 
 __all__ = ["DropConnect", "WeightMask"]
@@ -109,6 +110,8 @@ class DropConnect(tw.Layer):
         add_bias: add a bias (a learned one, or the bias of ``linear`` if it has one).
         w_init, b_init: initializers (registered name or ``(shape, dtype)`` function),
             unused with ``linear``.
+        w_regularizer, b_regularizer, w_constraint, b_constraint: as for ``Linear``
+            (``linear``'s own apply when it is given).
         mask_from: another DropConnect (in training mode, same weight shape), or its
             ``.mask``, whose mask to use: both drop the same weights in one evaluation.
         name, share_state_with: see ``tw.Layer``.
@@ -128,6 +131,10 @@ class DropConnect(tw.Layer):
         add_bias: bool = True,
         w_init: Initializer = "tensorweave-layers:glorot_uniform",
         b_init: Initializer = "tensorweave-layers:zeros",
+        w_regularizer: RegularizerLike = None,
+        b_regularizer: RegularizerLike = None,
+        w_constraint: ConstraintLike = None,
+        b_constraint: ConstraintLike = None,
         mask_from: DropConnect | WeightMask | None = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
@@ -183,6 +190,9 @@ class DropConnect(tw.Layer):
         self.add_bias = bool(add_bias)
         self._w_init = tw.resolve("initializers", w_init, owner=owner, option="w_init")
         self._b_init = tw.resolve("initializers", b_init, owner=owner, option="b_init")
+        self._weight_options = WeightOptions.resolve(
+            owner, w_regularizer, b_regularizer, w_constraint, b_constraint
+        )
         w_shape = (self.n_out, self.n_in) if self.transpose else (self.n_in, self.n_out)
         dtype = linear.dtype if linear is not None else x.dtype
         self.mask = self._mask_node(mask_from, w_shape, dtype, share_state_with, owner)
@@ -232,13 +242,12 @@ class DropConnect(tw.Layer):
             if self.add_bias and hasattr(self.linear.state, "bias"):
                 self.state.bias = self.linear.state.bias
             return
-        self.state.weights = tf.Variable(
-            initial_value(self._w_init, (self.n_in, self.n_out), self.dtype), name="weights"
-        )
+        options = self._weight_options
+        value = initial_value(self._w_init, (self.n_in, self.n_out), self.dtype)
+        self.state.weights = options.weight(self.state, "weights", value)
         if self.add_bias:
-            self.state.bias = tf.Variable(
-                initial_value(self._b_init, (self.n_out,), self.dtype), name="bias"
-            )
+            value = initial_value(self._b_init, (self.n_out,), self.dtype)
+            self.state.bias = options.bias(self.state, "bias", value)
 
     def dropped_weights(self) -> tf.Tensor:
         """The weights with a fresh DropConnect mask applied (as used in training)."""

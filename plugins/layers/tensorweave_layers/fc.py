@@ -20,6 +20,7 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_layers._param_init import ActivationLike, InitializerLike, activation_fn
 from tensorweave_layers._shapes import owner
+from tensorweave_layers._weights import ConstraintLike, RegularizerLike
 from tensorweave_layers.linear import Linear
 
 __all__ = ["FC"]
@@ -33,6 +34,7 @@ class FC(tw.Layer):
         n_units: the output width.
         activation: an activation name or callable (``None``: linear).
         add_bias, w_init, b_init: as for ``Linear``.
+        w_regularizer, b_regularizer, w_constraint, b_constraint: as for ``Linear``.
         name, share_state_with: see ``tw.Layer``.
     """
 
@@ -47,6 +49,10 @@ class FC(tw.Layer):
         add_bias: bool = True,
         w_init: InitializerLike = "tensorweave-layers:glorot_uniform",
         b_init: InitializerLike = "tensorweave-layers:zeros",
+        w_regularizer: RegularizerLike = None,
+        b_regularizer: RegularizerLike = None,
+        w_constraint: ConstraintLike = None,
+        b_constraint: ConstraintLike = None,
         name: str | None = None,
         share_state_with: FC | None = None,
     ) -> None:
@@ -61,6 +67,10 @@ class FC(tw.Layer):
                 add_bias=add_bias,
                 w_init=w_init,
                 b_init=b_init,
+                w_regularizer=w_regularizer,
+                b_regularizer=b_regularizer,
+                w_constraint=w_constraint,
+                b_constraint=b_constraint,
                 name=f"{name}/linear" if name else None,
             )
         self._linear = linear

@@ -35,6 +35,10 @@ __all__ = [
     "he_normal",
     "orthogonal",
     "identity",
+    "truncated_normal",
+    "lecun_normal",
+    "lecun_uniform",
+    "variance_scaling",
 ]
 
 # stddev of a standard normal truncated to [-2, 2], to keep the variance of truncated draws
@@ -104,36 +108,88 @@ def normal(
     return tf.random.normal(_shape(shape), mean, stddev, dtype=_float(dtype, "normal"))
 
 
-def _scaled_uniform(shape: ShapeArg, dtype: tf.DType | str, scale: float, name: str) -> tf.Tensor:
-    limit = math.sqrt(3.0 * scale)
-    return tf.random.uniform(_shape(shape), -limit, limit, dtype=_float(dtype, name))
+def truncated_normal(
+    shape: ShapeArg, dtype: tf.DType | str = tf.float32, mean: float = 0.0, stddev: float = 0.05
+) -> tf.Tensor:
+    """Normal with ``mean`` and ``stddev``, redrawn beyond two ``stddev`` (Keras's
+    ``TruncatedNormal``)."""
+    return tf.random.truncated_normal(
+        _shape(shape), mean, stddev, dtype=_float(dtype, "truncated_normal")
+    )
 
 
-def _scaled_normal(shape: ShapeArg, dtype: tf.DType | str, scale: float, name: str) -> tf.Tensor:
-    stddev = math.sqrt(scale) / _TRUNCATED_STD
-    return tf.random.truncated_normal(_shape(shape), 0.0, stddev, dtype=_float(dtype, name))
+_MODES = ("fan_in", "fan_out", "fan_avg")
+_DISTRIBUTIONS = ("truncated_normal", "untruncated_normal", "uniform")
+
+
+def _variance_scaling(
+    shape: ShapeArg, dtype: tf.DType | str, scale: float, mode: str, distribution: str, name: str
+) -> tf.Tensor:
+    if mode not in _MODES or distribution not in _DISTRIBUTIONS or not scale > 0:
+        raise ValueError(
+            f"{name}: needs scale > 0, mode in {_MODES} and distribution in {_DISTRIBUTIONS}; "
+            f"got scale={scale!r}, mode={mode!r}, distribution={distribution!r}."
+        )
+    fan_in, fan_out = fans(shape)
+    fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[mode]
+    variance = scale / max(1.0, fan)
+    dims, dtype = _shape(shape), _float(dtype, name)
+    if distribution == "uniform":
+        limit = math.sqrt(3.0 * variance)
+        return tf.random.uniform(dims, -limit, limit, dtype=dtype)
+    if distribution == "truncated_normal":  # the stddev after truncation at 2 stddev
+        return tf.random.truncated_normal(dims, 0.0, math.sqrt(variance) / _TRUNCATED_STD, dtype)
+    return tf.random.normal(dims, 0.0, math.sqrt(variance), dtype=dtype)
+
+
+def variance_scaling(
+    shape: ShapeArg,
+    dtype: tf.DType | str = tf.float32,
+    scale: float = 1.0,
+    mode: str = "fan_in",
+    distribution: str = "truncated_normal",
+) -> tf.Tensor:
+    """Values of variance ``scale / fan`` (``fan`` by ``mode``: ``fan_in``, ``fan_out`` or
+    their mean ``fan_avg``), drawn from ``distribution`` (``truncated_normal``,
+    ``untruncated_normal`` or ``uniform``), as Keras's ``VarianceScaling``; the Glorot, He
+    and LeCun initializers are its special cases.
+
+    >>> import tensorflow as tf
+    >>> w = variance_scaling((300, 200), scale=2.0, distribution="uniform")
+    >>> bool(tf.reduce_max(tf.abs(w)) <= (3 * 2.0 / 300) ** 0.5)
+    True
+    """
+    return _variance_scaling(shape, dtype, scale, mode, distribution, "variance_scaling")
 
 
 def glorot_uniform(shape: ShapeArg, dtype: tf.DType | str = tf.float32) -> tf.Tensor:
     """Uniform in ``±sqrt(6 / (fan_in + fan_out))`` (Glorot & Bengio, 2010)."""
-    fan_in, fan_out = fans(shape)
-    return _scaled_uniform(shape, dtype, 2.0 / (fan_in + fan_out), "glorot_uniform")
+    return _variance_scaling(shape, dtype, 1.0, "fan_avg", "uniform", "glorot_uniform")
 
 
 def glorot_normal(shape: ShapeArg, dtype: tf.DType | str = tf.float32) -> tf.Tensor:
     """Truncated normal with variance ``2 / (fan_in + fan_out)``."""
-    fan_in, fan_out = fans(shape)
-    return _scaled_normal(shape, dtype, 2.0 / (fan_in + fan_out), "glorot_normal")
+    return _variance_scaling(shape, dtype, 1.0, "fan_avg", "truncated_normal", "glorot_normal")
 
 
 def he_uniform(shape: ShapeArg, dtype: tf.DType | str = tf.float32) -> tf.Tensor:
     """Uniform in ``±sqrt(6 / fan_in)`` (He et al., 2015), for ReLU layers."""
-    return _scaled_uniform(shape, dtype, 2.0 / fans(shape)[0], "he_uniform")
+    return _variance_scaling(shape, dtype, 2.0, "fan_in", "uniform", "he_uniform")
 
 
 def he_normal(shape: ShapeArg, dtype: tf.DType | str = tf.float32) -> tf.Tensor:
     """Truncated normal with variance ``2 / fan_in``."""
-    return _scaled_normal(shape, dtype, 2.0 / fans(shape)[0], "he_normal")
+    return _variance_scaling(shape, dtype, 2.0, "fan_in", "truncated_normal", "he_normal")
+
+
+def lecun_uniform(shape: ShapeArg, dtype: tf.DType | str = tf.float32) -> tf.Tensor:
+    """Uniform in ``±sqrt(3 / fan_in)`` (LeCun et al., 1998), for SELU layers."""
+    return _variance_scaling(shape, dtype, 1.0, "fan_in", "uniform", "lecun_uniform")
+
+
+def lecun_normal(shape: ShapeArg, dtype: tf.DType | str = tf.float32) -> tf.Tensor:
+    """Truncated normal with variance ``1 / fan_in`` (self-normalizing nets with SELU)."""
+    return _variance_scaling(shape, dtype, 1.0, "fan_in", "truncated_normal", "lecun_normal")
 
 
 def orthogonal(shape: ShapeArg, dtype: tf.DType | str = tf.float32, gain: float = 1.0) -> tf.Tensor:

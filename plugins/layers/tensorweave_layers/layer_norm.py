@@ -19,6 +19,7 @@ import tensorweave as tw
 
 from ._shapes import owner as name_owner
 from ._spatial import describe
+from ._weights import ConstraintLike, RegularizerLike, WeightOptions
 
 __all__ = ["LayerNorm"]
 
@@ -31,6 +32,7 @@ class LayerNorm(tw.Layer):
         epsilon: added to the variance.
         center: learn a shift ``beta``.
         scale: learn a scale ``gamma``.
+        w_regularizer, w_constraint: of ``gamma``; b_regularizer, b_constraint: of ``beta``.
     """
 
     keeps_padding_mask = True  # steps stay steps: a padding mask passes on
@@ -42,6 +44,10 @@ class LayerNorm(tw.Layer):
         epsilon: float = 1e-5,
         center: bool = True,
         scale: bool = True,
+        w_regularizer: RegularizerLike = None,
+        b_regularizer: RegularizerLike = None,
+        w_constraint: ConstraintLike = None,
+        b_constraint: ConstraintLike = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
@@ -64,16 +70,18 @@ class LayerNorm(tw.Layer):
         self.epsilon = float(epsilon)
         self.center = bool(center)
         self.scale = bool(scale)
+        self._weight_options = WeightOptions.resolve(
+            owner, w_regularizer, b_regularizer, w_constraint, b_constraint
+        )
         super().__init__(
             x, shape=x.shape, dtype=x.dtype, name=name, share_state_with=share_state_with
         )
 
     def init_state(self) -> None:
         """``gamma`` (ones) and ``beta`` (zeros), one per feature."""
-        if self.scale:
-            self.state.gamma = tf.Variable(tf.ones([self.features], self.dtype), name="gamma")
-        if self.center:
-            self.state.beta = tf.Variable(tf.zeros([self.features], self.dtype), name="beta")
+        self._weight_options.scale_and_shift(
+            self.state, self.features, self.dtype, scale=self.scale, center=self.center
+        )
 
     def compute(self, x: Any) -> tf.Tensor:
         """Normalize over the last axis."""

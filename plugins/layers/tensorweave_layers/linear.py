@@ -27,6 +27,7 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_layers._param_init import InitializerLike, initial_value
 from tensorweave_layers._shapes import describe, owner, require_width
+from tensorweave_layers._weights import ConstraintLike, RegularizerLike, WeightOptions
 
 __all__ = ["Linear", "dense_matmul"]
 
@@ -56,6 +57,10 @@ class Linear(tw.Layer):
         add_bias: whether to add a bias ``b`` (initialised by ``b_init``).
         w_init, b_init: initializer names (``"glorot_uniform"``) or functions
             ``(shape, dtype) -> tensor``.
+        w_regularizer, b_regularizer: penalties on ``W`` and ``b`` (a registered name such
+            as ``"l2"``, a callable or a config block), summed by ``tw.regularization_loss``.
+        w_constraint, b_constraint: projections applied to ``W`` and ``b`` after each
+            update (``"max_norm"``, ``"non_neg"``…).
         transpose_weights: use ``W.T``, so ``W`` has shape ``(n_units, width)``.
         shared_weights: a ``tf.Variable`` or a ``Linear`` whose weights this layer uses
             instead of making its own (the bias stays its own).
@@ -74,6 +79,10 @@ class Linear(tw.Layer):
         add_bias: bool = True,
         w_init: InitializerLike = "tensorweave-layers:glorot_uniform",
         b_init: InitializerLike = "tensorweave-layers:zeros",
+        w_regularizer: RegularizerLike = None,
+        b_regularizer: RegularizerLike = None,
+        w_constraint: ConstraintLike = None,
+        b_constraint: ConstraintLike = None,
         transpose_weights: bool = False,
         shared_weights: tf.Variable | Linear | None = None,
         dtype: tf.DType | str | None = None,
@@ -134,6 +143,9 @@ class Linear(tw.Layer):
         self._shared_w = shared
         self._w_init = tw.resolve("initializers", w_init, owner=who, option="w_init")
         self._b_init = tw.resolve("initializers", b_init, owner=who, option="b_init")
+        self._weight_options = WeightOptions.resolve(
+            who, w_regularizer, b_regularizer, w_constraint, b_constraint
+        )
         self._var_dtype = dtype
         super().__init__(
             x,
@@ -156,12 +168,12 @@ class Linear(tw.Layer):
                 else (cfg["width"], cfg["n_units"])
             )
             value = initial_value(self._w_init, shape, dtype, owner=who, option="w_init")
-            self.state.weights = tf.Variable(value, name="weights")
+            self.state.weights = self._weight_options.weight(self.state, "weights", value)
         if cfg["bias"]:
             value = initial_value(
                 self._b_init, (cfg["n_units"],), dtype, owner=who, option="b_init"
             )
-            self.state.bias = tf.Variable(value, name="bias")
+            self.state.bias = self._weight_options.bias(self.state, "bias", value)
 
     @property
     def transpose_weights(self) -> bool:

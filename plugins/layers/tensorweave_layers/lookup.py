@@ -50,6 +50,7 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_layers._param_init import InitializerLike, initial_value
 from tensorweave_layers._shapes import describe, owner
+from tensorweave_layers._weights import ConstraintLike, RegularizerLike, WeightOptions
 
 __all__ = ["Lookup", "weighted_bags"]
 
@@ -125,6 +126,8 @@ class Lookup(tw.Layer):
         batch_padding: bool = True,
         mask_zero: bool = False,
         w_init: InitializerLike = "tensorweave-layers:uniform",
+        w_regularizer: RegularizerLike = None,
+        w_constraint: ConstraintLike = None,
         dtype: tf.DType | str = tf.float32,
         name: str | None = None,
         share_state_with: Lookup | None = None,
@@ -200,6 +203,7 @@ class Lookup(tw.Layer):
             "batch_padding": bool(batch_padding),
         }
         self._w_init = tw.resolve("initializers", w_init, owner=who, option="w_init")
+        self._weight_options = WeightOptions.resolve(who, w_regularizer, w_constraint=w_constraint)
         super().__init__(x, shape=shape, dtype=dtype, name=name, share_state_with=share_state_with)
         if mask_zero:
             self.padding_mask = tw.Lambda(
@@ -221,7 +225,7 @@ class Lookup(tw.Layer):
             owner=owner("Lookup", self.name),
             option="w_init",
         )
-        self.state.embeddings = tf.Variable(value, name="embeddings")
+        self.state.embeddings = self._weight_options.weight(self.state, "embeddings", value)
 
     def compute(self, x: Any) -> tf.Tensor:
         """The embeddings of ``x``."""

@@ -22,6 +22,8 @@ import tensorflow as tf
 
 import tensorweave as tw
 
+from ._weights import ConstraintLike, RegularizerLike, WeightOptions
+
 __all__ = ["Param"]
 
 
@@ -32,6 +34,7 @@ class Param(tw.Layer):
         value: the initial value (scalar or array); its shape is the layer's shape.
         dtype: the dtype (default: from the value, floats as float32).
         trainable: whether gradients should update it.
+        w_regularizer, w_constraint: of the value, when it is trained.
         name, share_state_with: see ``tw.Layer``.
     """
 
@@ -41,6 +44,8 @@ class Param(tw.Layer):
         *,
         dtype: tf.DType | str | None = None,
         trainable: bool = False,
+        w_regularizer: RegularizerLike = None,
+        w_constraint: ConstraintLike = None,
         name: str | None = None,
         share_state_with: Param | None = None,
     ) -> None:
@@ -50,13 +55,18 @@ class Param(tw.Layer):
         initial = tf.constant(array, dtype=dtype)
         self._initial = initial
         self._trainable = bool(trainable)
+        self._weight_options = WeightOptions.resolve(
+            f"Param {name!r}" if name else "Param", w_regularizer, w_constraint=w_constraint
+        )
         super().__init__(
             shape=tuple(array.shape), dtype=dtype, name=name, share_state_with=share_state_with
         )
 
     def init_state(self) -> None:
         """The variable holding the value."""
-        self.state.param = tf.Variable(self._initial, trainable=self._trainable, name="param")
+        self.state.param = self._weight_options.weight(
+            self.state, "param", self._initial, trainable=self._trainable
+        )
 
     @property
     def value(self) -> tf.Tensor:

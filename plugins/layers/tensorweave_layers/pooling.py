@@ -1,14 +1,14 @@
 """Max and average pooling over sequences (1-d) and images (2-d), and global pooling.
 
 Window pooling keeps the channel axis and shrinks the spatial axes like a convolution
-(``stride`` defaults to ``pool_size``); global pooling reduces every spatial axis, giving
+(``strides`` defaults to ``pool_size``); global pooling reduces every spatial axis, giving
 ``[batch, channels]``, over the real steps only when given a ``mask=`` (``[batch,
 *spatial]``, true at real steps; default: the input's ``padding_mask``, e.g. from
 ``Lookup(..., mask_zero=True)``). None of them has variables.
 
 >>> import numpy as np, tensorweave as tw
 >>> x = tw.Input(shape=(None, 6, 6, 2), name="img")
->>> MaxPool2D(x, pool_size=2).shape, AvgPool2D(x, 3, stride=1, padding="same").shape
+>>> MaxPool2D(x, pool_size=2).shape, AvgPool2D(x, 3, strides=1, padding="same").shape
 ((None, 3, 3, 2), (None, 6, 6, 2))
 >>> GlobalAvgPool(x).shape
 (None, 2)
@@ -30,7 +30,16 @@ import tensorflow as tf
 import tensorweave as tw
 
 from ._shapes import owner as name_owner
-from ._spatial import as_tuple, check_padding, check_rank, describe, output_length
+from ._spatial import (
+    CHANNELS_LAST,
+    LAYOUTS,
+    as_tuple,
+    check_padding,
+    check_rank,
+    describe,
+    output_length,
+    rank_fix,
+)
 
 __all__ = [
     "Pool",
@@ -42,16 +51,16 @@ __all__ = [
     "GlobalAvgPool",
 ]
 
-_LAYOUTS = {1: "[batch, time, channels]", 2: "[batch, height, width, channels]"}
 
-
+@tw.renamed_arguments({"stride": "strides"})
 class Pool(tw.Layer):
     """Window pooling (``pooling`` ``"MAX"`` or ``"AVG"``) over ``spatial_rank`` axes.
 
     Args:
         x: the input, ``[batch, *spatial, channels]``.
         pool_size: the window, an int or one per spatial axis.
-        stride: the step, defaults to ``pool_size`` (non-overlapping windows).
+        strides: the step, defaults to ``pool_size`` (non-overlapping windows); ``stride`` is
+            its deprecated spelling.
         padding: ``"valid"`` (default) or ``"same"``; averages ignore the padding.
     """
 
@@ -63,20 +72,17 @@ class Pool(tw.Layer):
         x: tw.Layer,
         pool_size: int | Sequence[int] = 2,
         *,
-        stride: int | Sequence[int] | None = None,
+        strides: int | Sequence[int] | None = None,
         padding: str = "valid",
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
         rank = self.spatial_rank
         owner = name_owner(type(self).__name__, name)
-        other = "MaxPool2D/AvgPool2D" if rank == 1 else "MaxPool1D/AvgPool1D"
-        check_rank(
-            x, rank + 2, _LAYOUTS[rank], owner, f"reshape to {_LAYOUTS[rank]}, or use {other}."
-        )
+        check_rank(x, rank + 2, LAYOUTS[rank], owner, rank_fix(type(self).__name__, rank))
         self.pool_size = as_tuple(pool_size, rank, "pool_size", owner)
         self.strides = as_tuple(
-            stride if stride is not None else self.pool_size, rank, "stride", owner
+            strides if strides is not None else self.pool_size, rank, "strides", owner
         )
         self.padding = check_padding(padding, owner)
         spatial = []
@@ -106,7 +112,13 @@ class Pool(tw.Layer):
     def compute(self, x: Any) -> tf.Tensor:
         """``tf.nn.max_pool``/``tf.nn.avg_pool`` with this layer's window."""
         op = tf.nn.max_pool if self.pooling == "MAX" else tf.nn.avg_pool
-        return op(x, ksize=self.pool_size, strides=self.strides, padding=self.padding)
+        return op(
+            x,
+            ksize=self.pool_size,
+            strides=self.strides,
+            padding=self.padding,
+            data_format=CHANNELS_LAST[self.spatial_rank],
+        )
 
 
 class MaxPool1D(Pool):

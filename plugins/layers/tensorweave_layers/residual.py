@@ -22,6 +22,7 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_layers._param_init import InitializerLike, initial_value
 from tensorweave_layers._shapes import describe, merge_shapes, owner, require_dense, require_width
+from tensorweave_layers._weights import ConstraintLike, RegularizerLike, WeightOptions
 from tensorweave_layers.linear import dense_matmul
 
 __all__ = ["Residual"]
@@ -34,6 +35,7 @@ class Residual(tw.Layer):
         x: the skipped input (dense, known width).
         h: the block output (dense, known width; other axes as ``x``).
         w_init: initializer of the projection ``P`` (name or callable).
+        w_regularizer, w_constraint: of the projection ``P`` (as for ``Linear``).
         name, share_state_with: see ``tw.Layer``.
     """
 
@@ -45,6 +47,8 @@ class Residual(tw.Layer):
         h: tw.Layer,
         *,
         w_init: InitializerLike = "tensorweave-layers:glorot_uniform",
+        w_regularizer: RegularizerLike = None,
+        w_constraint: ConstraintLike = None,
         name: str | None = None,
         share_state_with: Residual | None = None,
     ) -> None:
@@ -66,6 +70,7 @@ class Residual(tw.Layer):
             )
         self._widths = (wx, wh)
         self._w_init = tw.resolve("initializers", w_init, owner=who, option="w_init")
+        self._weight_options = WeightOptions.resolve(who, w_regularizer, w_constraint=w_constraint)
         super().__init__(
             x, h, shape=(*lead, wh), dtype=h.dtype, name=name, share_state_with=share_state_with
         )
@@ -81,7 +86,7 @@ class Residual(tw.Layer):
             value = initial_value(
                 self._w_init, self._widths, self.dtype, owner=owner("Residual", self.name)
             )
-            self.state.projection = tf.Variable(value, name="projection")
+            self.state.projection = self._weight_options.weight(self.state, "projection", value)
 
     def compute(self, x: Any, h: Any) -> tf.Tensor:
         """``h + x`` (projected)."""

@@ -6,20 +6,24 @@ TENSORWEAVE_CASES = [
     Case("Conv1D.v1", {"n_units": 4, "kernel_size": 3}, inputs=[(None, None, 3)]),
     Case(
         "Conv1D.v1",
-        {"n_units": 2, "kernel_size": 2, "stride": 2, "padding": "valid", "add_bias": False},
+        {"n_units": 2, "kernel_size": 2, "strides": 2, "padding": "valid", "add_bias": False},
         inputs=[(None, 6, 3)],
     ),
-    Case("Conv1D.v1", {"n_units": 2, "kernel_size": 3, "dilation": 2}, inputs=[(None, 7, 2)]),
+    Case("Conv1D.v1", {"n_units": 2, "kernel_size": 3, "dilation_rate": 2}, inputs=[(None, 7, 2)]),
     Case("Conv2D.v1", {"n_units": 4, "kernel_size": 3}, inputs=[(None, 5, 5, 2)]),
     Case(
         "Conv2D.v1",
-        {"n_units": 3, "kernel_size": (3, 2), "stride": 2, "padding": "valid"},
+        {"n_units": 3, "kernel_size": (3, 2), "strides": 2, "padding": "valid"},
         inputs=[(None, 6, 6, 3)],
     ),
-    Case("Conv2D.v1", {"n_units": 2, "kernel_size": 2, "dilation": 2}, inputs=[(None, 6, None, 2)]),
+    Case(
+        "Conv2D.v1",
+        {"n_units": 2, "kernel_size": 2, "dilation_rate": 2},
+        inputs=[(None, 6, None, 2)],
+    ),
     Case("MaxPool1D.v1", {"pool_size": 2}, inputs=[(None, 6, 3)]),
     Case(
-        "AvgPool1D.v1", {"pool_size": 3, "stride": 1, "padding": "same"}, inputs=[(None, None, 3)]
+        "AvgPool1D.v1", {"pool_size": 3, "strides": 1, "padding": "same"}, inputs=[(None, None, 3)]
     ),
     Case("MaxPool2D.v1", {"pool_size": 2}, inputs=[(None, 4, 4, 2)]),
     Case("AvgPool2D.v1", {"pool_size": (2, 3), "padding": "same"}, inputs=[(None, 5, 5, 2)]),

@@ -24,7 +24,7 @@ def _image(*shape):
 )
 def test_conv2d_matches_tf_nn_and_keras(kernel, stride, dilation, padding):
     x = tw.Input(shape=(None, 7, 6, 3), name="img")
-    conv = Conv2D(x, 4, kernel, stride=stride, dilation=dilation, padding=padding)
+    conv = Conv2D(x, 4, kernel, strides=stride, dilation_rate=dilation, padding=padding)
     conv.bias.assign(tf.range(4, dtype=tf.float32))
     value = _image(2, 7, 6, 3)
     got = tw.compile(conv)(value).numpy()
@@ -44,7 +44,7 @@ def test_conv2d_matches_tf_nn_and_keras(kernel, stride, dilation, padding):
 
 def test_conv1d_matches_tf_nn_and_keras():
     x = tw.Input(shape=(None, None, 3), name="seq")
-    conv = Conv1D(x, 5, 3, stride=2, padding="valid", add_bias=False)
+    conv = Conv1D(x, 5, 3, strides=2, padding="valid", add_bias=False)
     value = _image(2, 9, 3)
     got = conv.compute(tf.constant(value)).numpy()
     want = tf.nn.conv1d(value, conv.kernel, stride=2, padding="VALID").numpy()
@@ -66,7 +66,7 @@ def test_reuse_with_shares_filters_and_may_change_stride():
     x1 = tw.Input(shape=(None, 8, 8, 2), name="a")
     x2 = tw.Input(shape=(None, 6, 6, 2), name="b")
     conv = Conv2D(x1, 3, 3)
-    strided = conv.reuse_with(x2, stride=2, padding="valid")
+    strided = conv.reuse_with(x2, strides=2, padding="valid")
     assert strided.shares_state_with(conv) and strided.kernel is conv.kernel
     assert strided.shape == (None, 2, 2, 3)
     value = _image(1, 6, 6, 2)
@@ -91,17 +91,17 @@ def test_conv1d_output_shape_property(case, channels):
     x = tw.Input(shape=(None, length, channels))
     if padding == "valid" and length < (kernel - 1) * dilation + 1:
         with pytest.raises(tw.ShapeError, match="too small"):
-            Conv1D(x, 2, kernel, stride=stride, dilation=dilation, padding=padding)
+            Conv1D(x, 2, kernel, strides=stride, dilation_rate=dilation, padding=padding)
         return
-    conv = Conv1D(x, 2, kernel, stride=stride, dilation=dilation, padding=padding)
+    conv = Conv1D(x, 2, kernel, strides=stride, dilation_rate=dilation, padding=padding)
     out = conv.compute(tf.zeros((1, length, channels)))
     assert tuple(out.shape[1:]) == conv.shape[1:]
     dynamic = Conv1D(
         tw.Input(shape=(None, None, channels)),
         2,
         kernel,
-        stride=stride,
-        dilation=dilation,
+        strides=stride,
+        dilation_rate=dilation,
         padding=padding,
     )
     assert dynamic.shape == (None, None, 2)
@@ -113,7 +113,7 @@ def test_conv2d_output_shape_property(h, w, n_units):
     if max(hs, ws) > 1 and max(hd, wd) > 1:
         return  # TensorFlow does not combine strides and dilations (tested below)
     x = tw.Input(shape=(None, hl, wl, 2))
-    kw = {"stride": (hs, ws), "dilation": (hd, wd), "padding": padding}
+    kw = {"strides": (hs, ws), "dilation_rate": (hd, wd), "padding": padding}
     too_small = padding == "valid" and (hl < (hk - 1) * hd + 1 or wl < (wk - 1) * wd + 1)
     if too_small:
         with pytest.raises(tw.ShapeError):
@@ -141,8 +141,8 @@ def test_error_unknown_channels_sparse_and_bad_options():
     with pytest.raises(tw.ShapeError, match="sparse"):
         Conv1D(tw.Input(shape=(None, 5, 3), sparse=True), 2)
     x = tw.Input(shape=(None, 9, 9, 1))
-    with pytest.raises(ValueError, match=r"stride .* dilation"):
-        Conv2D(x, 2, stride=2, dilation=2)
+    with pytest.raises(ValueError, match=r"strides .* dilation_rate"):
+        Conv2D(x, 2, strides=2, dilation_rate=2)
     with pytest.raises(ValueError, match="padding"):
         Conv2D(x, 2, padding="full")
     with pytest.raises(ValueError, match="kernel_size"):
@@ -165,3 +165,46 @@ def test_unknown_initializer_name_is_reported():
 def test_callable_initializer():
     conv = Conv1D(tw.Input(shape=(None, 4, 2)), 2, 1, w_init=lambda shape, dtype: tf.ones(shape))
     np.testing.assert_array_equal(conv.kernel.numpy(), np.ones((1, 2, 2)))
+
+
+def test_the_first_spellings_stride_and_dilation_still_build_and_warn():
+    x = tw.Input(shape=(None, 9, 2))
+    with pytest.warns(tw.RenamedArgumentWarning, match="'stride' is renamed 'strides'"):
+        old = Conv1D(x, 2, 3, stride=2)
+    with pytest.warns(tw.RenamedArgumentWarning, match="'dilation' is renamed 'dilation_rate'"):
+        dilated = Conv1D(x, 2, 3, dilation=2, padding="valid")
+    assert old.shape == Conv1D(x, 2, 3, strides=2).shape == (None, 5, 2)
+    assert dilated.shape == (None, 5, 2) and dilated.dilation_rate == (2,)
+    with pytest.warns(tw.RenamedArgumentWarning, match="'stride' is renamed 'strides'"):
+        pool = tw.layers["MaxPool1D.v1"](x, 2, stride=1)
+    assert pool.shape == (None, 8, 2)
+
+
+def test_groups_must_divide_channels_and_filters():
+    x = tw.Input(shape=(None, 8, 8, 6))
+    conv = Conv2D(x, 4, groups=2)
+    assert conv.kernel.shape.as_list() == [3, 3, 3, 4]
+    with pytest.raises(tw.ArgumentError, match=r"groups=4 must divide both .* \(6\)"):
+        Conv2D(x, 4, groups=4)
+    with pytest.raises(tw.ArgumentError, match="groups must be a positive integer"):
+        Conv2D(x, 4, groups=0)
+
+
+def test_causal_output_at_t_depends_on_inputs_up_to_t_only():
+    x = tw.Input(shape=(None, None, 2))
+    conv = Conv1D(x, 3, 3, padding="causal", dilation_rate=2)
+    value = _image(1, 9, 2)
+    changed = value.copy()
+    changed[:, 5:] += 1.0  # the future of step 4
+    a, b = conv.compute(tf.constant(value)).numpy(), conv.compute(tf.constant(changed)).numpy()
+    np.testing.assert_array_equal(a[:, :5], b[:, :5])
+    assert not np.allclose(a[:, 5:], b[:, 5:])
+    with pytest.raises(tw.ArgumentError, match="'causal'"):
+        Conv2D(tw.Input(shape=(None, 4, 4, 1)), 2, padding="causal")
+
+
+def test_activation_is_applied_after_the_bias():
+    conv = Conv1D(tw.Input(shape=(None, 4, 1)), 1, 1, activation="relu", w_init="ones")
+    conv.bias.assign([-2.0])
+    out = conv.compute(tf.constant([[[1.0], [3.0], [2.0], [0.0]]])).numpy()
+    assert out[0, :, 0].tolist() == [0.0, 1.0, 0.0, 0.0]

@@ -17,9 +17,9 @@ RNG = np.random.default_rng(1)
     [
         ("MaxPool2D.v1", keras.layers.MaxPooling2D, {"pool_size": 2}),
         ("AvgPool2D.v1", keras.layers.AveragePooling2D, {"pool_size": (2, 3), "padding": "same"}),
-        ("MaxPool2D.v1", keras.layers.MaxPooling2D, {"pool_size": 3, "stride": 1}),
+        ("MaxPool2D.v1", keras.layers.MaxPooling2D, {"pool_size": 3, "strides": 1}),
         ("MaxPool1D.v1", keras.layers.MaxPooling1D, {"pool_size": 2, "padding": "same"}),
-        ("AvgPool1D.v1", keras.layers.AveragePooling1D, {"pool_size": 3, "stride": 2}),
+        ("AvgPool1D.v1", keras.layers.AveragePooling1D, {"pool_size": 3, "strides": 2}),
     ],
 )
 def test_pooling_matches_keras(name, ref, kwargs):
@@ -29,8 +29,8 @@ def test_pooling_matches_keras(name, ref, kwargs):
     value = RNG.standard_normal((2, *shape[1:])).astype("float32")
     got = layer.compute(tf.constant(value)).numpy()
     keras_kwargs = {"pool_size": kwargs["pool_size"], "padding": kwargs.get("padding", "valid")}
-    if "stride" in kwargs:
-        keras_kwargs["strides"] = kwargs["stride"]
+    if "strides" in kwargs:
+        keras_kwargs["strides"] = kwargs["strides"]
     np.testing.assert_allclose(got, ref(**keras_kwargs)(value).numpy(), rtol=1e-6, atol=1e-6)
     assert got.shape[1:] == layer.shape[1:]
 
@@ -73,8 +73,8 @@ def test_pool_output_shape_property(length, pool, stride, padding, name):
     x = tw.Input(shape=(None, *spatial, 2))
     if padding == "valid" and length < pool:
         with pytest.raises(tw.ShapeError, match="smaller than the window"):
-            tw.layers[name](x, pool, stride=stride, padding=padding)
+            tw.layers[name](x, pool, strides=stride, padding=padding)
         return
-    layer = tw.layers[name](x, pool, stride=stride, padding=padding)
+    layer = tw.layers[name](x, pool, strides=stride, padding=padding)
     out = layer.compute(tf.zeros((1, *spatial, 2)))
     assert tuple(out.shape[1:]) == layer.shape[1:]
