@@ -25,6 +25,7 @@ import tensorweave as tw
 
 from ._param_init import InitializerLike, initial_value
 from ._shapes import owner as name_owner
+from ._weights import ConstraintLike, RegularizerLike, WeightOptions
 from .dot_product_attention import Attention
 
 __all__ = ["AdditiveAttention"]
@@ -36,6 +37,8 @@ class AdditiveAttention(Attention):
     Args:
         query, key, value: as for ``Attention``.
         w_init: the initializer of ``scale`` (default glorot-uniform, as Keras).
+        w_regularizer, w_constraint: a penalty on ``scale`` and a projection applied to it
+            after each update (registered names, callables or config blocks).
         **options: ``Attention``'s: ``key_mask``, ``query_mask``, ``use_scale`` (learn the
             per-unit ``scale``; default ``True``, as Keras), ``causal``, ``dropout``,
             ``training``, ``name``.
@@ -50,6 +53,8 @@ class AdditiveAttention(Attention):
         value: tw.Layer | None = None,
         *,
         w_init: InitializerLike = "tensorweave-layers:glorot_uniform",
+        w_regularizer: RegularizerLike = None,
+        w_constraint: ConstraintLike = None,
         **options: Any,
     ) -> None:
         if "score_mode" in options:
@@ -59,13 +64,16 @@ class AdditiveAttention(Attention):
             )
         who = name_owner("AdditiveAttention", options.get("name"))
         self._w_init = tw.resolve("initializers", w_init, owner=who, option="w_init")
+        self._weight_options = WeightOptions.resolve(
+            who, w_regularizer=w_regularizer, w_constraint=w_constraint
+        )
         super().__init__(query, key, value, **options)
 
     def init_state(self) -> None:
         """The per-unit ``scale`` ``[d]``, when ``use_scale``."""
         if self.use_scale:
             value = initial_value(self._w_init, (self.width,), self.dtype, option="w_init")
-            self.state.scale = tf.Variable(value, name="scale")
+            self.state.scale = self._weight_options.weight(self.state, "scale", value)
 
     def scores(self, query: Any, key: Any) -> tf.Tensor:
         """``sum(scale * tanh(q_i + k_j))`` over the units: ``[batch, t_q, t_k]``."""

@@ -30,6 +30,7 @@ import tensorweave as tw
 from ._param_init import ActivationLike, InitializerLike, activation_fn, initial_value
 from ._shapes import describe, require_dense
 from ._shapes import owner as name_owner
+from ._weights import ConstraintLike, RegularizerLike, WeightOptions
 
 __all__ = ["EinsumDense", "einsum_shapes"]
 
@@ -116,6 +117,8 @@ class EinsumDense(tw.Layer):
         bias_axes: the output axes the bias spans (``None``: no bias; Keras's name); the
             bias starts at zero.
         w_init: initializer of the kernel.
+        w_regularizer, b_regularizer, w_constraint, b_constraint: penalties on, and
+            projections after each update of, the kernel and the bias.
         name, share_state_with: see ``tw.Layer``.
     """
 
@@ -128,6 +131,10 @@ class EinsumDense(tw.Layer):
         activation: ActivationLike = None,
         bias_axes: str | None = None,
         w_init: InitializerLike = "tensorweave-layers:glorot_uniform",
+        w_regularizer: RegularizerLike = None,
+        b_regularizer: RegularizerLike = None,
+        w_constraint: ConstraintLike = None,
+        b_constraint: ConstraintLike = None,
         name: str | None = None,
         share_state_with: EinsumDense | None = None,
     ) -> None:
@@ -155,15 +162,19 @@ class EinsumDense(tw.Layer):
         self._bias_shape = None if bias is None else [int(d) for d in bias]  # type: ignore[arg-type]
         self._activation = activation_fn(activation, who)
         self._w_init = tw.resolve("initializers", w_init, owner=who, option="w_init")
+        self._weight_options = WeightOptions.resolve(
+            who, w_regularizer, b_regularizer, w_constraint, b_constraint
+        )
         super().__init__(x, shape=out, dtype=x.dtype, name=name, share_state_with=share_state_with)
 
     def init_state(self) -> None:
         """The ``kernel`` and, with ``bias_axes``, the ``bias``."""
         who = name_owner("EinsumDense", self.name)
         value = initial_value(self._w_init, self._kernel_shape, self.dtype, owner=who)
-        self.state.kernel = tf.Variable(value, name="kernel")
+        self.state.kernel = self._weight_options.weight(self.state, "kernel", value)
         if self._bias_shape is not None:
-            self.state.bias = tf.Variable(tf.zeros(self._bias_shape, self.dtype), name="bias")
+            bias = tf.zeros(self._bias_shape, self.dtype)
+            self.state.bias = self._weight_options.bias(self.state, "bias", bias)
 
     def compute(self, x: Any) -> tf.Tensor:
         """``activation(einsum(equation, x, kernel) + bias)``."""

@@ -24,6 +24,7 @@ import tensorweave as tw
 from ._param_init import InitializerLike, initial_value
 from ._positions import check_positions_input
 from ._shapes import describe, owner
+from ._weights import ConstraintLike, RegularizerLike, WeightOptions
 
 __all__ = ["PositionEmbedding"]
 
@@ -36,6 +37,8 @@ class PositionEmbedding(tw.Layer):
         seq_len: the longest sequence (the rows of the table; keras_hub's
             ``sequence_length``).
         w_init: the table's initializer (default glorot-uniform, as keras_hub).
+        w_regularizer, w_constraint: a penalty on the table and a projection applied to it
+            after each update.
         name, share_state_with: see ``tw.Layer``.
     """
 
@@ -47,6 +50,8 @@ class PositionEmbedding(tw.Layer):
         seq_len: int,
         *,
         w_init: InitializerLike = "tensorweave-layers:glorot_uniform",
+        w_regularizer: RegularizerLike = None,
+        w_constraint: ConstraintLike = None,
         name: str | None = None,
         share_state_with: PositionEmbedding | None = None,
     ) -> None:
@@ -60,6 +65,9 @@ class PositionEmbedding(tw.Layer):
             )
         self._width = width
         self._w_init = tw.resolve("initializers", w_init, owner=who, option="w_init")
+        self._weight_options = WeightOptions.resolve(
+            who, w_regularizer=w_regularizer, w_constraint=w_constraint
+        )
         super().__init__(
             x, shape=x.shape, dtype=x.dtype, name=name, share_state_with=share_state_with
         )
@@ -69,7 +77,7 @@ class PositionEmbedding(tw.Layer):
         value = initial_value(
             self._w_init, (self.seq_len, self._width), self.dtype, owner=self.name
         )
-        self.state.embeddings = tf.Variable(value, name="embeddings")
+        self.state.embeddings = self._weight_options.weight(self.state, "embeddings", value)
 
     def compute(self, x: Any) -> tf.Tensor:
         """The first ``time`` rows of the table, broadcast to ``x``'s shape."""

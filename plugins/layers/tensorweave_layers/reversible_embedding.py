@@ -29,6 +29,7 @@ import tensorweave as tw
 
 from ._param_init import InitializerLike, initial_value
 from ._shapes import describe, owner
+from ._weights import ConstraintLike, RegularizerLike, WeightOptions
 
 __all__ = ["ReversibleEmbedding"]
 
@@ -47,6 +48,8 @@ class ReversibleEmbedding(tw.Layer):
         logit_soft_cap: bound reverse logits to ``(-cap, cap)`` with ``cap * tanh(l / cap)``.
         mask_zero: id 0 is padding: the embeddings get a ``padding_mask`` (``ids != 0``).
         w_init: initializer of the table(s) (default uniform in ±0.05, as Keras).
+        w_regularizer, w_constraint: a penalty on the table(s) and a projection applied after
+            each update.
         dtype: the table's dtype.
         name, share_state_with: see ``tw.Layer``.
     """
@@ -64,6 +67,8 @@ class ReversibleEmbedding(tw.Layer):
         logit_soft_cap: float | None = None,
         mask_zero: bool = False,
         w_init: InitializerLike = "tensorweave-layers:uniform",
+        w_regularizer: RegularizerLike = None,
+        w_constraint: ConstraintLike = None,
         dtype: tf.DType | str = tf.float32,
         name: str | None = None,
         share_state_with: ReversibleEmbedding | None = None,
@@ -94,6 +99,9 @@ class ReversibleEmbedding(tw.Layer):
                 )
             shape = (*x.shape, self.n_out)
         self._w_init = tw.resolve("initializers", w_init, owner=who, option="w_init")
+        self._weight_options = WeightOptions.resolve(
+            who, w_regularizer=w_regularizer, w_constraint=w_constraint
+        )
         super().__init__(
             x,
             shape=shape,
@@ -109,10 +117,11 @@ class ReversibleEmbedding(tw.Layer):
         ``reverse_embeddings [n_units, vocab_size]``)."""
         rows = (self.vocab_size, self.n_out)
         value = initial_value(self._w_init, rows, self.dtype, owner=self.name)
-        self.state.embeddings = tf.Variable(value, name="embeddings")
+        self.state.embeddings = self._weight_options.weight(self.state, "embeddings", value)
         if not self.tie_weights:
             value = initial_value(self._w_init, rows[::-1], self.dtype, owner=self.name)
-            self.state.reverse_embeddings = tf.Variable(value, name="reverse_embeddings")
+            weight = self._weight_options.weight
+            self.state.reverse_embeddings = weight(self.state, "reverse_embeddings", value)
 
     def compute(self, x: Any) -> tf.Tensor:
         """The embeddings of ids ``x``, or the logits of states ``x`` (``reverse``)."""

@@ -2,8 +2,8 @@
 
 ``seq`` ``[batch, time, H, W, C]`` -> ``[batch, time, h, w, n_units]`` (or the last real
 step's ``[batch, h, w, n_units]`` with ``return_sequences=False``). Each step's gates are
-convolutions (``ConvLSTM2DCell``): ``kernel_size``, ``stride``, ``padding`` and
-``dilation`` act on the input, the recurrent convolution is ``same``-padded. The layer is
+convolutions (``ConvLSTM2DCell``): ``kernel_size``, ``strides``, ``padding`` and
+``dilation_rate`` act on the input, the recurrent convolution is ``same``-padded. The layer is
 the pack's ``RNN`` run on the images flattened to vectors, so it has the ``RNN``'s
 machinery: ``mask=``/``lengths=`` (default: the sequence's ``padding_mask``), ``reverse``
 (outputs stay aligned with the input steps, unlike Keras's ``go_backwards``), the cell's
@@ -37,15 +37,15 @@ __all__ = ["ConvLSTM2D"]
 Initializer = str | Callable[..., Any] | None
 
 
-@tw.renamed_arguments(RENAMED)
+@tw.renamed_arguments({**RENAMED, "stride": "strides", "dilation": "dilation_rate"})
 class ConvLSTM2D(tw.Layer):
     """A convolutional LSTM unrolled over ``seq`` (see the module docstring).
 
     Args:
         seq: ``[batch, time, H, W, C]`` with ``H``, ``W``, ``C`` known.
         n_units: the feature maps of the states and output (Keras: ``filters``).
-        kernel_size, stride, padding, dilation: the input convolution (Keras:
-            ``strides``, ``dilation_rate``).
+        kernel_size, strides, padding, dilation_rate: the input convolution (Keras's
+            names; ``stride`` and ``dilation`` still work, with a warning).
         activation, recurrent_activation, add_bias, unit_forget_bias, w_init, u_init,
             b_init: as Keras's (see ``ConvLSTM2DCell``).
         lengths, mask: padding of the time axis (default: ``seq.padding_mask``).
@@ -59,9 +59,9 @@ class ConvLSTM2D(tw.Layer):
         *,
         n_units: int,
         kernel_size: int | Sequence[int] = 3,
-        stride: int | Sequence[int] = 1,
+        strides: int | Sequence[int] = 1,
         padding: str = "valid",
-        dilation: int | Sequence[int] = 1,
+        dilation_rate: int | Sequence[int] = 1,
         activation: str | Callable[..., Any] = "tensorweave-layers:tanh",
         recurrent_activation: str | Callable[..., Any] = "tensorweave-layers:sigmoid",
         add_bias: bool = True,
@@ -102,9 +102,9 @@ class ConvLSTM2D(tw.Layer):
                 image=tuple(int(d) for d in image),  # type: ignore[arg-type]
                 filters=n_units,
                 kernel_size=kernel_size,
-                stride=stride,
+                strides=strides,
                 padding=padding,
-                dilation=dilation,
+                dilation_rate=dilation_rate,
                 activation=activation,
                 recurrent_activation=recurrent_activation,
                 add_bias=add_bias,

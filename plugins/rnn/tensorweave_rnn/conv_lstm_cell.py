@@ -3,7 +3,7 @@
 
 The step input is an image ``[batch, H, W, C]`` and the states ``h``, ``c`` are feature
 maps ``[batch, h, w, n_units]``; every gate is a convolution of the input (``kernel``
-``[kh, kw, C, 4 n_units]``, with ``stride``, ``padding`` and ``dilation``) plus a
+``[kh, kw, C, 4 n_units]``, with ``strides``, ``padding`` and ``dilation_rate``) plus a
 ``same``-padded convolution of ``h`` (``recurrent_kernel`` ``[kh, kw, n_units, 4
 n_units]``), in Keras's gate order ``i, f, c, o``, so weights carry over from and to
 ``keras.layers.ConvLSTM2D``. A cell's contract is vectors ``(batch, width)``, so the cell
@@ -57,6 +57,7 @@ def _pair(value: int | Sequence[int], what: str, who: str) -> tuple[int, int]:
     return out[0], out[1]
 
 
+@tw.renamed_arguments({"stride": "strides", "dilation": "dilation_rate"})
 class ConvLSTM2DCell(Cell):
     """A convolutional LSTM step on flattened images (see the module docstring).
 
@@ -66,7 +67,7 @@ class ConvLSTM2DCell(Cell):
         image: the step image's ``(H, W, C)``.
         filters: the feature maps of the states (``ConvLSTM2D``'s ``n_units``).
         n_units: the flattened output width ``h * w * filters`` (computed when omitted).
-        kernel_size, stride, padding, dilation: of the input convolution.
+        kernel_size, strides, padding, dilation_rate: of the input convolution.
         activation, recurrent_activation, add_bias, unit_forget_bias: as ``LSTMCell``.
         w_init, u_init, b_init: initializers of ``kernel``, ``recurrent_kernel`` and
             ``bias`` (defaults glorot-uniform, orthogonal, zeros, as Keras).
@@ -81,9 +82,9 @@ class ConvLSTM2DCell(Cell):
         filters: int,
         n_units: int | None = None,
         kernel_size: int | Sequence[int] = 3,
-        stride: int | Sequence[int] = 1,
+        strides: int | Sequence[int] = 1,
         padding: str = "valid",
-        dilation: int | Sequence[int] = 1,
+        dilation_rate: int | Sequence[int] = 1,
         activation: str | Callable[..., Any] = "tensorweave-layers:tanh",
         recurrent_activation: str | Callable[..., Any] = "tensorweave-layers:sigmoid",
         add_bias: bool = True,
@@ -99,10 +100,10 @@ class ConvLSTM2DCell(Cell):
         height, width, channels = (tw.positive_int(d, "image", who) for d in image)
         self.filters = tw.positive_int(filters, "filters", who)
         self.kernel_size = _pair(kernel_size, "kernel_size", who)
-        self.strides = _pair(stride, "stride", who)
-        self.dilations = _pair(dilation, "dilation", who)
+        self.strides = _pair(strides, "strides", who)
+        self.dilations = _pair(dilation_rate, "dilation_rate", who)
         if max(self.strides) > 1 and max(self.dilations) > 1:
-            raise tw.ArgumentError(f"{who}: stride > 1 and dilation > 1 cannot be combined.")
+            raise tw.ArgumentError(f"{who}: strides > 1 and dilation_rate > 1 cannot be combined.")
         if padding not in ("same", "valid"):
             raise tw.ArgumentError(f"{who}: padding must be 'same' or 'valid', got {padding!r}.")
         self.padding = padding

@@ -37,7 +37,7 @@ def _frames(batch=2, steps=4):
 def test_shapes_follow_the_convolution():
     seq = tw.Input(shape=FRAMES)
     assert ConvLSTM2D(seq, n_units=4, kernel_size=3).shape == (None, None, 3, 3, 4)
-    strided = ConvLSTM2D(seq, n_units=4, kernel_size=3, stride=2, padding="same")
+    strided = ConvLSTM2D(seq, n_units=4, kernel_size=3, strides=2, padding="same")
     assert strided.shape == (None, None, 3, 3, 4)
     last = ConvLSTM2D(seq, n_units=1, kernel_size=(1, 2), return_sequences=False)
     assert last.shape == (None, 5, 4, 1)
@@ -78,4 +78,4 @@ def test_errors_name_the_layer_and_the_fix():
     with pytest.raises(tw.ShapeError, match="smaller than the kernel"):
         ConvLSTM2D(tw.Input(shape=(None, None, 2, 2, 1)), n_units=2, kernel_size=3)
     with pytest.raises(tw.ArgumentError, match="cannot be combined"):
-        ConvLSTM2D(tw.Input(shape=FRAMES), n_units=2, stride=2, dilation=2)
+        ConvLSTM2D(tw.Input(shape=FRAMES), n_units=2, strides=2, dilation_rate=2)

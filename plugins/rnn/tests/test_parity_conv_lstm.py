@@ -18,11 +18,11 @@ WEIGHTS = ("kernel", "recurrent_kernel", "bias")
     "options",
     [
         {"padding": "same", "return_sequences": True},
-        {"padding": "valid", "stride": 2, "return_sequences": False},
+        {"padding": "valid", "strides": 2, "return_sequences": False},
     ],
 )
 def test_conv_lstm2d_matches_keras(options):
-    stride = options.get("stride", 1)
+    stride = options.get("strides", 1)
     ref = keras.layers.ConvLSTM2D(
         3,
         3,
