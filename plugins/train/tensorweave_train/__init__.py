@@ -10,7 +10,8 @@ the package or one of its entry points is cheap):
   ``Progress``/``ProgressBar``, ``ReduceLROnPlateau``, ``CheckpointCallback``;
 - ``optimizers``: ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad``, schedules, clipping;
 - ``runs``: ``Run`` (a run directory, opened), ``train_job``/``resume_job`` (a config into
-  a run), ``load_model``, ``export_run``, ``Predictor``, ``Ensemble``, ``WarmStart``;
+  a run), ``load_model``, ``export_run``, ``Predictor``, ``Ensemble``, ``WarmStart``,
+  ``distribution`` (a job's ``tf.distribute`` strategy) and ``Cluster`` (``TF_CONFIG``);
 - ``commands``: ``tensorweave train|evaluate|predict|resume|export|plot|draw``.
 
 Components are registered by versioned name (``tw.optimizers["Adam.v1"]``,
@@ -42,6 +43,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_train.hooks import ensure_hookspecs
     from tensorweave_train.loop.checkpoints import Checkpointer, CorruptCheckpointWarning
     from tensorweave_train.loop.data import Batches, as_batches
+    from tensorweave_train.loop.distribute import is_chief
     from tensorweave_train.loop.events import (
         Callback,
         Event,
@@ -72,6 +74,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         WarmUp,
         clip_gradients,
     )
+    from tensorweave_train.runs.cluster import Cluster, ClusterError, cluster_config
     from tensorweave_train.runs.config import (
         Job,
         build_job,
@@ -85,6 +88,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_train.runs.export import Predictor, export_saved_model
     from tensorweave_train.runs.processors import PredictInputError
     from tensorweave_train.runs.run import Run, export_run, load_model, load_run
+    from tensorweave_train.runs.strategy import Distribution, distribution
     from tensorweave_train.runs.training import Interrupted, resume_job, train_job
     from tensorweave_train.runs.warm_start import WarmStart
 
@@ -157,6 +161,13 @@ _EXPORTS = {
     "export_saved_model": f"{_R}.export",
     "Ensemble": f"{_R}.ensemble",
     "WarmStart": f"{_R}.warm_start",
+    # distribution: the strategy of a job, the cluster, the chief
+    "Distribution": f"{_R}.strategy",
+    "distribution": f"{_R}.strategy",
+    "Cluster": f"{_R}.cluster",
+    "ClusterError": f"{_R}.cluster",
+    "cluster_config": f"{_R}.cluster",
+    "is_chief": f"{_L}.distribute",
     # for packs that add commands or hooks of their own (the store)
     "parse_command_line": "commands.arguments",
     "ensure_hookspecs": "hooks",
@@ -222,6 +233,12 @@ __all__ = [
     "export_saved_model",
     "Ensemble",
     "WarmStart",
+    "Distribution",
+    "distribution",
+    "Cluster",
+    "ClusterError",
+    "cluster_config",
+    "is_chief",
     "parse_command_line",
     "ensure_hookspecs",
     "kinds",

@@ -320,13 +320,15 @@ class Model(tw.Stateful):
         resume: Any = None,
         verbose: int = 1,
         validation_split: float = 0.0,
+        shard: str = "auto",
     ) -> History:
         """Train for ``epochs`` epochs; see ``Trainer.run``. Returns the ``History``
         (``history.history`` is Keras's dict of lists).
 
         ``verbose``: 1 a progress bar on a terminal, else a line per epoch; 2 a line per
         epoch; 0 silent (``callbacks.Progress``). ``validation_split``: validate on the last
-        fraction of array ``data``, as Keras (``loop.data.split_validation``).
+        fraction of array ``data``, as Keras (``loop.data.split_validation``). ``shard``:
+        how the workers of a strategy share the data (``loop.distribute``).
         """
         from tensorweave_train.callbacks.progress import Progress
         from tensorweave_train.loop.trainer import Trainer
@@ -348,6 +350,7 @@ class Model(tw.Stateful):
                 shuffle=shuffle,
                 seed=seed,
                 resume=resume,
+                shard=shard,
             )
         except BaseException as err:  # callbacks close what they opened (Callback.on_failure)
             for cb in trainer.callbacks:

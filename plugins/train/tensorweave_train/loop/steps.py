@@ -6,7 +6,8 @@ traced once for any batch size, the fast path for eager tensors, inline calls, X
 naming the layer):
 
 - ``train``: ``Model.train_step`` on one batch; under a ``tf.distribute`` strategy it runs
-  on each replica's share of the batch (``strategy.run``) and the losses are summed;
+  on each replica's share of the batch (``strategy.run``; who gets which examples:
+  ``loop.distribute``) and the losses are summed;
 - ``train_many``: ``k`` train steps in one call, each value holding ``k`` batches stacked on
   a new first axis, run by a ``tf.while_loop`` (Keras's ``steps_per_execution``): the
   per-step Python work (checks, conversion, a call, event dispatch) is paid once per call.
@@ -35,6 +36,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave.graph.compile import reraise
+from tensorweave_train.loop.distribute import replica_share
 
 if TYPE_CHECKING:
     from tensorweave_train.loop.model import Model
@@ -72,6 +74,19 @@ class Steps:
         # (input id, numpy dtype, rank, non-batch axes) already validated by ``Input.check``
         self.checked: set[tuple[Any, ...]] = set()
         self._built_for: Any = None  # (a weak reference to) the optimizer whose slots exist
+        self._shard = "data"  # how a strategy's workers share batches (loop.distribute)
+
+    @property
+    def shard(self) -> str:
+        """How the workers of a strategy share each batch, ``"data"`` or ``"off"`` (see
+        ``loop.distribute``); setting another one drops the train steps traced for the old."""
+        return self._shard
+
+    @shard.setter
+    def shard(self, mode: str) -> None:
+        if mode != self._shard:
+            self._shard = mode
+            self._train = self._train_many = None
 
     # -- the compiled functions ---------------------------------------------------------
     def _compile(
@@ -106,8 +121,10 @@ class Steps:
         if not model.distributed:
             return model.train_step(list(values))
         strategy = model.strategy
+        local = self.shard == "off"
         per_replica = strategy.run(
-            lambda *vals: model.train_step(_replica_share(vals, strategy)), args=values
+            lambda *vals: model.train_step(replica_share(vals, strategy, local=local)),
+            args=values,
         )
         return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None)
 
@@ -238,14 +255,3 @@ class Steps:
     def test_one(self, batch: Sequence[Any]) -> int:
         """Add one batch to the evaluation metrics; its number of examples."""
         return int(self.test(*self.check(self.model.feeds, batch)))
-
-
-def _replica_share(values: Sequence[tf.Tensor], strategy: tf.distribute.Strategy) -> list[Any]:
-    """This replica's consecutive share of a global batch (the last replicas' may be
-    empty when the batch is smaller than the replica count)."""
-    n = strategy.num_replicas_in_sync
-    ctx = tf.distribute.get_replica_context()
-    rid = tf.cast(ctx.replica_id_in_sync_group, tf.int32)
-    total = tf.shape(values[0])[0]
-    lo, hi = rid * total // n, (rid + 1) * total // n
-    return [v[lo:hi] for v in values]

@@ -36,6 +36,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_train.loop.checkpoints import Checkpointer
+from tensorweave_train.loop.distribute import restore, shard_mode
 from tensorweave_train.loop.events import Callback, Event, TrainState
 from tensorweave_train.loop.execution import run_epoch
 from tensorweave_train.loop.history import History
@@ -145,6 +146,7 @@ class Trainer:
         shuffle: bool = True,
         seed: int = 0,
         resume: Any = None,
+        shard: str = "auto",
     ) -> History:
         """Train until ``epochs`` epochs are done or a callback stops the loop.
 
@@ -158,7 +160,10 @@ class Trainer:
             seed: the data-order seed (set ``tf.random.set_seed`` yourself before building
                 layers for identical initial weights).
             resume: a run directory (or ``True``: the ``Checkpoint`` callback's) whose newest
-                valid checkpoint to continue from; nothing happens if it has none.
+                valid checkpoint to continue from; nothing happens if it has none. On
+                several workers the chief reads it and sends it to the others.
+            shard: how the workers of a strategy share the data: ``"auto"``, ``"data"``
+                or ``"off"`` (``loop.distribute``).
         """
         model = self.model
         state = self.state
@@ -169,6 +174,7 @@ class Trainer:
         if bad is not None:
             warnings.warn(f"the training data's {bad}", NonFiniteWarning, stacklevel=3)
         batches = model.batches(data, batch_size=batch_size, shuffle=shuffle, seed=seed)
+        model.steps.shard = shard_mode(data if model.distributed else None, shard)
         state.steps_per_epoch = batches.length
         model.build()
         if resume is not None and resume is not False:
@@ -253,7 +259,7 @@ class Trainer:
             checkpointer: Checkpointer = found[0]
         else:
             checkpointer = Checkpointer(where)  # type: ignore[arg-type]  # not False here
-        snap = checkpointer.restore(self.model)
+        snap = restore(checkpointer, self.model)  # on several workers: the chief's, shared
         if snap is None:
             return
         s = self.state

@@ -8,8 +8,12 @@ A job config (TOML, JSON or YAML; see ``configs/digits.toml``) has these section
 - ``[model]``: a graph block (``nodes`` wired by name) naming its ``inputs``, ``targets``,
   ``outputs``, ``loss`` and ``metrics`` nodes;
 - ``[optimizer]``: an optimizer promise (default Adam);
-- ``[train]``: ``epochs``, ``batch_size``, ``seed``, ``shuffle``, ``limit`` (train on the
-  first N examples, for smoke runs), ``checkpoint_every`` (epochs), ``jit_compile``;
+- ``[train]``: ``epochs``, ``batch_size`` (the global batch, shared by every replica),
+  ``seed``, ``shuffle``, ``limit`` (train on the first N examples, for smoke runs),
+  ``checkpoint_every`` (epochs), ``jit_compile``, and the distribution: ``strategy``
+  (``default``, ``mirrored``, ``multi_worker``, ``parameter_server``: ``runs.strategy``),
+  ``devices`` (``mirrored``'s) and ``shard`` (``auto``, ``data``, ``off``:
+  ``loop.distribute``);
 - ``callbacks``: a top-level list of callback promises, added to the job's own;
 - ``[run]``: ``name`` (a plain name: no path separators or ``..``), ``dir`` (default a new
   ``runs/<name>-<time>``, never one that exists) and ``tensorboard``;
@@ -26,7 +30,7 @@ before anything is built, ``build_model`` is the one place a config becomes a ``
 >>> for path, problem in check_settings({"train": {"epochs": "x", "bogus": 1}}):
 ...     print(f"{path}: {problem}")
 train.epochs: expected int, got 'x'
-train.bogus: unknown setting; settings: epochs, batch_size, seed, shuffle, limit, checkpoint_every, jit_compile
+train.bogus: unknown setting; settings: epochs, batch_size, seed, shuffle, limit, checkpoint_every, jit_compile, strategy, devices, shard
 data: a job config needs a [data] section
 model: a job config needs a [model] section
 """
@@ -39,7 +43,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import tensorflow as tf
@@ -62,6 +66,7 @@ __all__ = [
     "check_layout",
     "validate_config",
     "build_model",
+    "build_data",
     "build_job",
     "settings_dict",
 ]
@@ -81,6 +86,9 @@ class TrainSettings:
     limit: int | None = None
     checkpoint_every: int = 1
     jit_compile: bool = False  # compile the steps with XLA (``Model(jit_compile=True)``)
+    strategy: Literal["default", "mirrored", "multi_worker", "parameter_server"] = "default"
+    devices: list[str] | None = None  # mirrored: the devices (default every GPU, else the CPU)
+    shard: Literal["auto", "data", "off"] = "auto"  # how workers share data (loop.distribute)
 
 
 @dataclass
@@ -244,15 +252,32 @@ def build_model(cfg: Mapping[str, Any], built: Mapping[str, Any] | None = None) 
         raise twc.ConfigError([("model", f"cannot make the model: {err}")]) from err
 
 
-def build_job(cfg: Mapping[str, Any], parts: Sequence[str] | None = None) -> Job:
+def build_data(cfg: Mapping[str, Any]) -> Any:
+    """The ``[data]`` section built alone (seeded as ``build_job`` seeds it), before anything
+    else: a job builds its data before a multi-worker strategy starts TensorFlow's servers
+    (a dataset's worker processes are forked before any server thread exists)."""
+    validate_config(cfg)
+    settings = _settings(cfg, "train")
+    tf.random.set_seed(settings.seed)
+    np.random.seed(settings.seed)
+    return twc.resolve({"data": cfg["data"]})["data"]
+
+
+def build_job(
+    cfg: Mapping[str, Any], parts: Sequence[str] | None = None, *, data: Any = None
+) -> Job:
     """Validate (all problems at once), then build the data, the model and the callbacks;
-    ``parts`` limits what is built to those sections (default all)."""
+    ``parts`` limits what is built to those sections (default all); ``data``: the
+    ``[data]`` section already built (``build_data``)."""
     validate_config(cfg, parts)
     settings = _settings(cfg, "train")
     tf.random.set_seed(settings.seed)
     np.random.seed(settings.seed)
-    wanted = [k for k in cfg if k not in SECTIONS and (parts is None or k in parts)]
-    built = twc.resolve({k: cfg[k] for k in wanted})
+    ready = {} if data is None else {"data": data}
+    wanted = [
+        k for k in cfg if k not in SECTIONS and k not in ready and (parts is None or k in parts)
+    ]
+    built = {**ready, **twc.resolve({k: cfg[k] for k in wanted})}
     model = build_model(cfg, built)
     return Job(
         config=dict(cfg),
