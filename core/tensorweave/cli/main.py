@@ -74,6 +74,25 @@ def _one_line_warning(
     return f"warning: {message} ({category.__name__})\n"
 
 
+def _warn_about_broken_hooks() -> None:
+    """One line per hook module that failed to import and per ``tensorweave_add_commands``
+    hook that raised: either way that pack's commands are missing, and the user should
+    know why before argparse answers ``invalid choice``."""
+    broken = [(f, "its hook module failed to load") for f in plugins.module_failures()]
+    broken += [
+        (f, "its commands could not be added")
+        for f in plugins.failures()
+        if f.entry_point == "tensorweave_add_commands"
+    ]
+    for failure, what in broken:
+        print(
+            f"warning: {failure.distribution}: {what} "
+            f"({type(failure.cause).__name__}: {failure.cause}); `tensorweave plugins` "
+            "shows every broken plugin.",
+            file=sys.stderr,
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tensorweave`` script; returns the exit code."""
     quiet_tensorflow()
@@ -84,14 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Broken plugins are reported by `tensorweave plugins`; here one line each suffices.
         warnings.simplefilter("ignore", RuntimeWarning)
         parser = build_parser()
-    failures = [f for f in plugins.failures() if f.entry_point == "tensorweave_add_commands"]
-    for failure in failures:
-        print(
-            f"warning: {failure.distribution}: its commands could not be added "
-            f"({type(failure.cause).__name__}: {failure.cause}); `tensorweave plugins` "
-            "shows every broken plugin.",
-            file=sys.stderr,
-        )
+    _warn_about_broken_hooks()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
