@@ -33,6 +33,7 @@ import pluggy
 from tensorweave.errors import PluginLoadError
 from tensorweave.registries import hookspecs
 from tensorweave.registries.containment import Contained
+from tensorweave.registries.counterparts import counterpart_failures
 from tensorweave.registries.discovery import HOOKS_GROUP, DistributionInfo, catalog
 from tensorweave.registries.kinds import kind_failures
 
@@ -160,10 +161,16 @@ class Plugins:
         catalog.refresh()
 
     def failures(self) -> list[PluginLoadError]:
-        """Hook modules that failed to load, hook implementations that raised, and kind
-        declarations that failed (component failures are on each registry)."""
+        """Hook modules that failed to load, hook implementations that raised, kind
+        declarations and counterpart tables that failed (component failures are on each
+        registry)."""
         _ = self.manager
-        return [*self._hook_failures, *self._call_failures.values(), *kind_failures()]
+        return [
+            *self._hook_failures,
+            *self._call_failures.values(),
+            *kind_failures(),
+            *counterpart_failures(),
+        ]
 
     def module_failures(self) -> list[PluginLoadError]:
         """Hook modules that failed to load (their commands and hooks are missing)."""
