@@ -269,7 +269,7 @@ def target_problem(target: str) -> str | None:
         if parent is None or parent.name != "__init__.py":
             return None  # an extension module, a namespace package: cannot tell
         siblings = sorted(p.stem for p in parent.parent.glob("*.py") if p.stem != "__init__")
-        close = difflib.get_close_matches(module.rpartition(".")[2], siblings, n=3)
+        close = difflib.get_close_matches(module.rpartition(".")[2], siblings, n=3, cutoff=0.7)
         hint = f" (close matches: {', '.join(close)})" if close else ""
         return f"no module {module!r} in {parent.parent}{hint}"
     first = qualname.split(".")[0]
@@ -281,7 +281,7 @@ def target_problem(target: str) -> str | None:
     names = sorted(_top_level_names(tree))
     if first in names:
         return None  # defined, but its attribute is not readable from source
-    close = difflib.get_close_matches(first, names, n=3)
+    close = difflib.get_close_matches(first, names, n=3, cutoff=0.7)
     hint = f" (close matches: {', '.join(close)})" if close else ""
     return f"{module} does not define {first!r}{hint}"
 
