@@ -80,7 +80,7 @@ def _unknown(name: str) -> UnknownComponentError:
     every = {n: k for k, reg in kinds().items() for n in reg.names()}
     close = difflib.get_close_matches(name, list(every), n=5, cutoff=0.6)
     hint = ", ".join(f"{n} ({every[n]})" for n in close) or "none"
-    known = [line for kind in kinds() if (line := suggestion(kind, name))]
+    known = [line for k, reg in kinds().items() if (line := suggestion(k, name, reg.__contains__))]
     lines = [f"no component {name!r} in any kind ({', '.join(sorted(kinds()))})."]
     lines += [f"  {line}" for line in dict.fromkeys(known)]
     lines += [

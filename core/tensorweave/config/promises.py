@@ -78,7 +78,7 @@ def lookup(
         bare = name.split(":", 1)[-1]
         close = difflib.get_close_matches(bare, reg.names(), n=3, cutoff=0.6)
         msg = f"unknown {kind} component {name!r}"
-        elsewhere = suggestion(kind, bare)  # "Dense is keras.layers.Dense elsewhere; ..."
+        elsewhere = suggestion(kind, bare, reg.__contains__)  # "Dense is keras.layers.Dense…"
         if elsewhere:
             msg += f"; {elsewhere}"
         provided = hint_for(kind, name, recorded=recorded)

@@ -25,13 +25,16 @@ a table that fails to load is recorded against its distribution and skipped.
 >>> row = Counterpart("Lookup.v1", keras="keras.layers.Embedding")
 >>> row.known_names, row.matches("layers", "Embedding.v1"), row.matches("layers", "embedding")
 (('keras.layers.Embedding',), True, True)
+>>> Counterpart("mse.v1", keras="keras.losses.MeanSquaredError", kind="losses").matches(
+...     "losses", "mean_squared_error")
+True
 """
 
 from __future__ import annotations
 
 import threading
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from tensorweave.errors import PluginLoadError
@@ -79,12 +82,18 @@ class Counterpart:
         of this row's foreign names, in ``kind``."""
         if kind != self.kind:
             return False
-        wanted = split_version(split_qualified(asked)[1])[0].rpartition(".")[2].lower()
-        return any(name.rpartition(".")[2].lower() == wanted for name in self.known_names)
+        wanted = _typed(split_version(split_qualified(asked)[1])[0])
+        return any(_typed(name) == wanted for name in self.known_names)
 
     def describe(self) -> str:
         """``"FC.v1"`` or ``'RNN.v1 with cell="LSTMCell.v1"'``."""
         return self.component + (f" with {self.usage}" if self.usage else "")
+
+
+def _typed(name: str) -> str:
+    """The last part of a dotted name, compared as people type it: ``CategoricalCrossentropy``
+    and ``categorical_crossentropy`` are one name."""
+    return name.rpartition(".")[2].replace("_", "").lower()
 
 
 _lock = threading.Lock()
@@ -161,19 +170,18 @@ def counterparts_of(kind: str, component: str) -> list[Counterpart]:
     ]
 
 
-def suggestion(kind: str, asked: str) -> str:
-    """One line naming the components that do what ``asked`` does elsewhere, or ``""``.
+def suggestion(kind: str, asked: str, available: Callable[[str], bool] | None = None) -> str:
+    """One line naming the components that do what ``asked`` does elsewhere, or ``""``;
+    only those ``available`` says are installed, when it is given.
 
     >>> suggestion("layers", "NoSuchThing.v1")
     ''
     """
-    rows = known_as(kind, asked)
+    rows = [r for r in known_as(kind, asked) if available is None or available(r.component)]
     if not rows:
         return ""
     base = split_version(split_qualified(asked)[1])[0].rpartition(".")[2]
-    where = sorted(
-        {n for r in rows for n in r.known_names if n.rpartition(".")[2].lower() == base.lower()}
-    )
+    where = sorted({n for r in rows for n in r.known_names if _typed(n) == _typed(base)})
     options = " or ".join(dict.fromkeys(r.describe() for r in rows))
     return f"{base} is {', '.join(where)} elsewhere; in tensorweave: {options}"
 

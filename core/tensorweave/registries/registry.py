@@ -302,7 +302,7 @@ class Registry(Generic[T]):
         return provider, bare, entries
 
     def _unknown(self, asked: str, bare: str, provider: str | None) -> UnknownComponentError:
-        known_as = suggestion(self.kind, bare)  # the packs' tables, read only now
+        known_as = suggestion(self.kind, bare, self.__contains__)  # tables read only now
         return unknown_component(
             self.kind, self.group, self._entries(), asked, bare, provider, known_as
         )

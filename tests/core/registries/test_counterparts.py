@@ -15,8 +15,8 @@ TABLE_SOURCE = """
 import tensorweave as tw
 
 COUNTERPARTS = (
-    tw.Counterpart("Thing.v1", keras="keras.layers.Dense", also=("tensorlayer.layers.DenseLayer",)),
-    tw.Counterpart("Thing.v1", keras="keras.layers.LSTM", usage='cell="LSTMCell.v1"'),
+    tw.Counterpart("Thing.v1", keras="keras.layers.Blob", also=("tensorlayer.layers.BlobLayer",)),
+    tw.Counterpart("Thing.v1", keras="keras.layers.Wobble", usage='cell="WobbleCell.v1"'),
 )
 """
 
@@ -35,17 +35,17 @@ def pack(fake_dists):
 
 def test_an_unknown_keras_name_says_what_does_its_job(pack):
     with pytest.raises(tw.UnknownComponentError) as caught:
-        tw.layers["Dense.v1"]
-    assert "Dense is keras.layers.Dense elsewhere; in tensorweave: Thing.v1" in str(caught.value)
-    with pytest.raises(tw.UnknownComponentError, match=r'Thing\.v1 with cell="LSTMCell\.v1"'):
-        tw.layers["LSTM.v1"]
-    with pytest.raises(tw.UnknownComponentError, match=r"tensorlayer\.layers\.DenseLayer"):
-        tw.resolve("layers", "DenseLayer", owner="Net", option="block")
+        tw.layers["Blob.v1"]
+    assert "Blob is keras.layers.Blob elsewhere; in tensorweave: Thing.v1" in str(caught.value)
+    with pytest.raises(tw.UnknownComponentError, match=r'Thing\.v1 with cell="WobbleCell\.v1"'):
+        tw.layers["Wobble.v1"]
+    with pytest.raises(tw.UnknownComponentError, match=r"tensorlayer\.layers\.BlobLayer"):
+        tw.resolve("layers", "BlobLayer", owner="Net", option="block")
 
 
 def test_a_config_naming_a_keras_layer_is_told_the_equivalent(pack):
     errors = config.validate(
-        {"m": {"nodes": {"x": {"input": [3]}, "h": {"@layers": "Dense.v1", "inputs": "x"}}}}
+        {"m": {"nodes": {"x": {"input": [3]}, "h": {"@layers": "Blob.v1", "inputs": "x"}}}}
     )
     assert any("in tensorweave: Thing.v1" in message for _, message in errors)
 
@@ -57,17 +57,17 @@ def test_tables_are_read_only_when_a_lookup_fails(pack):
     assert tw.layers[f"{pack.name}:Thing.v1"] is not None
     assert "Thing.v1" in tw.layers and table not in fakes.IMPORTS
     with pytest.raises(tw.UnknownComponentError):
-        tw.layers["Dense.v1"]
+        tw.layers["Blob.v1"]
     assert table in fakes.IMPORTS
 
 
 def test_rows_are_found_by_component_and_by_foreign_name(pack):
     assert [r.keras for r in counterparts_of("layers", f"{pack.name}:Thing.v1")] == [
-        "keras.layers.Dense",
-        "keras.layers.LSTM",
+        "keras.layers.Blob",
+        "keras.layers.Wobble",
     ]
-    assert [r.component for r in known_as("layers", "keras.layers.Dense")] == ["Thing.v1"]
-    assert known_as("losses", "Dense") == []  # rows belong to a kind
+    assert [r.component for r in known_as("layers", "keras.layers.Blob")] == ["Thing.v1"]
+    assert known_as("losses", "Blob") == []  # rows belong to a kind
 
 
 def test_a_broken_table_is_recorded_and_lookups_still_explain(fake_dists):
@@ -78,8 +78,8 @@ def test_a_broken_table_is_recorded_and_lookups_still_explain(fake_dists):
     )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        with pytest.raises(tw.UnknownComponentError, match=r"no layers component 'Dense\.v1'"):
-            tw.layers["Dense.v1"]
+        with pytest.raises(tw.UnknownComponentError, match=r"no layers component 'Blob\.v1'"):
+            tw.layers["Blob.v1"]
     assert any(bad.name in str(w.message) for w in caught)
     [failure] = [f for f in tw.plugins.failures() if f.distribution == bad.name]
     assert "expected tw.Counterpart rows" in str(failure)
