@@ -56,6 +56,9 @@ def test_rendered_pack_keeps_no_template_name():
     }
     assert entry_points["tensorweave.losses"]["fancy_log_cosh.v1"] == "fancy_pkg.losses:log_cosh"
     assert "fancy_pkg/scale.py" in files
+    # an SPDX string (PEP 639), which setuptools>=77 reads without a deprecation warning
+    assert project["project"]["license"] == "Apache-2.0"
+    assert project["build-system"]["requires"] == ["setuptools>=77"]
 
 
 @pytest.mark.parametrize(
@@ -140,7 +143,7 @@ RESOLVE_AND_TRAIN = textwrap.dedent(
     x = tw.Input(n_units=3, value=np.ones((4, 3), "float32"))
     target = tw.Input(n_units=3, value=np.full((4, 3), 3.0, "float32"))
     y = Scale(x)
-    loss = tw.compile(log_cosh(y, target))
+    loss = tw.compile(log_cosh(target, y))  # labels, then predictions
     before = float(loss())
     with tf.GradientTape() as tape:
         value = loss()
@@ -167,9 +170,26 @@ def test_scaffolded_pack_installs_passes_its_tests_resolves_and_trains(tmp_path)
         **QUIET,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(site), QUIET.get("PYTHONPATH")])),
     }
-    installed = _pip(
-        "install", "--no-build-isolation", "--no-deps", "-q", "--target", str(site), str(root)
+    # built as a wheel with `build` (requirements-dev.txt), as CONTRIBUTING's publish step does
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--wheel",
+            "--no-isolation",
+            "--outdir",
+            str(tmp_path / "dist"),
+            str(root),
+        ],
+        capture_output=True,
+        text=True,
+        env=QUIET,
     )
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-2000:]
+    assert "deprecated" not in (built.stdout + built.stderr).lower(), built.stdout[-3000:]
+    [wheel] = (tmp_path / "dist").glob("*.whl")
+    installed = _pip("install", "--no-deps", "-q", "--target", str(site), str(wheel))
     assert installed.returncode == 0, installed.stderr
     tests = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],  # what the newcomer types
