@@ -12,7 +12,8 @@ def test_the_package_is_lazy():
     check_lazy_package("tensorweave_augment")
 
 
-def test_the_config_trains_with_the_packs_kind_and_callback(tmp_path, capsys):
+def test_the_config_trains_with_the_packs_kind_and_callback(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("TENSORWEAVE_RUNS", str(tmp_path / "runs"))  # where a store records runs
     run = tmp_path / "run"
     argv = [
         "train",
