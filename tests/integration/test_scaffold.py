@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tensorweave.cli import scaffold
+from tests.integration.wheels import build_wheel
 
 REPO = Path(__file__).resolve().parents[2]
 CONTRIB_TEMPLATE = REPO / "contrib" / "template"
@@ -171,24 +172,8 @@ def test_scaffolded_pack_installs_passes_its_tests_resolves_and_trains(tmp_path)
         "PYTHONPATH": os.pathsep.join(filter(None, [str(site), QUIET.get("PYTHONPATH")])),
     }
     # built as a wheel with `build` (requirements-dev.txt), as CONTRIBUTING's publish step does
-    built = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "build",
-            "--wheel",
-            "--no-isolation",
-            "--outdir",
-            str(tmp_path / "dist"),
-            str(root),
-        ],
-        capture_output=True,
-        text=True,
-        env=QUIET,
-    )
-    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-2000:]
-    assert "deprecated" not in (built.stdout + built.stderr).lower(), built.stdout[-3000:]
-    [wheel] = (tmp_path / "dist").glob("*.whl")
+    wheel, printed = build_wheel(root, tmp_path / "dist", QUIET)
+    assert "deprecated" not in printed.lower(), printed[-3000:]  # the license is an SPDX string
     installed = _pip("install", "--no-deps", "-q", "--target", str(site), str(wheel))
     assert installed.returncode == 0, installed.stderr
     tests = subprocess.run(

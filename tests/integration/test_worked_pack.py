@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.test_fresh_install import _local_distributions, declared_closure
+from tests.integration.wheels import build_wheel
 
 ROOT = Path(__file__).resolve().parents[2]
 PACK = "tensorweave-augment"
@@ -45,26 +46,12 @@ def _deps_view(where: Path) -> Path:
 
 def _wheels(names: list[str], where: Path) -> list[Path]:
     local = _local_distributions()
-    out = where / "wheels"
+    wheels = []
     for name in names:
         source = where / "sources" / name
         shutil.copytree(local[name], source, ignore=LEFTOVERS)
-        built = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "build",
-                "--wheel",
-                "--no-isolation",
-                "--outdir",
-                str(out),
-                str(source),
-            ],
-            capture_output=True,
-            text=True,
-        )
-        assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
-    return sorted(out.glob("*.whl"))
+        wheels.append(build_wheel(source, where / "wheels")[0])
+    return wheels
 
 
 def _fresh_install(where: Path) -> dict[str, object]:

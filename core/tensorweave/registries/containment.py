@@ -95,22 +95,33 @@ def _contain(
     return contained
 
 
+def _started(
+    function: Callable[..., Any], args: Any, kwargs: Any, hook: str, name: str, record: Recorder
+) -> Generator[None, Any, Any] | None:
+    """A wrapper's generator run to its ``yield``, or ``None`` (recorded) when it failed
+    before: the call then runs without it."""
+    try:
+        teardown: Generator[None, Any, Any] = function(*args, **kwargs)
+        next(teardown)
+    except StopIteration:
+        record(hook, name, RuntimeError(f"the {hook} wrapper of {name} did not yield"))
+        return None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:
+        record(hook, name, err)
+        return None
+    return teardown
+
+
 def _contained_wrapper(
     function: Callable[..., Any], hook: str, name: str, record: Recorder
 ) -> Callable[..., Generator[None, Any, Any]]:
     """A ``wrapper=True`` implementation whose own failures are recorded and skipped."""
 
     def contained(*args: Any, **kwargs: Any) -> Generator[None, Any, Any]:
-        try:
-            teardown = function(*args, **kwargs)
-            next(teardown)
-        except StopIteration:
-            record(hook, name, RuntimeError(f"the {hook} wrapper of {name} did not yield"))
-            return (yield)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as err:  # failed before its yield: the call runs without it
-            record(hook, name, err)
+        teardown = _started(function, args, kwargs, hook, name, record)
+        if teardown is None:
             return (yield)
         try:
             result = yield
@@ -149,20 +160,10 @@ def _contained_old_wrapper(
     """An old-style ``hookwrapper=True`` implementation, contained the same way."""
 
     def contained(*args: Any, **kwargs: Any) -> Generator[None, Any, None]:
-        try:
-            teardown = function(*args, **kwargs)
-            next(teardown)
-        except StopIteration:
-            record(hook, name, RuntimeError(f"the {hook} hookwrapper of {name} did not yield"))
-            yield
-            return
-        except KeyboardInterrupt:
-            raise
-        except BaseException as err:
-            record(hook, name, err)
-            yield
-            return
+        teardown = _started(function, args, kwargs, hook, name, record)
         outcome = yield
+        if teardown is None:
+            return
         try:
             teardown.send(outcome)
         except StopIteration:
@@ -173,6 +174,6 @@ def _contained_old_wrapper(
             record(hook, name, err)
             return
         teardown.close()
-        record(hook, name, RuntimeError(f"the {hook} hookwrapper of {name} yielded twice"))
+        record(hook, name, RuntimeError(f"the {hook} wrapper of {name} yielded twice"))
 
     return contained

@@ -116,11 +116,7 @@ def counterparts() -> list[tuple[str, Counterpart]]:
     if _loaded is None or _loaded[0] != generation:
         rows: list[tuple[str, Counterpart]] = []
         failures: dict[str, PluginLoadError] = {}
-        dists = catalog.distributions()
-        for ref in catalog.entry_points(COUNTERPARTS_GROUP):
-            dist = dists.get(ref.distribution)
-            if catalog.is_blocked(ref.distribution) or (dist is not None and not dist.compatible):
-                continue
+        for ref in catalog.loadable(COUNTERPARTS_GROUP):
             try:
                 table = list(ref.load())
                 bad = [r for r in table if not isinstance(r, Counterpart)]

@@ -174,6 +174,17 @@ class Catalog:
         """The entry points of one group, in distribution order."""
         return self.groups().get(group, [])
 
+    def loadable(self, group: str) -> list[EntryPointRef]:
+        """The entry points of ``group`` whose distribution may be loaded: not blocked, and
+        made for this core (its ``Requires-Dist`` range holds ``CORE_VERSION``)."""
+        dists = self.distributions()
+        return [
+            ref
+            for ref in self.entry_points(group)
+            if not self.is_blocked(ref.distribution)
+            and (ref.distribution not in dists or dists[ref.distribution].compatible)
+        ]
+
     def kind_names(self) -> set[str]:
         """Every component kind installed metadata knows of: the ``tensorweave.<kind>``
         groups that hold components, and the kinds declared in ``tensorweave.kinds``."""

@@ -103,15 +103,11 @@ def _declarations(kind: str) -> list[tuple[str, Kind]]:
     cached = _loaded.get(kind)
     if cached is None or cached[0] != generation:
         found: list[tuple[str, Kind]] = []
-        dists = catalog.distributions()
         with _lock:  # failures of an earlier scan are judged again
             for key in [k for k in _failures if k[0] == kind]:
                 del _failures[key]
-        for ref in catalog.entry_points(KINDS_GROUP):
-            if ref.name != kind or catalog.is_blocked(ref.distribution):
-                continue
-            dist = dists.get(ref.distribution)
-            if dist is not None and not dist.compatible:
+        for ref in catalog.loadable(KINDS_GROUP):
+            if ref.name != kind:
                 continue
             declared = _load_declaration(ref.name, ref.distribution, ref.version, ref.load)
             if declared is not None:

@@ -190,12 +190,7 @@ class Plugins:
         # first module that fails to import end the load (and SystemExit end the process),
         # and knows neither TENSORWEAVE_BLOCK by distribution nor a pack's core range.
         # The catalog's one scan is used instead, each module loaded on its own, contained.
-        for ref in catalog.entry_points(HOOK_GROUP):
-            if catalog.is_blocked(ref.distribution):
-                continue
-            dist = catalog.distributions().get(ref.distribution)
-            if dist is not None and not dist.compatible:
-                continue
+        for ref in catalog.loadable(HOOK_GROUP):
             try:
                 name = f"{ref.distribution}:{ref.name}"
                 pm.register(self._contained(ref.load(), name), name=name)
