@@ -109,7 +109,7 @@ ALLOWED = {
     "config": {"errors", "checks", "registries", "graph", "renames"},
     "cli": {"errors", "registries", "renames"},  # no graph, no config: no TensorFlow
     "__main__": {"cli"},  # python -m tensorweave
-    "testing": {"errors", "checks", "registries", "graph", "config", ""},
+    "testing": {"errors", "checks", "registries", "graph", "config", "cli", ""},
     "": {"errors", "checks", "lazy", "registries", "graph", "config", "renames"},  # __init__
 }
 

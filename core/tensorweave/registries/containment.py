@@ -3,14 +3,17 @@
 pluggy runs a hook call itself (its ``_multicall`` loop: ``tryfirst``/``trylast`` order,
 ``wrapper=True`` and old-style ``hookwrapper`` implementations around the others,
 ``firstresult`` specs stopping at the first answer), and tensorweave lets it. pluggy
-stops the whole call at the first implementation that raises; tensorweave must not let
-one broken plugin take the others' commands or callbacks down. So each plugin is
+stops the whole call at the first implementation that raises; ``tw.plugins.call`` must
+not let one broken plugin take the others' commands or callbacks down. So each plugin is
 registered through a ``Contained`` stand-in whose hook functions are the plugin's own,
-wrapped: a plain implementation that raises returns ``None`` (pluggy skips ``None``
-results) and the error goes to ``record``; a wrapper that raises before or after its
-``yield`` is skipped the same way, and the call goes on as if it were not there. Nothing
-else changes: argument names, hook options and markers are the plugin's, so pluggy
-validates and orders them as usual, and any other attribute reads through to the plugin.
+wrapped: inside ``containing()`` (what ``tw.plugins.call`` runs in), a plain
+implementation that raises returns ``None`` (pluggy skips ``None`` results) and the error
+goes to ``record``; a wrapper that raises before or after its ``yield`` is skipped the
+same way, and the call goes on as if it were not there. Outside it (``tw.plugins.hook.X()``,
+pluggy's own relay) the functions behave exactly as the plugin's: an error propagates, for
+hooks whose errors are answers (a store that cannot resolve a run). Nothing else changes:
+argument names, hook options and markers are the plugin's, so pluggy validates and orders
+them as usual, and any other attribute reads through to the plugin.
 
 >>> import pluggy
 >>> mark = pluggy.HookimplMarker("doc")
@@ -20,21 +23,41 @@ validates and orders them as usual, and any other attribute reads through to the
 ...         raise ValueError("boom")
 >>> seen = []
 >>> stand_in = Contained(Broken(), "broken", "doc", lambda hook, name, err: seen.append(str(err)))
->>> stand_in.doc_hook(1), seen
+>>> with containing():
+...     stand_in.doc_hook(1), seen
 (None, ['boom'])
+>>> stand_in.doc_hook(1)
+Traceback (most recent call last):
+...
+ValueError: boom
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import inspect
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
-__all__ = ["Contained", "Recorder"]
+__all__ = ["Contained", "Recorder", "containing"]
 
 # ``record(hook_name, plugin_name, error)``: what the host does with a contained failure.
 Recorder = Callable[[str, str, BaseException], None]
+
+
+_CONTAINING = contextvars.ContextVar("tensorweave_containing", default=False)
+
+
+@contextlib.contextmanager
+def containing() -> Iterator[None]:
+    """Hook calls made inside record and skip an implementation that raises."""
+    token = _CONTAINING.set(True)
+    try:
+        yield
+    finally:
+        _CONTAINING.reset(token)
 
 
 class Contained:
@@ -84,6 +107,9 @@ def _contain(
 
     @functools.wraps(function)
     def contained(*args: Any, **kwargs: Any) -> Any:
+        if not _CONTAINING.get():
+            return function(*args, **kwargs)
+        token = _CONTAINING.set(False)  # hooks it calls itself behave as pluggy's
         try:
             return function(*args, **kwargs)
         except KeyboardInterrupt:
@@ -91,6 +117,8 @@ def _contain(
         except BaseException as err:  # contained: recorded, the others still run
             record(hook, name, err)
             return None
+        finally:
+            _CONTAINING.reset(token)
 
     return contained
 
@@ -120,6 +148,8 @@ def _contained_wrapper(
     """A ``wrapper=True`` implementation whose own failures are recorded and skipped."""
 
     def contained(*args: Any, **kwargs: Any) -> Generator[None, Any, Any]:
+        if not _CONTAINING.get():
+            return (yield from function(*args, **kwargs))
         teardown = _started(function, args, kwargs, hook, name, record)
         if teardown is None:
             return (yield)
@@ -160,6 +190,9 @@ def _contained_old_wrapper(
     """An old-style ``hookwrapper=True`` implementation, contained the same way."""
 
     def contained(*args: Any, **kwargs: Any) -> Generator[None, Any, None]:
+        if not _CONTAINING.get():
+            yield from function(*args, **kwargs)
+            return
         teardown = _started(function, args, kwargs, hook, name, record)
         outcome = yield
         if teardown is None:

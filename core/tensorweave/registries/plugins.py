@@ -32,7 +32,7 @@ import pluggy
 
 from tensorweave.errors import PluginLoadError
 from tensorweave.registries import hookspecs
-from tensorweave.registries.containment import Contained
+from tensorweave.registries.containment import Contained, containing
 from tensorweave.registries.counterparts import counterpart_failures
 from tensorweave.registries.discovery import HOOKS_GROUP, DistributionInfo, catalog
 from tensorweave.registries.kinds import kind_failures
@@ -73,7 +73,8 @@ class Plugins:
 
     @property
     def hook(self) -> Any:
-        """``tw.plugins.hook.tensorweave_<name>(...)`` calls every implementation."""
+        """``tw.plugins.hook.tensorweave_<name>(...)``: pluggy's own relay, where an
+        implementation that raises ends the call (``call`` contains it instead)."""
         return self.manager.hook
 
     def register(self, plugin: object, name: str | None = None) -> None:
@@ -113,7 +114,8 @@ class Plugins:
                 f"no hook {hook!r}: no installed plugin declares or implements it. Fix: check "
                 "the name, or install the pack that publishes it."
             )
-        return caller(**kwargs)
+        with containing():
+            return caller(**kwargs)
 
     def _contained(self, plugin: object, name: str) -> Contained:
         """``plugin`` as registered: each hook function contained (see ``containment``)."""

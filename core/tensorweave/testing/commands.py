@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import tensorweave as tw
+from tensorweave.cli import build_parser
 from tensorweave.registries.discovery import HOOKS_GROUP
 
 __all__ = ["CommandCase"]
@@ -65,8 +66,6 @@ class CommandCase:
 def _on_command_line(command: str) -> bool:
     """Whether ``tensorweave COMMAND`` is a command (argparse answers ``invalid choice``
     for one that is not; anything else, even a usage error, means it is there)."""
-    from tensorweave.cli import build_parser
-
     parser = build_parser()
     errors = io.StringIO()
     with contextlib.redirect_stderr(errors), contextlib.redirect_stdout(io.StringIO()):

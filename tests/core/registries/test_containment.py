@@ -204,3 +204,9 @@ def test_a_registered_plugin_keeps_its_own_attributes(published):
 def test_an_unknown_hook_is_an_error_naming_it():
     with pytest.raises(AttributeError, match="no hook 'tensorweave_no_such_hook'"):
         tw.plugins.call("tensorweave_no_such_hook")
+
+
+def test_outside_call_the_relay_is_pluggys_own_and_errors_propagate(published):
+    _hooks(published, "raising", RAISING)
+    with pytest.raises(RuntimeError, match="pick is broken on purpose"):
+        tw.plugins.hook.tensorweave_demo_pick(log=[])
