@@ -84,7 +84,10 @@ def cluster_config(
     every = [a for tasks in jobs.values() for a in tasks]
     twice = sorted({a for a in every if every.count(a) > 1})
     if twice:
-        raise ClusterError(f"the cluster lists {', '.join(twice)} twice: one task per address.")
+        raise ClusterError(
+            f"the cluster lists {', '.join(twice)} twice. Fix: give each task its own "
+            "host:port (one port per worker on one host)."
+        )
     kind, _, index = str(task).strip().rpartition(":")
     kind = kind or ("chief" if index == "chief" else "worker")
     index = "0" if index == "chief" else index
