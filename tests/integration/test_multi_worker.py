@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.slow  # real processes, each imports TensorFlow: ~2-4 min in all
+pytestmark = pytest.mark.slow  # real processes, each imports TensorFlow: ~4-5 min in all on a loaded 2-core machine
 
 # 240 training examples, 15 steps of 16 per epoch: seconds of training
 JOB = ["--data.limit=300", "--train.epochs=3", "--train.batch_size=16", "--dims.hidden=8"]
@@ -168,3 +168,25 @@ def test_a_worker_killed_mid_epoch_and_restarted_ends_with_the_same_weights(
         assert [row["epoch"] for row in csv.DictReader(f)] == ["1", "2", "3"]
     (record,) = _store_runs(tmp_path / "store.db")  # still one run
     assert record.status == "finished"  # type: ignore[attr-defined]
+
+
+def test_parameter_servers_serve_a_chief_that_trains_as_one_process(
+    reference, tmp_path: Path
+) -> None:
+    chief, worker, ps = (f"127.0.0.1:{p}" for p in _free_ports(3))
+    cluster = ["--train.strategy=parameter_server", "--chief", chief, "--workers", worker]
+    cluster += ["--ps", ps, "--train.epochs=1"]
+    store = tmp_path / "store.db"
+    servers = [_start(tmp_path / t, store, *cluster, "--task", t) for t in ("ps:0", "worker:0")]
+    run = tmp_path / "chief" / "run"
+    out, _ = _finish(
+        _start(tmp_path / "chief", store, *cluster, "--task", "chief", "--run-dir", str(run)),
+        "chief",
+    )
+    for proc, task in zip(servers, ("ps:0", "worker:0")):
+        served, _ = _finish(proc, task)  # each stops once the chief is gone
+        assert served.startswith(f"{task}: served the chief")
+        assert os.listdir(tmp_path / task) == []
+    assert "strategy parameter_server" in out
+    one = _losses(reference["tmp"] / "one" / "run")  # type: ignore[operator]
+    np.testing.assert_allclose(_losses(run), one[:1], rtol=1e-5)
