@@ -19,7 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.slow  # real processes, each imports TensorFlow: ~4-5 min in all on a loaded 2-core machine
+pytestmark = (
+    pytest.mark.slow
+)  # real processes, each imports TensorFlow: ~4-5 min in all on a loaded 2-core machine
 
 # 240 training examples, 15 steps of 16 per epoch: seconds of training
 JOB = ["--data.limit=300", "--train.epochs=3", "--train.batch_size=16", "--dims.hidden=8"]
