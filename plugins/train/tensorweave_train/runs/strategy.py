@@ -102,8 +102,8 @@ def split_cpu(count: int) -> None:
     ``MirroredStrategy`` needs to mirror over them; nothing when there are enough. Must run
     before TensorFlow starts in the process."""
     cpu = tf.config.list_physical_devices("CPU")[0]
-    have = tf.config.get_logical_device_configuration(cpu)
-    if have is not None and len(have) >= count:
+    have = tf.config.get_logical_device_configuration(cpu)  # None: the one CPU device
+    if (len(have) if have else 1) >= count:
         return
     try:
         tf.config.set_logical_device_configuration(
