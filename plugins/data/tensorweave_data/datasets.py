@@ -140,7 +140,7 @@ def digits(
     predict: list[dict[str, Any]] = [{k: v for k, v in s.items() if k != "field"} for s in chosen]
     for s in predict:  # the predictor sees a batch of raw images
         if s["step"] == "reshape.v1":
-            s["shape"] = [-1, *s["shape"]]
+            s["batched"] = True
     return DataSplits(
         train=stack(train, ["x", "y"]),
         valid=stack(valid, ["x", "y"]),

@@ -11,7 +11,7 @@ Subclasses set only ``spatial_rank`` and ``layout``; the constructor is this one
 >>> class Conv3D(Conv):
 ...     spatial_rank = 3
 ...     layout = "[batch, depth, height, width, channels]"
->>> Conv3D(tw.Input(shape=(None, 4, 8, 8, 3)), 4, 3, padding="valid").shape
+>>> Conv3D(tw.Input(shape=(4, 8, 8, 3)), 4, 3, padding="valid").shape
 (None, 2, 6, 6, 4)
 """
 

@@ -11,7 +11,7 @@ attention weights in training; ``reuse_with(q, training=False)`` turns that off.
 With one input it is self-attention (key and value default to the query).
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 8), name="x")
+>>> x = tw.Input(batch_shape=(None, None, 8), name="x")
 >>> att = MHAttention(x, n_units=8, n_heads=2, causal=True)
 >>> att.shape, att.query_kernel.shape.as_list()
 ((None, None, 8), [8, 2, 4])

@@ -322,7 +322,7 @@ class NodeMetric:
     accumulates a batch (the node's other arguments bound), ``result()`` and ``reset()``.
 
     >>> import tensorweave as tw
-    >>> y, p = tw.Input(shape=(None,), name="y"), tw.Input(shape=(None,), name="p")
+    >>> y, p = tw.Input(shape=(), name="y"), tw.Input(shape=(), name="p")
     >>> state = tw.metrics["f1.v1"](y, p, threshold=0.5).streaming()
     >>> state.update([1.0, 0.0], [0.9, 0.8]); state.update([1.0, 1.0], [0.1, 0.7])
     >>> round(float(state.result()), 4)  # tp=2 fp=1 fn=1 over both batches

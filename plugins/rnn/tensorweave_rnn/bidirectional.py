@@ -6,7 +6,7 @@ and with ``lengths=``/``mask=`` it starts at each row's last real step. With
 backward half the output at the first step (the end of its run).
 
 >>> import tensorweave as tw
->>> seq = tw.Input(shape=(None, None, 3))
+>>> seq = tw.Input(batch_shape=(None, None, 3))
 >>> Bidirectional(seq, cell="GRUCell.v1", n_units=4).shape
 (None, None, 8)
 >>> Bidirectional(seq, cell="GRUCell.v1", n_units=4, merge="sum").shape

@@ -64,10 +64,10 @@ def test_matmul_with_constants_and_layers():
     assert y.shape == (None, 2)
     np.testing.assert_allclose(y().numpy(), A @ w)
     np.testing.assert_allclose(
-        (w.T @ tw.Input(shape=(None, 3, 1)))((np.ones((1, 3, 1)))), [w.T @ np.ones((3, 1))]
+        (w.T @ tw.Input(shape=(3, 1)))((np.ones((1, 3, 1)))), [w.T @ np.ones((3, 1))]
     )
-    left = tw.Input(shape=(None, 2, 3), value=np.ones((1, 2, 3), "float32"))
-    right = tw.Input(shape=(None, 3, 4), value=np.ones((1, 3, 4), "float32"))
+    left = tw.Input(shape=(2, 3), value=np.ones((1, 2, 3), "float32"))
+    right = tw.Input(shape=(3, 4), value=np.ones((1, 3, 4), "float32"))
     z = left @ right
     assert z.shape == (None, 2, 4) and z.inputs == (left, right)
     np.testing.assert_allclose(z().numpy(), np.full((1, 2, 4), 3.0))
