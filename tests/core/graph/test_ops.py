@@ -179,3 +179,15 @@ def test_layers_inside_list_arguments_become_inputs(ab):
     np.testing.assert_allclose(total().numpy(), A + B)
     reshaped = tw.ops.reshape(a, [-1, 3, 1])  # a list of constants stays a constant
     assert reshaped.inputs == (a,) and reshaped.shape == (None, 3, 1)
+
+
+def test_unnamed_ops_get_distinct_names_so_a_summary_has_one_row_each():
+    tw.reset_names()
+    x = tw.Input(batch_shape=(None, 2, 3), name="x")
+    per_row, per_col = tw.ops.reduce_sum(x, axis=1), tw.ops.reduce_sum(x, axis=2)
+    first, second = tw.ops.abs(per_row), tw.ops.abs(per_col)
+    assert (per_row.name, per_col.name) == ("reduce_sum", "reduce_sum_1")
+    assert (first.name, second.name) == ("abs", "abs_1")
+    rows = [r.name for r in tw.graph.summarize.summary_rows([first, second])]
+    assert len(rows) == len(set(rows)) == 5
+    assert tw.ops.reduce_sum(x, axis=1, name="total").name == "total"
