@@ -82,9 +82,9 @@ def test_errors():
 
 
 def test_as_layer_with_lengths_input():
-    ids = tw.Input(shape=(None, None), dtype="int64", name="ids")
-    logits = tw.Input(shape=(None, None, 4), name="logits")
-    lengths = tw.Input(shape=(None,), dtype="int32", name="lengths")
+    ids = tw.Input(batch_shape=(None, None), dtype="int64", name="ids")
+    logits = tw.Input(batch_shape=(None, None, 4), name="logits")
+    lengths = tw.Input(shape=(), dtype="int32", name="lengths")
     node = sequence_cross_entropy(ids, logits, lengths=lengths)
     _, y, z, n = _data(2, 3, 4, 1)
     n = n.astype("int32")
