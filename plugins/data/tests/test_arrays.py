@@ -130,7 +130,7 @@ def test_tensorweave_train_runs_a_config_on_generated_files(tmp_path: Path) -> N
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    assert "epoch 3/3" in done.stdout and "ShapeConventionWarning" not in done.stderr
+    assert "Epoch 3/3" in done.stdout and "ShapeConventionWarning" not in done.stderr
     with open(tmp_path / "run" / "log.csv") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 3 and "val_accuracy" in rows[0]

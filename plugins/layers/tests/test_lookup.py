@@ -189,7 +189,7 @@ def test_errors():
 
 
 def test_a_batch_of_bags_not_a_multiple_of_seq_len_pads_the_last_sequence():
-    x = tw.Input(shape=(None, 3), sparse=True)
+    x = tw.Input(shape=(3,), sparse=True)
     layer = tw.layers["tensorweave-layers:Lookup.v1"](
         x, vocab_size=3, n_units=2, seq_len=2, w_init="ones"
     )
@@ -224,6 +224,6 @@ def test_mask_zero_on_sparse_ids_marks_the_given_nonzero_ids():
 
 
 def test_mask_zero_needs_steps():
-    bags = tw.Input(shape=(None, 4), sparse=True, name="bags")
+    bags = tw.Input(shape=(4,), sparse=True, name="bags")
     with pytest.raises(tw.ArgumentError, match=r"(?s)weighted bags.*Fix"):
         tw.layers["tensorweave-layers:Lookup.v1"](bags, vocab_size=4, n_units=2, mask_zero=True)

@@ -130,7 +130,7 @@ CATALOGUE = {
 
 def _inputs(labels_kind):
     if labels_kind == "ids":
-        return tw.Input(shape=(None,), dtype="int64"), tw.Input(n_units=N_CLASSES)
+        return tw.Input(shape=(), dtype="int64"), tw.Input(n_units=N_CLASSES)
     return tw.Input(n_units=N_CLASSES), tw.Input(n_units=N_CLASSES)
 
 
@@ -153,7 +153,7 @@ def test_every_catalogue_metric_streams_to_its_whole_set_figure(seed, cuts):
     bounds = [0, *cuts, n]
     for name, (options, y_kind, p_kind) in CATALOGUE.items():
         y, p = _inputs(y_kind)
-        w = tw.Input(shape=(None,), name="w")
+        w = tw.Input(shape=(), name="w")
         node = tw.metrics[name](y, p, sample_weight=w, **options)
         state = node.streaming()
         for lo, hi in itertools.pairwise(bounds):
@@ -165,11 +165,11 @@ def test_every_catalogue_metric_streams_to_its_whole_set_figure(seed, cuts):
 
 
 def test_per_class_states_need_a_known_last_axis():
-    y, p = tw.Input(shape=(None, None)), tw.Input(shape=(None, None))
+    y, p = tw.Input(batch_shape=(None, None)), tw.Input(batch_shape=(None, None))
     with pytest.raises(tw.ShapeError, match=r"fbeta: .*one total per class.*Fix: give"):
         tw.metrics["fbeta.v1"](y, p, average="macro").streaming()
     assert tw.metrics["fbeta.v1"](y, p).streaming() is not None  # micro pools the classes
-    single = tw.metrics["r2.v1"](tw.Input(shape=(None,)), tw.Input(shape=(None,))).streaming()
+    single = tw.metrics["r2.v1"](tw.Input(shape=()), tw.Input(shape=())).streaming()
     single.update([1.0, 2.0], [1.0, 2.5])
     single.update([3.0], [3.0])
     np.testing.assert_allclose(single.result(), 1.0 - 0.25 / 2.0, rtol=1e-6)

@@ -475,7 +475,7 @@ def test_unrolled_static_length_equals_the_while_loop(options):
 
 
 def _masked_ids():
-    ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+    ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
     return ids, tw.layers["Lookup.v1"](ids, vocab_size=5, n_units=3, mask_zero=True)
 
 
@@ -497,7 +497,7 @@ def test_the_padding_mask_of_the_sequence_is_the_mask_unless_one_is_given():
 def test_reuse_takes_the_new_sequences_padding_mask():
     _, emb = _masked_ids()
     rnn = RNN(emb, cell="GRUCell.v1", n_units=2)
-    plain = rnn.reuse_with(tw.Input(shape=(None, None, 3), name="plain"))
+    plain = rnn.reuse_with(tw.Input(batch_shape=(None, None, 3), name="plain"))
     assert len(plain.inputs) == 1 and plain.shares_state_with(rnn)
     _, other = _masked_ids()
     again = rnn.reuse_with(other)
