@@ -32,11 +32,18 @@ __all__ = ["SwapEMAWeights"]
 
 
 class SwapEMAWeights(Callback):
-    """Validate on the weight averages (see the module docstring).
+    """Swap the optimizer's weight averages (``ema=True``) into the weights for each
+    validation, and back after it, as Keras's ``SwapEMAWeights``.
 
     Args:
         swap_on_epoch: keep the averages in the weights from each epoch's end to the next
             epoch's start too (Keras's name), for the checkpoint and loggers.
+
+    >>> from tensorweave_train import Adam
+    >>> optimizer = Adam(1e-3, ema=True)  # Model(..., optimizer=optimizer)
+    >>> callbacks = [SwapEMAWeights()]    # model.train(..., callbacks=callbacks): val_* averaged
+    >>> bool(optimizer.averages_in_model)
+    False
     """
 
     priority = 90  # after monitors and loggers at an epoch's end, before the checkpoint

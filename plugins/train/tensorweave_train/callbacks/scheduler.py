@@ -52,12 +52,19 @@ def _takes_rate(fn: Callable[..., Any]) -> bool:
 
 
 class LearningRateScheduler(Callback):
-    """Set the base learning rate at each epoch's start (see the module docstring).
+    """Set the base learning rate at each epoch's start from a function of the epoch, or
+    from a schedule's factor of the starting rate, as Keras's ``LearningRateScheduler``.
 
     Args:
         schedule: ``fn(epoch)`` or ``fn(epoch, lr)`` returning the rate, as Keras's; or a
             ``Schedule`` (or registered schedule name) giving a factor of the starting rate.
         verbose: 1 prints the rate set at each epoch, as Keras's.
+
+    >>> from tensorweave_train import StepDecay
+    >>> keras_style = LearningRateScheduler(lambda epoch, lr: lr if epoch < 10 else lr * 0.9)
+    >>> halved = LearningRateScheduler(StepDecay(5, gamma=0.5))  # every 5 epochs
+    >>> keras_style.takes_rate, halved.factor
+    (True, True)
     """
 
     priority = -50  # before the epoch's other callbacks read the rate

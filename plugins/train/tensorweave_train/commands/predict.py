@@ -62,18 +62,8 @@ def _raw(args: argparse.Namespace) -> Any:
             found = json.loads(path.read_text())
         except json.JSONDecodeError as err:
             raise UsageError(f"tensorweave predict: {path} is not valid JSON: {err}") from err
-        # an object holds one array per input (converted when they are fitted to the model)
-        return found if isinstance(found, dict) else _array(found)
+        return found  # rows, or an object of one array per input (``prepare_inputs``)
     return path.read_text()
-
-
-def _array(value: Any) -> Any:
-    """A JSON array as a numpy array; rows of different lengths stay a list (the model's
-    input check then says so, naming the input)."""
-    try:
-        return np.asarray(value)
-    except ValueError:
-        return value
 
 
 def cmd_predict(argv: list[str]) -> int:

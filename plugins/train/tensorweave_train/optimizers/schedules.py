@@ -178,10 +178,11 @@ class PolynomialDecay(Schedule):
 class PiecewiseConstant(Schedule):
     """``values[0]`` up to step ``boundaries[0]`` (included), ``values[i]`` after
     ``boundaries[i - 1]`` up to ``boundaries[i]``, ``values[-1]`` after the last boundary,
-    as Keras's ``PiecewiseConstant`` (its values are rates; these, factors of the base rate).
+    as Keras's ``PiecewiseConstantDecay`` (its values are rates; these, factors of the base
+    rate).
 
-    >>> [float(PiecewiseConstant([2, 4], [1.0, 0.5, 0.1])(s)) for s in (0, 2, 3, 5)]
-    [1.0, 1.0, 0.5, 0.10000000149011612]
+    >>> [float(PiecewiseConstant([2, 4], [1.0, 0.5, 0.25])(s)) for s in (0, 2, 3, 5)]
+    [1.0, 1.0, 0.5, 0.25]
     """
 
     def __init__(self, boundaries: Sequence[int], values: Sequence[float]) -> None:

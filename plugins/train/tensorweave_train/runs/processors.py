@@ -124,6 +124,8 @@ class Processors:
         ``first_input`` (one example gets its batch axis); ``PredictInputError`` says
         what does not fit."""
         check_raw(raw, self.info)
+        if isinstance(raw, list | tuple):  # rows from JSON: one array, before any step
+            raw = _array(raw, first_input)
         return fit_input(self._preprocessed(raw), first_input)
 
     def prepare_inputs(self, raw: Any, inputs: Sequence[tw.Layer]) -> dict[str, np.ndarray]:
@@ -183,6 +185,16 @@ def _check_names(raw: Mapping[str, Any], names: Sequence[str]) -> None:
         )
 
 
+def _array(value: Any, layer: tw.Layer) -> np.ndarray:
+    try:
+        return np.asarray(value)
+    except ValueError as err:  # rows of different lengths
+        raise PredictInputError(
+            f"the input for {layer.name!r} is not an array: its rows have different lengths "
+            f"({err}). Fix: give rows of one length."
+        ) from err
+
+
 def fit_input(value: Any, layer: tw.Layer) -> np.ndarray:
     """``value`` as a batch for the input ``layer``: an array of numbers (one example gets
     its batch axis), checked against the input; ``PredictInputError`` says what does not
@@ -192,12 +204,7 @@ def fit_input(value: Any, layer: tw.Layer) -> np.ndarray:
     >>> fit_input([1, 2], tw.Input(n_units=2, name="x")).shape
     (1, 2)
     """
-    try:
-        x = np.asarray(value)
-    except ValueError as err:  # rows of different lengths
-        raise PredictInputError(
-            f"the input for {layer.name!r} is not an array: {err}. Fix: give rows of one length."
-        ) from err
+    x = _array(value, layer)
     if x.dtype == object:
         raise PredictInputError(
             f"the input for {layer.name!r} is not an array of numbers (it holds "
