@@ -21,7 +21,9 @@ class Adafactor(Optimizer):
     ``clip_threshold`` and scaled by ``max(epsilon_2, rms(var)) * min(lr, 1 / sqrt(t))``;
     the decay is ``1 - t ** beta_2_decay``. (Keras's ``relative_step`` is left out: its
     rule caps the rate at ``1 / sqrt(t)`` either way.) A ``tf.IndexedSlices`` gradient is
-    applied as its dense form (the means read every row).
+    applied as its dense form (the means read every row). Where ``v`` underflows to 0 (an
+    entry whose row and column both got no gradient, e.g. a never-lit pixel into a dead
+    unit) the step is 0, where Keras's is NaN and poisons every weight.
 
     >>> import tensorflow as tf
     >>> v = tf.Variable([[1.0, 1.0]]); Adafactor(0.1).apply_gradients([(tf.constant([[1.0, 1.0]]), v)])
@@ -92,6 +94,6 @@ class Adafactor(Optimizer):
             second = second * tf.expand_dims(c, -2)
         else:
             second = v.assign(decay * v + (1 - decay) * squared)
-        u = g / tf.sqrt(second)
+        u = tf.math.divide_no_nan(g, tf.sqrt(second))  # Keras: 0 / 0 = NaN
         u = u / tf.maximum(tf.cast(1.0, dtype), _rms(u) / tf.cast(self.clip_threshold, dtype))
         var.assign_sub(alpha * u)
