@@ -1,5 +1,6 @@
 """The catalogue schedules against Keras's (an initial rate of 1: ours are factors of the
-base rate), and ``OneCycle`` against a numpy transcription of PyTorch's ``OneCycleLR``."""
+base rate), ``OneCycle`` against a numpy transcription of PyTorch's ``OneCycleLR``, and the
+base class's constructor check."""
 
 from __future__ import annotations
 
@@ -119,3 +120,18 @@ def test_an_optimizer_follows_a_registered_schedule_from_a_config() -> None:
         rates.append(float(opt.current_learning_rate()))
         opt.iterations.assign_add(1)
     assert rates == pytest.approx([0.5, 0.5, 0.05])
+
+
+def test_schedule_keyword_it_does_not_take_names_the_parameters():
+    with pytest.raises(tw.ArgumentError, match=r"'decay_step' .* Did you mean 'decay_steps'\?"):
+        twt.CosineDecay(decay_step=10)
+    assert float(twt.CosineDecay(decay_steps=10, alpha=0.5)(10)) == pytest.approx(0.5)
+
+    class Halving(twt.Schedule):
+        def __init__(self, **options: float) -> None:
+            self.options = options
+
+        def factor(self, step):
+            return 0.5**step
+
+    assert Halving(every=2.0).options == {"every": 2.0}  # **options: any keyword
