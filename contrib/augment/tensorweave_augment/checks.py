@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+import tensorweave as tw
+
 __all__ = ["keeps_shape_and_dtype", "draws_from_the_generator"]
 
 
@@ -21,10 +23,14 @@ def _batch() -> tf.Tensor:
 
 
 def keeps_shape_and_dtype(augmenter: Any) -> None:
-    """``augmenter(x, rng)`` has ``x``'s shape and dtype, eagerly and in a ``tf.function``."""
+    """``augmenter(x, rng)`` has ``x``'s shape and dtype, eagerly and compiled (as a graph
+    node, through ``tw.compile``)."""
     x = _batch()
     rng = tf.random.Generator.from_seed(0)
-    for out in (augmenter(x, rng), tf.function(lambda t: augmenter(t, rng))(x)):
+    node = tw.Lambda(
+        lambda t: augmenter(t, rng), tw.Input(shape=(None, *x.shape[1:])), shape=x.shape
+    )
+    for out in (augmenter(x, rng), tw.compile(node)(x)):
         assert out.shape == x.shape and out.dtype == x.dtype, (
             f"{augmenter!r} gave {out.dtype.name} {out.shape} for {x.dtype.name} {x.shape}"
         )

@@ -31,7 +31,7 @@ __all__ = ["run"]
 
 def run(name: str, options: Sequence[str], *, seed: int = 0) -> int:
     """Print the batch before and after ``name`` with ``options``; the exit code."""
-    tw.registry("augmenters")[name]  # an unknown name: UnknownComponentError (exit 3)
+    tw.resolve("augmenters", name)  # an unknown name: UnknownComponentError (exit 3)
     try:
         block = config.apply_overrides(
             {"augmenter": {"@augmenters": name}}, [f"augmenter.{o}" for o in options]

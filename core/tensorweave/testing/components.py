@@ -59,7 +59,7 @@ class ComponentCase:
 
     def component(self) -> Any:
         """The registered component (a class or a function)."""
-        return tw.registry(self.kind)[self.name]
+        return tw.resolve(self.kind, self.name)
 
     def build(self) -> Any:
         """The component called with the case's options."""
