@@ -102,12 +102,12 @@ def input_layer(
             f"{who} expects {what}: one example's shape has {rank - 1} sizes, got {dims}. "
             "Fix: give the shape without the batch dimension, e.g. (32, 32, 3)."
         )
-    return tw.Input(shape=(None, *dims), dtype=dtype)
+    return tw.Input(batch_shape=(None, *dims), dtype=dtype)
 
 
 def reshape(x: tw.Layer, example: Sequence[int], name: str) -> tw.Layer:
     """``x`` reshaped so that one example has the shape ``example``."""
-    return layer("Reshape.v1")(x, (-1, *example), name=name)
+    return layer("Reshape.v1")(x, tuple(example), name=name)
 
 
 def finish(

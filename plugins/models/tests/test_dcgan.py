@@ -62,8 +62,8 @@ def test_the_discriminator_is_the_tutorials():
 
 
 def test_the_discriminator_scores_generated_images_and_shares_weights_on_real_ones():
-    z = tw.Input(shape=(None, 16), name="z")
-    real = tw.Input(shape=(None, 8, 8, 1), name="real")
+    z = tw.Input(shape=(16,), name="z")
+    real = tw.Input(shape=(8, 8, 1), name="real")
     fake = tw.models["DCGANGenerator.v1"](z, image_shape=(8, 8, 1), width=0.125)
     on_fake = tw.models["DCGANDiscriminator.v1"](fake, width=0.125, dropout=0.0)
     on_real = on_fake.reuse_with(real)

@@ -119,7 +119,7 @@ def test_width_scales_every_layers_filters():
 
 
 def test_an_input_layer_is_used_as_given_and_the_module_takes_it():
-    x = tw.Input(shape=(None, 64, 64, 3), name="pixels")
+    x = tw.Input(shape=(64, 64, 3), name="pixels")
     net = tw.models["ResNet18.v1"](x, classes=5, width=0.125, name="body")
     assert net.inputs == (x,) and net.name == "body" and net.shape == (None, 5)
     assert all(n.name.startswith("body/") for n in net.inner_graph.nodes if n is not x)
