@@ -7,8 +7,10 @@ the package or one of its entry points is cheap):
   ``test_step`` compiled and run several per call), ``Trainer`` (the event-driven loop),
   ``Callback`` and the events, ``Checkpointer`` (crash-safe checkpoints), ``History``;
 - ``callbacks``: ``EarlyStopping``, ``StopOnNaN``, ``CSVLogger``, ``TensorBoard``,
-  ``Progress``/``ProgressBar``, ``ReduceLROnPlateau``, ``CheckpointCallback``;
-- ``optimizers``: ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad``, schedules, clipping;
+  ``Progress``/``ProgressBar``, ``ReduceLROnPlateau``, ``CheckpointCallback``,
+  ``SwapEMAWeights``, ``LearningRateScheduler``;
+- ``optimizers``: ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad``, ``Nadam``,
+  ``Adamax``, ``Adadelta``, ``Ftrl``, ``Lion``, ``Lamb``, ``Adafactor``, schedules, clipping;
 - ``runs``: ``Run`` (a run directory, opened), ``train_job``/``resume_job`` (a config into
   a run), ``load_model``, ``export_run``, ``Predictor``, ``Ensemble``, ``WarmStart``,
   ``distribution`` (a job's ``tf.distribute`` strategy) and ``Cluster`` (``TF_CONFIG``);
@@ -34,10 +36,12 @@ from tensorweave_train import moved
 
 if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_train import kinds
+    from tensorweave_train.callbacks.averages import SwapEMAWeights
     from tensorweave_train.callbacks.checkpoint import CheckpointCallback
     from tensorweave_train.callbacks.loggers import CSVLogger, TensorBoard
     from tensorweave_train.callbacks.monitors import EarlyStopping, ReduceLROnPlateau
     from tensorweave_train.callbacks.progress import Progress, ProgressBar
+    from tensorweave_train.callbacks.scheduler import LearningRateScheduler
     from tensorweave_train.callbacks.stop_on_nan import StopOnNaN
     from tensorweave_train.commands.arguments import parse_command_line
     from tensorweave_train.hooks import ensure_hookspecs
@@ -61,13 +65,25 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_train.loop.trainer import Trainer
     from tensorweave_train.optimizers import (
         SGD,
+        Adadelta,
+        Adafactor,
         Adagrad,
         Adam,
+        Adamax,
         AdamW,
         Constant,
         CosineDecay,
+        CosineDecayRestarts,
         ExponentialDecay,
+        Ftrl,
+        InverseTimeDecay,
+        Lamb,
+        Lion,
+        Nadam,
+        OneCycle,
         Optimizer,
+        PiecewiseConstant,
+        PolynomialDecay,
         RMSprop,
         Schedule,
         StepDecay,
@@ -126,6 +142,8 @@ _EXPORTS = {
     "Progress": f"{_C}.progress",
     "ProgressBar": f"{_C}.progress",
     "StopOnNaN": f"{_C}.stop_on_nan",
+    "SwapEMAWeights": f"{_C}.averages",
+    "LearningRateScheduler": f"{_C}.scheduler",
     # optimizers, schedules, clipping
     "Optimizer": _O,
     "SGD": _O,
@@ -133,6 +151,13 @@ _EXPORTS = {
     "AdamW": _O,
     "RMSprop": _O,
     "Adagrad": _O,
+    "Nadam": _O,
+    "Adamax": _O,
+    "Adadelta": _O,
+    "Ftrl": _O,
+    "Lion": _O,
+    "Lamb": _O,
+    "Adafactor": _O,
     "clip_gradients": _O,
     "Schedule": _O,
     "Constant": _O,
@@ -140,6 +165,11 @@ _EXPORTS = {
     "ExponentialDecay": _O,
     "CosineDecay": _O,
     "WarmUp": _O,
+    "PolynomialDecay": _O,
+    "PiecewiseConstant": _O,
+    "CosineDecayRestarts": _O,
+    "InverseTimeDecay": _O,
+    "OneCycle": _O,
     # runs
     "Run": f"{_R}.run",
     "load_model": f"{_R}.run",
@@ -200,12 +230,21 @@ __all__ = [
     "Progress",
     "ProgressBar",
     "StopOnNaN",
+    "SwapEMAWeights",
+    "LearningRateScheduler",
     "Optimizer",
     "SGD",
     "Adam",
     "AdamW",
     "RMSprop",
     "Adagrad",
+    "Nadam",
+    "Adamax",
+    "Adadelta",
+    "Ftrl",
+    "Lion",
+    "Lamb",
+    "Adafactor",
     "clip_gradients",
     "Schedule",
     "Constant",
@@ -213,6 +252,11 @@ __all__ = [
     "ExponentialDecay",
     "CosineDecay",
     "WarmUp",
+    "PolynomialDecay",
+    "PiecewiseConstant",
+    "CosineDecayRestarts",
+    "InverseTimeDecay",
+    "OneCycle",
     "Run",
     "load_model",
     "load_run",

@@ -86,6 +86,20 @@ def weights(model):
     return [v.numpy().copy() for v in model.variables]
 
 
+class Crash(Exception):
+    """A simulated crash (``crash_at``)."""
+
+
+def crash_at(step):
+    """A callback raising ``Crash`` at the end of ``step``, after the checkpoint's."""
+
+    def fn(ev, st):
+        if st.step == step:
+            raise Crash(f"simulated crash at step {step}")
+
+    return twt.LambdaCallback(fn, twt.on_step(), priority=1000)
+
+
 # -- runs and the command line -----------------------------------------------------------------
 TINY = ["--data.limit=200", "--train.epochs=2", "--train.batch_size=64", "--dims.hidden=8"]
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import tensorweave as tw
 from tensorweave_train.loop.events import Callback, Event, TrainState, on_epoch
+from tensorweave_train.loop.metrics import figure
 
 __all__ = ["Monitor", "EarlyStopping", "ReduceLROnPlateau"]
 
@@ -156,7 +157,7 @@ class ReduceLROnPlateau(Monitor):
             optimizer = state.model.optimizer
             lr = optimizer.learning_rate
             lr.assign(max(float(lr.numpy()) * self.factor, self.min_lr))
-            state.set("learning_rate", float(optimizer.current_learning_rate()))
+            state.set("learning_rate", figure(optimizer.current_learning_rate()))
             self.wait, self._cooling = 0, self.cooldown
 
     def state_dict(self) -> dict[str, Any]:

@@ -10,6 +10,7 @@ every report shows (epoch line, ``log.csv``, History, summary).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,16 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-__all__ = ["figure", "ExampleMean", "Metrics", "state_of", "needed", "add_batch"]
+__all__ = [
+    "figure",
+    "ExampleMean",
+    "Metrics",
+    "state_of",
+    "needed",
+    "add_batch",
+    "training_metrics",
+    "variables_of",
+]
 
 
 def figure(value: Any) -> float:
@@ -61,6 +71,20 @@ class ExampleMean:
         self.total.assign(0.0)
         self.count.assign(0.0)
 
+    @property
+    def variables(self) -> tuple[tf.Variable, ...]:
+        """What it accumulates (saved with a mid-epoch checkpoint)."""
+        return (self.total, self.count)
+
+
+def variables_of(state: Any) -> tuple[tf.Variable, ...]:
+    """The variables a streaming state accumulates in: its ``variables``, else those of the
+    ``tf.Module``\\s it holds (a state wrapping a metric object)."""
+    found = getattr(state, "variables", None)
+    if found is None:
+        found = [v for x in vars(state).values() if isinstance(x, tf.Module) for v in x.variables]
+    return tuple(found)
+
 
 def state_of(node: tw.Layer) -> Any:
     """The streaming state that scores ``node``: its own ``streaming()``, else an
@@ -96,6 +120,10 @@ class Metrics:
         tensor, ``size`` is the batch's number of examples."""
         add_batch(self.scored, self.states, found, size)
 
+    def add_outputs(self, layers: Sequence[tw.Layer], outputs: Sequence[Any], size: Any) -> None:
+        """``update`` from a graph's ``outputs`` (one tensor per layer of ``layers``)."""
+        self.update({id(layer): t for layer, t in zip(layers, outputs, strict=True)}, size)
+
     def reset(self) -> None:
         """Forget every batch."""
         for state in self.states.values():
@@ -104,6 +132,22 @@ class Metrics:
     def results(self) -> dict[str, float]:
         """Every figure so far, by name (see ``figure``)."""
         return {name: figure(state.result()) for name, state in self.states.items()}
+
+    def snapshot(self) -> dict[str, list[Any]]:
+        """What every state has accumulated, as JSON-able lists (a checkpoint taken within
+        an epoch keeps the training figures of its first part)."""
+        return {
+            name: [v.numpy().tolist() for v in variables_of(state)]
+            for name, state in self.states.items()
+        }
+
+    def restore(self, saved: dict[str, list[Any]]) -> None:
+        """Put back what ``snapshot`` returned (states it does not name are reset)."""
+        self.reset()
+        for name, values in saved.items():
+            variables = variables_of(self.states[name]) if name in self.states else ()
+            for variable, value in zip(variables, values, strict=False):
+                variable.assign(np.asarray(value, variable.dtype.as_numpy_dtype))
 
 
 def needed(scored: list[tuple[str, tw.Layer]], states: dict[str, Any]) -> list[tw.Layer]:
@@ -130,3 +174,15 @@ def add_batch(
             state.update(found[id(node)], size)
         else:
             state.update(*[found[id(i)] for i in node.inputs])
+
+
+def training_metrics(model: Any) -> Metrics:
+    """The streaming states of ``model``'s metrics over its training batches, as given
+    (training mode): what ``Model.compute_loss`` fills beside the loss and the loop reads
+    once per epoch (``accuracy`` beside ``val_accuracy``). Empty without a loss or metrics,
+    under a ``tf.distribute`` strategy (a replica cannot add to them) and with XLA when a
+    state cannot compile (the exact AUC grows)."""
+    states = Metrics(list(model.metrics.items()) if model.loss is not None else [])
+    if model.distributed or (model.jit_compile and not states.jit_compatible):
+        return Metrics([])
+    return states

@@ -35,7 +35,7 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_train.loop.data import Batches, as_batches, split_validation
 from tensorweave_train.loop.history import History
-from tensorweave_train.loop.metrics import Metrics
+from tensorweave_train.loop.metrics import Metrics, training_metrics
 from tensorweave_train.loop.steps import Steps, check_steps_per_execution
 from tensorweave_train.optimizers import Adam, Optimizer
 
@@ -142,6 +142,11 @@ class Model(tw.Stateful):
         if self.eval_metrics.scored:
             self.eval_graph = self._graph(self.eval_metrics.needed, "metrics")
             graphs.append(self.eval_graph)
+        # The training figures beside the loss: the metrics as given (training mode), filled
+        # by ``compute_loss`` from the loss's forward pass (``train_graph``), read per epoch.
+        self.train_metrics = training_metrics(self)
+        needed = self.train_metrics.needed
+        self.train_graph = self._graph([loss, *needed], "metrics") if needed and loss else None
         seen: dict[int, tw.Layer] = {}
         for g in graphs:
             for node in g.nodes:
@@ -218,9 +223,14 @@ class Model(tw.Stateful):
 
     # -- the steps (override them for a step of your own) ---------------------------------
     def compute_loss(self, batch: Sequence[tf.Tensor]) -> tf.Tensor:
-        """The loss on one batch (values in ``feeds`` order), from the training graph."""
-        graph = self.require_loss_graph()
-        return graph.compute(feed=self.feed_dict(graph, batch))
+        """The loss on one batch (values in ``feeds`` order), from the training graph; the
+        training metrics (``train_metrics``) take the batch from the same forward pass."""
+        if self.train_graph is None:
+            graph = self.require_loss_graph()
+            return graph.compute(feed=self.feed_dict(graph, batch))
+        out = self.train_graph.compute(feed=self.feed_dict(self.train_graph, batch))
+        self.train_metrics.add_outputs(self.train_graph.outputs, out, tf.shape(batch[0])[0])
+        return out[0]
 
     def train_step(self, batch: Sequence[tf.Tensor]) -> tf.Tensor:
         """One optimisation step on one batch (tensors in ``feeds`` order); returns the loss.

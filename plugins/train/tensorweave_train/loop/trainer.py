@@ -7,8 +7,12 @@ Callbacks come as objects, as registered names (``"EarlyStopping.v1"`` or
 plugin implementing the ``tensorweave_train_callbacks(model)`` hook.
 
 Per epoch: ``loop.execution.run_epoch`` runs the steps (several per compiled call), then
-the epoch's mean loss is set, NaN/inf is warned about once (``loop.nonfinite``), validation
-runs and the epoch's record joins the history. ``resume=run_dir`` restores the newest valid
+the epoch's mean loss and the training metrics (``Model.train_metrics``, streamed by the
+compiled step) are set, NaN/inf is warned about once (``loop.nonfinite``), validation runs
+(between ``VALIDATION_START`` and ``VALIDATION_END``) and the epoch's record joins the
+history. Every value is a float32 as its shortest decimal (``loop.metrics.figure``). When
+training ends (unless stopped mid-epoch, to be resumed), an optimizer's weight averages
+(``ema=``) become the weights, as Keras's ``finalize_variable_values``. ``resume=run_dir`` restores the newest valid
 checkpoint in ``run_dir`` (variables, optimizer slots, step, epoch, data position, RNG,
 callback memory) and continues where it stopped; ``epochs`` is the total, not "more".
 
@@ -40,6 +44,7 @@ from tensorweave_train.loop.distribute import restore, shard_mode
 from tensorweave_train.loop.events import Callback, Event, TrainState
 from tensorweave_train.loop.execution import run_epoch
 from tensorweave_train.loop.history import History
+from tensorweave_train.loop.metrics import figure
 from tensorweave_train.loop.model import Model
 from tensorweave_train.loop.nonfinite import NonFiniteWarning, epoch_problem, non_finite
 
@@ -186,6 +191,7 @@ class Trainer:
         while state.epoch < state.epochs and not state.stop:
             if state.epoch_step == 0:
                 state.loss_sum = 0.0
+                model.train_metrics.reset()
             self.emit(Event.EPOCH_START)
             run_epoch(self, batches)
             if self._losses:
@@ -197,19 +203,27 @@ class Trainer:
                     f"epoch {state.epoch} had no batches. Fix: pass non-empty data (a one-shot "
                     "generator serves only one epoch)."
                 )
-            state.set("loss", float(state.loss_sum) / state.epoch_step)
+            state.set("loss", figure(float(state.loss_sum) / state.epoch_step))
+            for name, value in model.train_metrics.results().items():
+                state.set(name, value)  # streamed over the epoch by the compiled step
             if not self._warned:
                 self._warn_non_finite()
             if validation is not None:
+                self.emit(Event.VALIDATION_START)
                 for name, value in model.evaluate(validation, batch_size=batch_size).items():
                     state.set(f"val_{name}", value)
-            state.set("learning_rate", float(model.optimizer.current_learning_rate()))
+                self.emit(Event.VALIDATION_END)
+            state.set("learning_rate", figure(model.optimizer.current_learning_rate()))
             # numbered from 1, as the display, log.csv and TensorBoard
             record = {"epoch": float(state.epoch + 1), "step": float(state.step), **state.values}
             state.history.append(record)
             self.emit(Event.EPOCH_END)
             state.epoch += 1
             state.epoch_step = 0
+        if state.epoch_step == 0:  # not stopped mid-epoch (to be resumed): weights final
+            finalize = getattr(model.optimizer, "finalize_variable_values", None)
+            if finalize is not None:
+                finalize(model.trainable_variables)  # the averages (ema=), as Keras
         self.emit(Event.TRAIN_END)
         history[:] = state.history
         return history
@@ -239,6 +253,7 @@ class Trainer:
             "epoch_step": s.epoch_step,
             "epoch_done": s.steps_per_epoch is not None and s.epoch_step >= s.steps_per_epoch,
             "loss_sum": float(s.loss_sum),
+            "train_metrics": self.model.train_metrics.snapshot(),
             "values": dict(s.values),
             "history": list(s.history),
             "seed": s.seed,
@@ -265,13 +280,14 @@ class Trainer:
         s = self.state
         s.epoch, s.step, s.epoch_step = snap["epoch"], snap["step"], snap["epoch_step"]
         s.loss_sum = tf.constant(snap["loss_sum"], tf.float32)
+        self.model.train_metrics.restore(snap.get("train_metrics", {}))
         s.values = dict(snap["values"])
         s.history = list(snap["history"])
         if snap.get("epoch_done"):
             # saved after the last batch: the epoch-end work ran (or is lost); move on
             if not s.history or s.history[-1].get("epoch") != float(s.epoch + 1):
                 if s.epoch_step:
-                    s.values["loss"] = snap["loss_sum"] / s.epoch_step
+                    s.values["loss"] = figure(snap["loss_sum"] / s.epoch_step)
                 s.history.append({"epoch": float(s.epoch + 1), "step": float(s.step), **s.values})
             s.epoch += 1
             s.epoch_step = 0

@@ -149,7 +149,9 @@ class Run:
 
     def predict(self, raw: Any, *, generate: int = 0, postprocess: bool = True) -> Any:
         """The trained model on raw input: the saved pre-processing, the model, then the
-        post-processing (pixels -> normalised -> class scores -> class ids).
+        post-processing (pixels -> normalised -> class scores -> class ids). ``raw`` is
+        one array (or text), or a mapping of one array per input name (a model with
+        several inputs; see ``Processors.prepare_inputs``).
 
         ``generate=N`` (sequence models) appends N predicted items one at a time;
         ``postprocess=False`` returns the model's outputs (scores) without the
@@ -157,10 +159,10 @@ class Run:
         processors = self.processors
         check_raw(raw, processors.info)  # before the model is built: a typo answers fast
         model = self.model()
-        first = model.inputs[0]
-        x = processors.prepare(raw, first)
+        feed = processors.prepare_inputs(raw, model.inputs)
         if generate:
-            ids = x
+            first = model.inputs[0]
+            ids = feed[first.name]
             for _ in range(generate):
                 logits = model.predict({first.name: ids})
                 nxt = np.argmax(logits[:, -1], axis=-1).astype(ids.dtype)
@@ -170,7 +172,7 @@ class Run:
                 detokenize = tw.resolve("processors", "detokenize_chars.v1", owner="predict")
                 return detokenize(ids[0], vocab=vocab)
             return ids
-        scores = model.predict({first.name: x})
+        scores = model.predict(feed)
         return processors.finish(scores) if postprocess else scores
 
     def export(self, out: str | Path) -> Path:

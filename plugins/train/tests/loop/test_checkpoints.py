@@ -14,23 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tensorflow as tf
-from twtrain_helpers import regression_data, regression_model, weights
+from twtrain_helpers import Crash, crash_at, regression_data, regression_model, weights
 
 import tensorweave_train as twt
 
 HERE = Path(__file__).parents[1]  # the tests root: the helper scripts and modules
-
-
-class _Crash(Exception):
-    pass
-
-
-def _crash_at(step):
-    def fn(ev, st):
-        if st.step == step:
-            raise _Crash(f"simulated crash at step {step}")
-
-    return twt.LambdaCallback(fn, twt.on_step(), priority=1000)  # after the checkpoint
 
 
 def _train(
@@ -41,7 +29,7 @@ def _train(
     if run_dir is not None:
         cbs.append(twt.CheckpointCallback(run_dir, every_steps=every, every_epochs=None, keep=3))
     if crash is not None:
-        cbs.append(_crash_at(crash))
+        cbs.append(crash_at(crash))
     data = regression_data()
     if dataset:
         tf.random.set_seed(5)  # the shuffle order depends on the global and op seeds
@@ -53,7 +41,7 @@ def _train(
 
 def test_resume_after_crash_reaches_the_same_weights(tmp_path):
     ref_model, ref_hist = _train()
-    with pytest.raises(_Crash):
+    with pytest.raises(Crash):
         _train(tmp_path, crash=13)  # checkpoint at step 10 = epoch 1, batch 2 of 8
     snap = json.loads((tmp_path / "checkpoints/ckpt-0000000010/state.json").read_text())
     assert (snap["step"], snap["epoch"], snap["epoch_step"]) == (10, 1, 2)
@@ -69,7 +57,7 @@ def test_resume_after_crash_reaches_the_same_weights(tmp_path):
 )
 def test_resume_at_epoch_boundary_and_from_a_dataset(tmp_path, every, crash, dataset):
     ref_model, ref_hist = _train(dataset=dataset)
-    with pytest.raises(_Crash):
+    with pytest.raises(Crash):
         _train(tmp_path, crash=crash, every=every, dataset=dataset)
     model, hist = _train(tmp_path, resume=True, init_seed=99, every=every, dataset=dataset)
     for a, b in zip(weights(ref_model), weights(model)):
@@ -81,7 +69,7 @@ def test_resume_with_dropout_reaches_identical_weights(tmp_path):
     """The dropout masks after a resume are those the uninterrupted run drew: the layer's
     generator position is restored (a fresh process would otherwise redraw step 0's)."""
     ref_model, _ = _train(dropout=0.4)
-    with pytest.raises(_Crash):
+    with pytest.raises(Crash):
         _train(tmp_path, crash=13, dropout=0.4)
     model, _ = _train(tmp_path, resume=tmp_path, init_seed=99, dropout=0.4)
     for a, b in zip(weights(ref_model), weights(model), strict=True):
