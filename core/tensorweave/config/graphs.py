@@ -13,7 +13,8 @@ A *graph block* is a table with a ``nodes`` table. Each node is one of:
   output = "o" } }`` builds the inner nodes on the outer inputs (inner ``a`` is outer
   ``x``) and folds them into one ``tw.Module`` named ``block``.
 
-``share_state_with = "h"`` in a layer node passes the node ``h``. Every other key of the
+``share_state_with = "h"`` in a layer node passes the node ``h``; ``trainable = false`` in
+a layer, reuse or module node freezes it (``Layer.freeze``). Every other key of the
 block (``inputs``, ``outputs``, ``targets``, ``loss``, ``metrics``...) holds node names
 (a string, a list or a table of strings), checked to exist; ``ConfigGraph`` gives the
 nodes back by those names. Node names must not contain dots. Nodes may be listed in any
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ConfigGraph", "is_graph_block", "check_graph", "build_graph"]
 
-NODE_KEYS = ("inputs", "reuse", "module", "share_state_with")
+NODE_KEYS = ("inputs", "reuse", "module", "share_state_with", "trainable")
 
 
 def is_graph_block(node: Any) -> bool:
@@ -147,6 +148,8 @@ def check_graph(
             r.errors.append((sub, f"a node must be a table, got {spec!r}"))
             continue
         n_in = len(_deps({"inputs": spec.get("inputs", [])}))
+        if "trainable" in spec and not isinstance(spec["trainable"], bool):
+            r.errors.append((join_path(sub, "trainable"), "expected true or false"))
         if "input" in spec:
             shape = spec["input"]
             if not isinstance(shape, list) or any(
@@ -234,7 +237,7 @@ def build_graph(
                 opts = {
                     k: r.build(v, join_path(sub, k))
                     for k, v in spec.items()
-                    if k not in ("reuse", "inputs")
+                    if k not in ("reuse", "inputs", "trainable")
                 }
                 built[name] = built[spec["reuse"]].reuse_with(*ins, name=name, **opts)
             elif "module" in spec:
@@ -248,6 +251,8 @@ def build_graph(
                 if isinstance(spec.get("share_state_with"), str):
                     extra["share_state_with"] = built[spec["share_state_with"]]
                 built[name] = r.build_promise(spec, sub, inputs=ins, extra=extra, skip=NODE_KEYS)
+            if spec.get("trainable") is False:
+                built[name].freeze()
         except ConfigError:
             raise
         except Exception as err:
