@@ -180,6 +180,8 @@ class Trainer:
         while state.epoch < state.epochs and not state.stop:
             if state.epoch_step == 0:
                 state.loss_sum = 0.0
+                if model.loss_figures is not None:
+                    model.loss_figures.reset()
             self.emit(Event.EPOCH_START)
             run_epoch(self, batches)
             if self._losses:
@@ -192,12 +194,16 @@ class Trainer:
                     "generator serves only one epoch)."
                 )
             state.set("loss", float(state.loss_sum) / state.epoch_step)
+            if model.loss_figures is not None:  # <name>_loss, regularization_loss
+                for name, value in model.loss_figures.results(state.epoch_step).items():
+                    state.set(name, value)
             if not self._warned:
                 self._warn_non_finite()
             if validation is not None:
                 for name, value in model.evaluate(validation, batch_size=batch_size).items():
                     state.set(f"val_{name}", value)
-            state.set("learning_rate", float(model.optimizer.current_learning_rate()))
+            for name, rate in model.learning_rates().items():
+                state.set(name, rate)
             # numbered from 1, as the display, log.csv and TensorBoard
             record = {"epoch": float(state.epoch + 1), "step": float(state.step), **state.values}
             state.history.append(record)
