@@ -165,12 +165,9 @@ def regularization_loss(layers: Layer | Graph | Iterable[Layer]) -> tf.Tensor:
     >>> round(float(tw.regularization_loss(tw.Graph.build(x, twice))), 4)
     0.5
     """
-    if hasattr(layers, "state"):
-        nodes: Iterable[Any] = [layers]
-    elif hasattr(layers, "nodes"):
-        nodes = layers.nodes
-    else:
-        nodes = layers
+    # no annotated assignment here: AutoGraph (the function runs inside compiled steps)
+    # refuses annotated names it has to carry through branches
+    nodes = [layers] if hasattr(layers, "state") else getattr(layers, "nodes", layers)
     states: dict[int, LayerState] = {}
     for node in nodes:
         for module in (node.state, *node.state.submodules):

@@ -133,6 +133,31 @@ class GAN(Model):
         self.discriminator_graph = tw.Graph.build(inputs=None, outputs=outputs)
         self.generator_graph = tw.Graph.build(inputs=None, outputs=losses["generator"])
 
+    def get_config(self) -> dict[str, Any]:
+        """The job config that rebuilds this GAN: the generator and discriminator nodes
+        and a ``GANTrainer.v1`` ``[trainer]`` (``runs.saving``)."""
+        from tensorweave_train.runs.saving import job_config
+
+        sections: dict[str, Any] = {
+            "inputs": list(self.inputs),
+            "outputs": list(self.outputs),
+            "generator": self.generator,
+            "discriminator": self.discriminator,
+        }
+        if self.metrics:
+            sections["metrics"] = dict(self.metrics)
+        config = job_config(self, sections)
+        block = config["model"]
+        config["trainer"] = {
+            "@trainers": "GANTrainer.v1",
+            "generator": block.pop("generator"),
+            "discriminator": block.pop("discriminator"),
+            "d_steps": self.d_steps,
+            "loss": self.adversarial_loss,
+            "gradient_penalty": self.penalty_weight,
+        }
+        return config
+
     def train_step(self, batch: Sequence[tf.Tensor]) -> dict[str, tf.Tensor]:
         """``d_steps`` discriminator updates, then one generator update, each on fresh
         noise; returns both losses (the last discriminator's) and their sum as ``loss``."""

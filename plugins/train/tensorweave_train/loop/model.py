@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -458,6 +459,22 @@ class Model(tw.Stateful):
             raise ValueError("Model.predict got no data (zero batches).")
         arrays = tuple(np.concatenate([p[i].numpy() for p in parts]) for i in range(len(parts[0])))
         return arrays[0] if len(arrays) == 1 else arrays
+
+    def get_config(self) -> dict[str, Any]:
+        """The job config that rebuilds this model through the registries (a ``[model]``
+        graph block, ``[optimizer]``...; ``runs.saving``); a ``ConfigError`` names each
+        part that has no config form."""
+        from tensorweave_train.runs.saving import model_config
+
+        return model_config(self)
+
+    def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
+        """Write this model as a run directory (its config and a checkpoint of every
+        variable and optimizer slot): ``tensorweave_train.load_model(path)`` gives it back,
+        predicting bit for bit the same. See ``runs.saving``."""
+        from tensorweave_train.runs.saving import save_model
+
+        return save_model(self, path, overwrite=overwrite)
 
     def export(self, path: str, **kw: Any) -> str:
         """Write a SavedModel serving the inference graph; see ``runs.export``."""

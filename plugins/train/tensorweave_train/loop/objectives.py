@@ -170,7 +170,8 @@ class Objectives:
             if loss is not None:
                 check_scalar(loss, "loss")
             self.total = loss
-        self.owned = self._check_trains(trains or {})
+        self.trains = dict(trains or {})  # as given (a saved config names its layers)
+        self.owned = self._check_trains(self.trains)
         names, opts = set(self.named), set(self.optimizers)
         self.paired = len(opts) > 1 and names == opts
         if len(opts) > 1 and names & opts and not self.paired:

@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 import tensorflow as tf
 
 import tensorweave as tw
+import tensorweave.config as twc
 from tensorweave_train.optimizers.clipping import Gradient, clip_gradients
 
 __all__ = ["Optimizer", "scatter_rows"]
@@ -47,9 +48,11 @@ def _dedup(g: tf.IndexedSlices) -> tuple[tf.Tensor, tf.Tensor]:
     return values, unique
 
 
-class Optimizer(tw.Stateful):
+class Optimizer(tw.Stateful, twc.Configurable):
     """Base class: hyperparameters as variables, lazy slots, clipping, sparse and distributed
     application. Subclasses define ``slot_names``, ``_init_slot`` and ``_dense``/``_sparse``.
+    An optimizer remembers the arguments it was made with (``twc.Configurable``), so a
+    saved model names it in its config (``Model.save``).
 
     Args:
         learning_rate: the base learning rate (a ``tf.Variable`` afterwards).

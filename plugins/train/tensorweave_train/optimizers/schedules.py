@@ -22,11 +22,15 @@ from typing import Any
 
 import tensorflow as tf
 
+import tensorweave.config as twc
+
 __all__ = ["Schedule", "Constant", "StepDecay", "ExponentialDecay", "CosineDecay", "WarmUp"]
 
 
-class Schedule:
-    """Base class; subclasses implement ``factor(step)`` on a float32 step tensor."""
+class Schedule(twc.Configurable):
+    """Base class; subclasses implement ``factor(step)`` on a float32 step tensor. A
+    schedule remembers the arguments it was made with (``twc.Configurable``), so a saved
+    model's config names it."""
 
     def __call__(self, step: Any) -> tf.Tensor:
         return self.factor(tf.cast(step, tf.float32))
@@ -35,7 +39,7 @@ class Schedule:
         raise NotImplementedError
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
         return f"{type(self).__name__}({args})"
 
 

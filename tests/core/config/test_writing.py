@@ -1,0 +1,108 @@
+"""``config.writing``: graphs built in Python written back as config blocks that rebuild
+them through the registries (nodes, shared states, modules, frozen layers, configurable
+objects), and every part without a config form named at once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import tensorweave as tw
+from tensorweave import config
+from tensorweave.config import ConfigError, Configurable, graph_block, promise_of
+
+
+class Scale(tw.Layer):
+    """A tiny layer with an option and one variable."""
+
+    def __init__(
+        self,
+        x: tw.Layer,
+        n_units: int,
+        *,
+        init: float = 1.0,
+        name: str | None = None,
+        share_state_with: tw.Layer | None = None,
+    ) -> None:
+        self.n_out, self.init = n_units, init
+        super().__init__(
+            x, shape=(*x.shape[:-1], n_units), name=name, share_state_with=share_state_with
+        )
+
+    def init_state(self) -> None:
+        width = self.inputs[0].shape[-1]
+        self.state.w = tf.Variable(tf.fill([width, self.n_out], self.init))
+
+    def compute(self, x: tf.Tensor) -> tf.Tensor:
+        return tf.matmul(x, self.state.w)
+
+
+class Decay(Configurable):
+    def __init__(self, rate: float, *, floor: float = 0.0) -> None:
+        self.rate, self.floor = rate, floor
+
+
+@pytest.fixture
+def regs() -> Iterator[None]:
+    with tw.layers.scoped(), tw.registry("cfgtest_decays").scoped() as decays:
+        tw.layers.register("CfgScale.v1", Scale)
+        decays.register("Decay.v1", Decay)
+        yield
+
+
+def test_a_graph_round_trips_through_its_config(regs: None) -> None:
+    tw.reset_names()
+    x = tw.Input(n_units=3, name="x")
+    a = Scale(x, 4, init=0.5, name="a")
+    inner = tw.Input(n_units=4, name="h")
+    block = tw.Module(inner, Scale(inner, 2, name="s"), name="block").freeze()
+    twice = Scale(a, 4, name="sq")
+    tied = twice.reuse_with(twice, name="tied")  # the same weights twice
+    out = block.reuse_with(tied, name="b2")
+    written = graph_block({"inputs": [x], "outputs": [out, block]})
+    nodes = written["nodes"]
+    assert nodes["x"] == {"input": [3], "dtype": "float32"}
+    assert nodes["a"] == {"@layers": "CfgScale.v1", "n_units": 4, "init": 0.5, "inputs": ["x"]}
+    assert nodes["tied"] == {"reuse": "sq", "inputs": ["sq"]}
+    assert nodes["block"]["trainable"] is False
+    assert nodes["block"]["module"]["nodes"]["s"]["@layers"] == "CfgScale.v1"
+    built = config.resolve_graph(written, "model")
+    rebuilt = tw.Graph.build(inputs=None, outputs=built[written["outputs"][0]])
+    feed = np.ones((2, 3), "float32")
+    original = tw.Graph.build(inputs=None, outputs=out)
+    np.testing.assert_array_equal(rebuilt.run(feed), original.run(feed))
+    assert not built[written["outputs"][1]].trainable
+
+
+def test_a_configurable_object_is_written_as_its_promise(regs: None) -> None:
+    assert promise_of(Decay(0.1, floor=0.01)) == {
+        "@cfgtest_decays": "Decay.v1",
+        "rate": 0.1,
+        "floor": 0.01,
+    }
+    assert config.resolve({"d": promise_of(Decay(0.3))})["d"].rate == 0.3
+
+
+def test_parts_without_a_config_form_are_all_named(regs: None) -> None:
+    class Mine(Scale):
+        """Registered nowhere."""
+
+    x = tw.Input(n_units=2, name="x")
+    mine = Mine(x, 2, name="mine")
+    odd = Scale(mine, 2, init=np.array(0.5), name="odd")  # type: ignore[arg-type]
+    lam = tw.Lambda(tf.square, odd, name="sq")
+    with pytest.raises(ConfigError) as info:
+        graph_block({"outputs": lam})
+    errors = dict(info.value.errors)
+    assert errors["model.nodes.mine"].startswith("Mine 'mine' is a class no installed pack")
+    assert errors["model.nodes.odd.init"].startswith("ndarray array(0.5)")
+    assert errors["model.nodes.sq"].startswith("Lambda 'sq' applies square")
+    assert all("Fix:" in message for message in errors.values())
+
+
+def test_an_unregistered_configurable_is_an_error() -> None:
+    with pytest.raises(ConfigError, match="Decay is a class no installed pack registers"):
+        promise_of(Decay(1.0))
