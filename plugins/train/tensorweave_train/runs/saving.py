@@ -27,6 +27,7 @@ from typing import Any
 
 import tensorweave.config as twc
 from tensorweave_train.loop.checkpoints import Checkpointer
+from tensorweave_train.loop.model import Model
 from tensorweave_train.runs.directory import CONFIG_FILE, claim
 
 __all__ = ["model_config", "job_config", "save_model"]
@@ -61,7 +62,23 @@ def job_config(model: Any, sections: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def model_config(model: Any) -> dict[str, Any]:
-    """``Model.get_config``: the job config that rebuilds ``model`` (see the module)."""
+    """``Model.get_config``: the job config that rebuilds ``model`` (see the module). A
+    subclass of ``Model`` (a ``train_step`` of its own...) that does not define its own
+    ``get_config`` (as ``GAN`` does) has no config form: loaded as a plain ``Model`` it
+    would lose its step."""
+    cls = type(model)
+    if cls is not Model and cls.get_config is Model.get_config:
+        raise twc.ConfigError(
+            [
+                (
+                    "model",
+                    f"{cls.__module__}.{cls.__qualname__} is a subclass of Model, and a "
+                    "config rebuilds only a Model. Fix: define get_config() returning the "
+                    "job config that rebuilds it (a [trainer] of a registered trainer, as "
+                    "GAN does), or save the weights alone (tf.train.Checkpoint(model=...)).",
+                )
+            ]
+        )
     if model.inference_options != {"training": False}:
         raise twc.ConfigError(
             [("model", f"inference_options={model.inference_options!r} has no config form")]

@@ -128,3 +128,20 @@ def test_parts_without_a_config_form_are_named_and_nothing_is_written(tmp_path):
     assert errors["model.nodes.double"].startswith("Lambda 'double' applies <lambda>")
     assert all("Fix:" in message for message in errors.values())
     assert not (tmp_path / "saved").exists()
+
+
+class _OwnStep(twt.Model):
+    """A step of its own, and no ``get_config``."""
+
+    def train_step(self, batch):
+        return super().train_step(batch)
+
+
+def test_a_subclass_without_its_own_config_is_refused(tmp_path):
+    x, t = tw.Input(n_units=2, name="x"), tw.Input(n_units=1, name="t")
+    y = tw.layers["Linear.v1"](x, n_units=1)
+    model = _OwnStep(inputs=x, outputs=y, targets=t, loss=tw.losses["mse.v1"](t, y))
+    with pytest.raises(twc.ConfigError, match="_OwnStep is a subclass of Model") as info:
+        model.save(tmp_path / "saved")
+    assert "Fix: define get_config()" in str(info.value)
+    assert not (tmp_path / "saved").exists()
