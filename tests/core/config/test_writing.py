@@ -13,31 +13,7 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave import config
 from tensorweave.config import ConfigError, Configurable, graph_block, promise_of
-
-
-class Scale(tw.Layer):
-    """A tiny layer with an option and one variable."""
-
-    def __init__(
-        self,
-        x: tw.Layer,
-        n_units: int,
-        *,
-        init: float = 1.0,
-        name: str | None = None,
-        share_state_with: tw.Layer | None = None,
-    ) -> None:
-        self.n_out, self.init = n_units, init
-        super().__init__(
-            x, shape=(*x.shape[:-1], n_units), name=name, share_state_with=share_state_with
-        )
-
-    def init_state(self) -> None:
-        width = self.inputs[0].shape[-1]
-        self.state.w = tf.Variable(tf.fill([width, self.n_out], self.init))
-
-    def compute(self, x: tf.Tensor) -> tf.Tensor:
-        return tf.matmul(x, self.state.w)
+from tests.core.config.test_resolve import Scale  # a tiny layer with an option and a variable
 
 
 class Decay(Configurable):
