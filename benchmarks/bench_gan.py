@@ -49,7 +49,7 @@ GOAL = 1.03  # Model.train at most 3% over the hand-written step
 def networks(width: int) -> tuple[tw.Module, tw.Module]:
     """The tutorial's generator and discriminator at ``width`` (64 in the tutorial)."""
     L = tw.layers
-    z = tw.Input(shape=(None, 1, 1, LATENT), name="z")
+    z = tw.Input(shape=(1, 1, LATENT), name="z")
     h = L["Conv2DTranspose.v1"](
         z, n_units=4 * width, kernel_size=7, padding="valid", add_bias=False
     )
@@ -62,7 +62,7 @@ def networks(width: int) -> tuple[tw.Module, tw.Module]:
     image = L["Conv2DTranspose.v1"](
         h, n_units=1, kernel_size=5, strides=2, padding="same", activation="tanh"
     )
-    x = tw.Input(shape=(None, 28, 28, 1), name="x")
+    x = tw.Input(shape=(28, 28, 1), name="x")
     h = L["Conv2D.v1"](x, n_units=width, kernel_size=5, strides=2, activation="leaky_relu")
     h = L["Conv2D.v1"](h, n_units=2 * width, kernel_size=5, strides=2, activation="leaky_relu")
     logit = L["Linear.v1"](L["Flatten.v1"](h), n_units=1)

@@ -24,7 +24,7 @@ tables with a ``nodes`` table are layer graphs wired by node name. See the modul
 (4, (None, 3))
 """
 
-from tensorweave.config.errors import ConfigError
+from tensorweave.config.errors import ConfigError, Problems
 from tensorweave.config.fill import fill, plain, save
 from tensorweave.config.graphs import ConfigGraph, is_graph_block
 from tensorweave.config.loading import (
@@ -43,6 +43,7 @@ from tensorweave.config.writing import Configurable, graph_block, promise_of, re
 
 __all__ = [
     "ConfigError",
+    "Problems",
     "ConfigGraph",
     "Configurable",
     "Param",

@@ -16,8 +16,10 @@ subclass ``Configurable`` (an optimizer, a schedule). A node is written as:
   promise of that function;
 - a frozen layer gets ``trainable = false``.
 
-Anything else has no config form: a ``Lambda`` of a Python function, a class or function
-no installed pack registers, an argument that is not plain data, a layer passed by keyword.
+A layer passed by keyword to a parameter typed as a layer (``mask=``, ``lengths=``) is
+written as the node's name, as a config node passes it. Anything else has no config form:
+a ``Lambda`` of a Python function, a class or function no installed pack registers, an
+argument that is not plain data, a layer passed by keyword to any other parameter.
 All of them are reported at once, in one ``ConfigError`` naming each node.
 
 >>> import tensorflow as tf, tensorweave as tw
@@ -40,6 +42,7 @@ import numpy as np
 import tensorflow as tf
 
 from tensorweave.config.errors import ConfigError, join_path
+from tensorweave.config.graphs import layer_keywords
 from tensorweave.graph import Input, Lambda, Layer, Lifted, Module
 from tensorweave.graph.lift import Slot
 from tensorweave.registries import kinds, registry
@@ -68,7 +71,10 @@ class Configurable:
     _tw_init_args: tuple[tuple[Any, ...], dict[str, Any]]
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
-        obj = super().__new__(cls)
+        # the arguments go on to a base's own ``__new__`` (``tw.Stateful`` checks the
+        # keywords), not to ``object.__new__``, which takes none
+        following = super().__new__
+        obj = following(cls) if following is object.__new__ else following(cls, *args, **kwargs)
         obj._tw_init_args = (args, kwargs)
         return obj
 
@@ -203,7 +209,7 @@ class _Writer:
             self.errors.append((where, f"{message} {_FIX}"))
             spec = {}
         else:
-            spec = {**self.promise(layer, where, n_inputs=len(layer.inputs)), "inputs": inputs}
+            spec = {**self.promise(layer, where, n_inputs=len(inputs)), "inputs": inputs}
         if first is None and not layer.trainable:
             spec["trainable"] = False
         self.states.setdefault(id(layer.state), layer)
@@ -291,6 +297,7 @@ class _Writer:
             self.errors.append((where, f"{cls.__name__}: its arguments do not bind ({err})"))
             return {}
         out: dict[str, Any] = {f"@{found[0]}": found[1]}
+        wired: dict[str, Any] = {}
         skipped = 0
         params = list(bound.signature.parameters.values())[1:]  # not self
         for p in params:
@@ -310,7 +317,22 @@ class _Writer:
             else:
                 items = {p.name: value}
             for key, item in items.items():
-                out[key] = self.value(item, join_path(where, key))
+                if _is_layers(item):  # a node name (or names) for a layer-typed keyword
+                    wired[key] = item
+                    out[key] = self.node(item) if isinstance(item, Layer) else self.refs(item)
+                else:
+                    out[key] = self.value(item, join_path(where, key))
+        if wired:
+            typed = layer_keywords({**out, "inputs": []}, set(self.names.values()))
+            for key in set(wired) - set(typed):
+                self.errors.append(
+                    (
+                        join_path(where, key),
+                        f"{cls.__name__} takes a layer by keyword for {key!r}, a parameter "
+                        "not typed as a layer, which a config node cannot pass. Fix: type it "
+                        "tw.Layer (or pass the layer among the inputs).",
+                    )
+                )
         return out
 
     def value(self, value: Any, where: str) -> Any:
@@ -330,8 +352,9 @@ class _Writer:
             self.errors.append(
                 (
                     where,
-                    f"a layer ({value.name!r}) given by keyword: a config node passes "
-                    "layers in `inputs` only. Fix: pass it positionally, as an input.",
+                    f"a layer ({value.name!r}) inside an argument: a config node names "
+                    "layers in `inputs` or in a layer-typed keyword. Fix: pass it as an "
+                    "input.",
                 )
             )
             return None
@@ -348,6 +371,13 @@ class _Writer:
             )
         )
         return None
+
+
+def _is_layers(value: Any) -> bool:
+    """A layer, or a non-empty list or tuple of layers."""
+    return isinstance(value, Layer) or (
+        isinstance(value, list | tuple) and bool(value) and all(isinstance(v, Layer) for v in value)
+    )
 
 
 def _given_inputs(layer: Layer) -> tuple[Layer, ...]:

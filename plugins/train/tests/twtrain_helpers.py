@@ -180,7 +180,7 @@ def dcgan_networks(seed=0, latent=8, batch_norm=True):
     tw.reset_names()
     tf.random.set_seed(seed)
     L = tw.layers
-    z = tw.Input(shape=(None, 1, 1, latent), name="z")
+    z = tw.Input(shape=(1, 1, latent), name="z")
     # no bias before a BatchNorm (it would only learn rounding noise), as the DCGAN paper
     h = L["Conv2DTranspose.v1"](
         z, n_units=16, kernel_size=2, padding="valid", add_bias=not batch_norm
@@ -194,7 +194,7 @@ def dcgan_networks(seed=0, latent=8, batch_norm=True):
     h = L["Activation.v1"](h, activation="relu")
     image = L["Conv2DTranspose.v1"](h, n_units=1, kernel_size=4, strides=2, activation="tanh")
     generator = tw.Module(z, image, name="generator")
-    x = tw.Input(shape=(None, 8, 8, 1), name="x")
+    x = tw.Input(shape=(8, 8, 1), name="x")
     h = L["Conv2D.v1"](x, n_units=8, kernel_size=4, strides=2, activation="leaky_relu")
     h = L["Conv2D.v1"](h, n_units=16, kernel_size=4, strides=2, activation="leaky_relu")
     logit = L["Linear.v1"](L["Flatten.v1"](h), n_units=1)

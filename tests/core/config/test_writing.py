@@ -82,3 +82,37 @@ def test_parts_without_a_config_form_are_all_named(regs: None) -> None:
 def test_an_unregistered_configurable_is_an_error() -> None:
     with pytest.raises(ConfigError, match="Decay is a class no installed pack registers"):
         promise_of(Decay(1.0))
+
+
+class Masked(tw.Layer):
+    """``x`` times ``mask`` (a layer by keyword); ``scale`` takes anything."""
+
+    def __init__(
+        self,
+        x: tw.Layer,
+        *,
+        mask: tw.Layer | None = None,
+        scale: object = 1.0,
+        name: str | None = None,
+        share_state_with: tw.Layer | None = None,
+    ) -> None:
+        extra = [v for v in (mask, scale) if isinstance(v, tw.Layer)]
+        super().__init__(x, *extra, shape=x.shape, name=name, share_state_with=share_state_with)
+
+    def compute(self, x: tf.Tensor, *rest: tf.Tensor) -> tf.Tensor:
+        return x * rest[0] if rest else x
+
+
+def test_a_layer_typed_keyword_is_written_as_a_node_name(regs: None) -> None:
+    with tw.layers.scoped():
+        tw.layers.register("CfgMasked.v1", Masked)
+        x, m = tw.Input(n_units=2, name="x"), tw.Input(n_units=2, name="m")
+        out = Masked(x, mask=m, name="out")
+        written = graph_block({"outputs": out})
+        assert written["nodes"]["out"] == {"@layers": "CfgMasked.v1", "mask": "m", "inputs": ["x"]}
+        built = config.resolve_graph(written, "model")
+        feed = {"x": np.ones((1, 2), "float32"), "m": np.zeros((1, 2), "float32")}
+        rebuilt = tw.Graph.build(inputs=None, outputs=built["out"])
+        np.testing.assert_array_equal(rebuilt.run(*(feed[i.name] for i in rebuilt.inputs)), 0.0)
+        with pytest.raises(ConfigError, match="'scale', a parameter not typed as a layer"):
+            graph_block({"outputs": Masked(x, scale=m, name="odd")})

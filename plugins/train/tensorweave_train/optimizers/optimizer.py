@@ -48,7 +48,7 @@ def _dedup(g: tf.IndexedSlices) -> tuple[tf.Tensor, tf.Tensor]:
     return values, unique
 
 
-class Optimizer(tw.Stateful, twc.Configurable):
+class Optimizer(twc.Configurable, tw.Stateful):
     """Base class: hyperparameters as variables, lazy slots, clipping, sparse and distributed
     application. Subclasses define ``slot_names``, ``_init_slot`` and ``_dense``/``_sparse``.
     An optimizer remembers the arguments it was made with (``twc.Configurable``), so a

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Self
 
 import tensorflow as tf
 
+import tensorweave as tw
 import tensorweave.config as twc
 
 __all__ = ["Schedule", "Constant", "StepDecay", "ExponentialDecay", "CosineDecay", "WarmUp"]
@@ -29,8 +30,14 @@ __all__ = ["Schedule", "Constant", "StepDecay", "ExponentialDecay", "CosineDecay
 
 class Schedule(twc.Configurable):
     """Base class; subclasses implement ``factor(step)`` on a float32 step tensor. A
-    schedule remembers the arguments it was made with (``twc.Configurable``), so a saved
-    model's config names it."""
+    keyword the constructor does not take raises ``tw.ArgumentError`` naming the
+    parameters and the closest match. A schedule remembers the arguments it was made with
+    (``twc.Configurable``), so a saved model's config names it."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        tw.check_keywords(cls, kwargs)  # the words a config's unknown key gets
+        obj: Self = super().__new__(cls, *args, **kwargs)
+        return obj
 
     def __call__(self, step: Any) -> tf.Tensor:
         return self.factor(tf.cast(step, tf.float32))

@@ -29,7 +29,7 @@ def _model():
     tf.random.set_seed(5)
     L = tw.layers
     x = tw.Input(n_units=6, name="x")
-    y, t = tw.Input(shape=(None,), dtype="int64", name="y"), tw.Input(n_units=2, name="t")
+    y, t = tw.Input(shape=(), dtype="int64", name="y"), tw.Input(n_units=2, name="t")
     stem = tw.Module(x, L["Linear.v1"](x, n_units=6, name="inner"), name="stem").freeze()
     h = L["FC.v1"](stem, n_units=8, activation="relu", w_regularizer="l2", name="h")
     h = L["Dropout.v1"](L["BatchNorm.v1"](h, momentum=0.8), rate=0.2)
