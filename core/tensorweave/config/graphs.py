@@ -19,7 +19,8 @@ A *graph block* is a table with a ``nodes`` table. Each node is one of:
   output = "o" } }`` builds the inner nodes on the outer inputs (inner ``a`` is outer
   ``x``) and folds them into one ``tw.Module`` named ``block``.
 
-``share_state_with = "h"`` in a layer node passes the node ``h``. Every other key of the
+``share_state_with = "h"`` in a layer node passes the node ``h``; ``trainable = false`` in
+a layer, reuse or module node freezes it (``Layer.freeze``). Every other key of the
 block (``inputs``, ``outputs``, ``targets``, ``loss``, ``metrics``...) holds node names
 (a string, a list or a table of strings), checked to exist; ``ConfigGraph`` gives the
 nodes back by those names. Node names must not contain dots. Nodes may be listed in any
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ConfigGraph", "is_graph_block", "check_graph", "build_graph", "layer_keywords"]
 
-NODE_KEYS = ("inputs", "reuse", "module", "share_state_with")
+NODE_KEYS = ("inputs", "reuse", "module", "share_state_with", "trainable")
 
 
 class _NodeRef:
@@ -222,6 +223,8 @@ def check_graph(
             r.errors.append((sub, f"a node must be a table, got {spec!r}"))
             continue
         n_in = len(_deps({"inputs": spec.get("inputs", [])}))
+        if "trainable" in spec and not isinstance(spec["trainable"], bool):
+            r.errors.append((join_path(sub, "trainable"), "expected true or false"))
         if "input" in spec:
             shape = spec["input"]
             if not isinstance(shape, list) or any(
@@ -329,7 +332,7 @@ def build_graph(
                 opts = {
                     k: r.build(v, join_path(sub, k))
                     for k, v in spec.items()
-                    if k not in ("reuse", "inputs")
+                    if k not in ("reuse", "inputs", "trainable")
                 }
                 built[name] = built[spec["reuse"]].reuse_with(*ins, name=name, **opts)
             elif "module" in spec:
@@ -351,6 +354,8 @@ def build_graph(
                     r.build_promise(spec, sub, inputs=ins, extra=extra, skip=(*NODE_KEYS, *wired)),
                     spec,
                 )
+            if spec.get("trainable") is False:
+                built[name].freeze()
         except ConfigError:
             raise
         except Exception as err:

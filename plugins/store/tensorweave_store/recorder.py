@@ -5,7 +5,7 @@ plain ``Model.train`` ask for it by name (the run is opened at the start and clo
 end of training: ``finished``; ``failed`` with the error when training raises,
 ``interrupted`` on Ctrl-C, as for ``tensorweave train``)::
 
-    model.train(data, 5, callbacks=[("RecordRun.v1", {"name": "my-exp", "tags": ["a"]})])
+    model.train(data, epochs=5, callbacks=[("RecordRun.v1", {"name": "my-exp", "tags": ["a"]})])
 
 Under a multi-worker strategy only the chief records (one run); a job's run lists the
 workers in its summary (``tensorweave runs show``).

@@ -6,6 +6,8 @@ the package or one of its entry points is cheap):
 - ``loop``: ``Model`` (inference, training and evaluation graphs; its ``train_step`` and
   ``test_step`` compiled and run several per call), ``Trainer`` (the event-driven loop),
   ``Callback`` and the events, ``Checkpointer`` (crash-safe checkpoints), ``History``;
+- ``gan``: ``GAN`` (a generator and a discriminator trained in turn through
+  ``Model.train``), ``GANTrainer`` (``GANTrainer.v1``, a job config's ``[trainer]``);
 - ``callbacks``: ``EarlyStopping``, ``StopOnNaN``, ``CSVLogger``, ``TensorBoard``,
   ``Progress``/``ProgressBar``, ``ReduceLROnPlateau``, ``CheckpointCallback``,
   ``SwapEMAWeights``, ``LearningRateScheduler``;
@@ -44,6 +46,9 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_train.callbacks.scheduler import LearningRateScheduler
     from tensorweave_train.callbacks.stop_on_nan import StopOnNaN
     from tensorweave_train.commands.arguments import parse_command_line
+    from tensorweave_train.gan.model import GAN
+    from tensorweave_train.gan.noise import LatentNoise
+    from tensorweave_train.gan.trainer import GANTrainer
     from tensorweave_train.hooks import ensure_hookspecs
     from tensorweave_train.loop.checkpoints import Checkpointer, CorruptCheckpointWarning
     from tensorweave_train.loop.data import Batches, as_batches
@@ -133,6 +138,10 @@ _EXPORTS = {
     "Checkpointer": f"{_L}.checkpoints",
     "CorruptCheckpointWarning": f"{_L}.checkpoints",
     "NonFiniteWarning": f"{_L}.nonfinite",
+    # GANs
+    "GAN": "gan.model",
+    "GANTrainer": "gan.trainer",
+    "LatentNoise": "gan.noise",
     # callbacks
     "CheckpointCallback": f"{_C}.checkpoint",
     "CSVLogger": f"{_C}.loggers",
@@ -222,6 +231,9 @@ __all__ = [
     "Checkpointer",
     "CorruptCheckpointWarning",
     "NonFiniteWarning",
+    "GAN",
+    "GANTrainer",
+    "LatentNoise",
     "CheckpointCallback",
     "CSVLogger",
     "TensorBoard",

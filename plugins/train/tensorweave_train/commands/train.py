@@ -1,6 +1,6 @@
 """``tensorweave train [CONFIG]`` and ``tensorweave resume RUN``: train a job into a run.
 
-``train`` reads a built-in (``digits``, ``chars``) or a file with ``--section.key=VALUE``
+``train`` reads a built-in (``digits``, ``chars``, ``dcgan``) or a file with ``--section.key=VALUE``
 overrides, optionally warm-started from a trained run (``--warm-start RUN|NAME@VERSION``
 with ``--include``/``--exclude``/``--rename``); ``train CONFIG --help`` lists the
 parameters of the components the config selects. ``resume`` continues a run from its
@@ -44,7 +44,7 @@ def train_parser() -> CommandParser:
     p = base_parser(
         "train",
         "[CONFIG] [--section.key=VALUE ...] [options]",
-        "Train the model CONFIG describes (a file, or a built-in: digits (default), chars).",
+        "Train the model CONFIG describes (a file, or a built-in: digits (default), chars, dcgan).",
     )
     p.add_argument("config", nargs="?", help="config file or built-in name")
     p.add_argument("--run-dir", help="where to write the run (default runs/NAME-TIME)")

@@ -22,6 +22,7 @@ __all__ = [
     "figure",
     "ExampleMean",
     "Metrics",
+    "StepMeans",
     "state_of",
     "needed",
     "add_batch",
@@ -186,3 +187,42 @@ def training_metrics(model: Any) -> Metrics:
     if model.distributed or (model.jit_compile and not states.jit_compatible):
         return Metrics([])
     return states
+
+
+class StepMeans(tw.Stateful):
+    """The mean over an epoch's steps of several per-step scalars (a model's named losses
+    and its regularization), as the epoch's ``loss`` is: each step adds its values
+    (``add``, inside the compiled step), ``results(steps)`` reads them. The sums are
+    variables, so a checkpoint holds them and a run resumed mid-epoch reports the figures of
+    an uninterrupted one.
+
+    >>> import tensorflow as tf
+    >>> m = StepMeans(["a_loss", "b_loss"])
+    >>> m.add({"a_loss": tf.constant(1.0), "b_loss": tf.constant(4.0)})
+    >>> m.add({"a_loss": tf.constant(2.0), "b_loss": tf.constant(2.0)})
+    >>> m.results(2)
+    {'a_loss': 1.5, 'b_loss': 3.0}
+    """
+
+    tracked = ("sums",)
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(name="step_means")
+        self.names = list(names)
+        self.reported = list(names)  # what the train step returns (set when it is traced)
+        with tf.init_scope():
+            self.sums = tf.Variable(tf.zeros([len(self.names)]), trainable=False, name="step_sums")
+
+    def add(self, values: dict[str, Any]) -> None:
+        """Add one step's values (float32 sums, in step order: as the loss's)."""
+        step = tf.stack([tf.cast(values[n], tf.float32) for n in self.names])
+        self.sums.assign_add(step)
+
+    def reset(self) -> None:
+        """Start a new epoch."""
+        self.sums.assign(tf.zeros_like(self.sums))
+
+    def results(self, steps: int) -> dict[str, float]:
+        """Each mean over ``steps`` steps, as ``figure`` gives it."""
+        sums = dict(zip(self.names, self.sums.numpy(), strict=True))
+        return {n: figure(float(sums[n]) / max(steps, 1)) for n in self.reported}

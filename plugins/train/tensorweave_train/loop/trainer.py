@@ -192,6 +192,8 @@ class Trainer:
             if state.epoch_step == 0:
                 state.loss_sum = 0.0
                 model.train_metrics.reset()
+                if model.loss_figures is not None:
+                    model.loss_figures.reset()
             self.emit(Event.EPOCH_START)
             run_epoch(self, batches)
             if self._losses:
@@ -204,6 +206,9 @@ class Trainer:
                     "generator serves only one epoch)."
                 )
             state.set("loss", figure(float(state.loss_sum) / state.epoch_step))
+            if model.loss_figures is not None:  # <name>_loss, regularization_loss
+                for name, value in model.loss_figures.results(state.epoch_step).items():
+                    state.set(name, value)
             for name, value in model.train_metrics.results().items():
                 state.set(name, value)  # streamed over the epoch by the compiled step
             if not self._warned:
@@ -213,7 +218,8 @@ class Trainer:
                 for name, value in model.evaluate(validation, batch_size=batch_size).items():
                     state.set(f"val_{name}", value)
                 self.emit(Event.VALIDATION_END)
-            state.set("learning_rate", figure(model.optimizer.current_learning_rate()))
+            for name, rate in model.learning_rates().items():
+                state.set(name, rate)
             # numbered from 1, as the display, log.csv and TensorBoard
             record = {"epoch": float(state.epoch + 1), "step": float(state.step), **state.values}
             state.history.append(record)
@@ -221,9 +227,10 @@ class Trainer:
             state.epoch += 1
             state.epoch_step = 0
         if state.epoch_step == 0:  # not stopped mid-epoch (to be resumed): weights final
-            finalize = getattr(model.optimizer, "finalize_variable_values", None)
-            if finalize is not None:
-                finalize(model.trainable_variables)  # the averages (ema=), as Keras
+            for owner, optimizer in model.optimizers.items():
+                finalize = getattr(optimizer, "finalize_variable_values", None)
+                if finalize is not None:  # the averages (ema=), as Keras
+                    finalize(model.variables_of(owner))
         self.emit(Event.TRAIN_END)
         history[:] = state.history
         return history

@@ -40,6 +40,7 @@ from typing import Any, ClassVar
 import tensorflow as tf
 
 import tensorweave as tw
+import tensorweave.config as twc
 from tensorweave_train.optimizers import accumulation, averaging
 from tensorweave_train.optimizers.clipping import Gradient, clip_gradients
 
@@ -64,10 +65,12 @@ def _local(var: Any, fn: Callable[..., Any], *args: Any) -> Any:
     return fn(var, *args)
 
 
-class Optimizer(tw.Stateful):
+class Optimizer(twc.Configurable, tw.Stateful):
     """Base class: hyperparameters as variables, lazy slots, clipping, constraints, weight
     averaging, gradient accumulation, sparse and distributed application. Subclasses
-    define ``slot_names``, ``_init_slot`` and ``_dense``/``_sparse``.
+    define ``slot_names``, ``_init_slot`` and ``_dense``/``_sparse``. An optimizer
+    remembers the arguments it was made with (``twc.Configurable``), so a saved model
+    names it in its config (``Model.save``).
 
     Args:
         learning_rate: the base learning rate (a ``tf.Variable`` afterwards).

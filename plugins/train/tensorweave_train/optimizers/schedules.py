@@ -24,6 +24,7 @@ from typing import Any, Self
 import tensorflow as tf
 
 import tensorweave as tw
+import tensorweave.config as twc
 
 __all__ = [
     "Schedule",
@@ -40,14 +41,16 @@ __all__ = [
 ]
 
 
-class Schedule:
+class Schedule(twc.Configurable):
     """Base class; subclasses implement ``factor(step)`` on a float32 step tensor. A
     keyword the constructor does not take raises ``tw.ArgumentError`` naming the
-    parameters and the closest match."""
+    parameters and the closest match. A schedule remembers the arguments it was made with
+    (``twc.Configurable``), so a saved model's config names it."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         tw.check_keywords(cls, kwargs)  # the words a config's unknown key gets
-        return super().__new__(cls)
+        obj: Self = super().__new__(cls, *args, **kwargs)
+        return obj
 
     def __call__(self, step: Any) -> tf.Tensor:
         return self.factor(tf.cast(step, tf.float32))
@@ -56,7 +59,7 @@ class Schedule:
         raise NotImplementedError
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
         return f"{type(self).__name__}({args})"
 
 

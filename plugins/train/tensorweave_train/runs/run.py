@@ -37,7 +37,7 @@ __all__ = ["Run", "load_model", "load_run", "export_run", "mismatch_message"]
 
 Overrides = Sequence[str] | Mapping[str, Any]
 # what evaluating a run builds: no callbacks (their packs may be gone), no [run] settings
-_EVALUATED = ("data", "model", "optimizer")
+_EVALUATED = ("data", "model", "optimizer", "trainer")
 
 
 class Run:
@@ -126,7 +126,7 @@ class Run:
                     f"cannot restore the checkpoint in {self.path}: {first}"
                 ) from err
             paths = [twc.parse_override(g)[0] if isinstance(g, str) else str(g) for g in given]
-            plain = ("train.", "run.", "data.", "optimizer.", "callbacks")
+            plain = ("train.", "run.", "data.", "optimizer.", "callbacks", "trainer.")
             paths = [p for p in paths if not p.startswith(plain)] or paths
             raise twc.ConfigError(
                 [

@@ -136,7 +136,7 @@ def _fit(
     try:
         history = job.model.train(
             train_data,
-            settings.epochs,
+            epochs=settings.epochs,
             batch_size=settings.batch_size,
             validation=valid if len(next(iter(valid.values()))) else None,
             callbacks=callbacks,

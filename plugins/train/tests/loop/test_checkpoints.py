@@ -4,21 +4,20 @@ and a training process killed with SIGKILL that resumes to the same final weight
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 import tensorflow as tf
-from twtrain_helpers import Crash, crash_at, regression_data, regression_model, weights
+from twtrain_helpers import (
+    Crash,
+    crash_at,
+    killed_twice_and_resumed,
+    regression_data,
+    regression_model,
+    weights,
+)
 
 import tensorweave_train as twt
-
-HERE = Path(__file__).parents[1]  # the tests root: the helper scripts and modules
 
 
 def _train(
@@ -128,54 +127,12 @@ def test_checkpoint_holds_slots_step_and_rng(tmp_path):
     np.testing.assert_array_equal(gen.state.numpy(), rng_state)
 
 
-def _run_script(run_dir, out, delay, dropout=0.0):
-    env = dict(os.environ, PYTHONPATH=str(HERE), TF_CPP_MIN_LOG_LEVEL="3")
-    script = str(HERE / "twtrain_crash_script.py")
-    return subprocess.Popen(
-        [sys.executable, script, str(run_dir), str(out), str(delay), str(dropout)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-
-
-def _kill_after(victim, ckpt_dir, step):
-    """SIGKILL ``victim`` a little after it wrote a checkpoint at ``step`` or later."""
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        done = [p for p in ckpt_dir.glob("ckpt-*")] if ckpt_dir.exists() else []
-        if any(p.name >= f"ckpt-{step:010d}" for p in done):
-            break
-        assert victim.poll() is None, victim.communicate()
-        time.sleep(0.05)
-    time.sleep(0.2)  # a couple of steps past the checkpoint: mid-epoch (8 steps per epoch)
-    os.kill(victim.pid, signal.SIGKILL)
-    victim.wait()
-    assert victim.returncode == -signal.SIGKILL
-    return int(max(p.name for p in ckpt_dir.glob("ckpt-*")).split("-")[1])
-
-
 @pytest.mark.slow
 def test_sigkill_mid_epoch_then_resume(tmp_path):
     """A run with Dropout (a new mask every step) killed twice mid-epoch by SIGKILL and
     resumed ends with the weights of an uninterrupted run, bit for bit: the position of
     the dropout's random generator is in the checkpoint."""
-    ref = _run_script(tmp_path / "ref", tmp_path / "ref.npz", 0.0, 0.3)
-    run, ckpt_dir = tmp_path / "run", tmp_path / "run" / "checkpoints"
-    kills = []
-    for at in (15, 30):
-        victim = _run_script(run, tmp_path / "run.npz", 0.1, 0.3)
-        kills.append(_kill_after(victim, ckpt_dir, at))
-    assert kills[0] < kills[1] and all(k % 8 for k in kills), kills  # both mid-epoch
-    resumed = _run_script(run, tmp_path / "run.npz", 0.0, 0.3)
-    out, err = resumed.communicate(timeout=180)
-    assert resumed.returncode == 0, err
-    assert int(out.split("started-at ")[1].split()[0]) == kills[1]
-    ref_out, ref_err = ref.communicate(timeout=180)
-    assert ref.returncode == 0, ref_err
-    assert "started-at 0 " in ref_out
-    a, b = np.load(tmp_path / "ref.npz"), np.load(tmp_path / "run.npz")
+    a, b = killed_twice_and_resumed(tmp_path, "regression", dropout=0.3)
     assert len(a.files) == len(b.files) > 0
     for k in a.files:
         np.testing.assert_array_equal(a[k], b[k])
