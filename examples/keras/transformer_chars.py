@@ -53,6 +53,6 @@ model.fit(
     data.train["x"],
     data.train["y"],
     batch_size=32,
-    epochs=3,
+    epochs=8,
     validation_data=(data.valid["x"], data.valid["y"]),
 )
