@@ -42,7 +42,9 @@ for _ in range(UPDATES):
         state = envs.state.astype("float32")
         z = act(state).numpy().astype("float64")
         action = (rng.random(EPISODES) < 1.0 / (1.0 + np.exp(z[:, 0] - z[:, 1]))).astype("int32")
-        states.append(state), actions.append(action), alive.append(running.copy())
+        states.append(state)
+        actions.append(action)
+        alive.append(running.copy())
         running &= ~envs.step(action)
         if not running.any():
             break

@@ -110,7 +110,9 @@ def main(
             z = np.asarray(policy(state), "float64")
             p_right = 1.0 / (1.0 + np.exp(z[:, 0] - z[:, 1]))
             action = (rng.random(episodes) < p_right).astype("int32")
-            states.append(state), actions.append(action), alive.append(running.copy())
+            states.append(state)
+            actions.append(action)
+            alive.append(running.copy())
             running &= ~envs.step(action)
             if not running.any():
                 break
