@@ -14,7 +14,7 @@ x_train, x_valid, y_train, y_valid = train_test_split(
 
 def conv_bn(h, filters, kernel, strides=1, relu=True):
     h = keras.layers.Conv2D(filters, kernel, strides=strides, padding="same", use_bias=False)(h)
-    h = keras.layers.BatchNormalization(epsilon=1e-5)(h)
+    h = keras.layers.BatchNormalization(momentum=0.9, epsilon=1e-5)(h)
     return keras.layers.ReLU()(h) if relu else h
 
 
