@@ -1,6 +1,6 @@
 """The gallery's REINFORCE on CartPole in Keras 3 (TensorFlow backend): the same numpy
-environment (imported from the tensorweave example: it is not the model), a Keras policy,
-the update in a tf.function."""
+environment and episode runner (``play``, imported from the tensorweave example: they are
+not the model), a Keras policy, the update in a tf.function."""
 
 import sys
 from pathlib import Path
@@ -10,7 +10,7 @@ import numpy as np
 import tensorflow as tf
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "reinforce_cartpole"))
-from reinforce_cartpole import MAX_STEPS, CartPoles, discounted
+from reinforce_cartpole import play
 
 EPISODES, UPDATES, GAMMA = 16, 60, 0.99
 rng = np.random.default_rng(0)
@@ -36,20 +36,6 @@ def act(states):
 
 
 for _ in range(UPDATES):
-    envs = CartPoles(EPISODES, rng)
-    states, actions, alive, running = [], [], [], np.ones(EPISODES, bool)
-    for _ in range(MAX_STEPS):
-        state = envs.state.astype("float32")
-        z = act(state).numpy().astype("float64")
-        action = (rng.random(EPISODES) < 1.0 / (1.0 + np.exp(z[:, 0] - z[:, 1]))).astype("int32")
-        states.append(state)
-        actions.append(action)
-        alive.append(running.copy())
-        running &= ~envs.step(action)
-        if not running.any():
-            break
-    mask = np.array(alive)
-    returns = discounted(mask.astype("float32"), GAMMA)[mask]
-    returns = (returns - returns.mean()) / (returns.std() + 1e-8)
-    update(np.array(states)[mask], np.array(actions)[mask], returns.astype("float32"))
-    print(mask.sum(0).mean())
+    states, actions, returns, length = play(lambda s: act(s).numpy(), EPISODES, rng, GAMMA)
+    update(states, actions, returns)
+    print(length)

@@ -12,6 +12,7 @@ mean as baseline) is one ``tw.compile``'d step. Run it:
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -63,6 +64,37 @@ def discounted(rewards: np.ndarray, gamma: float) -> np.ndarray:
     return returns
 
 
+def play(
+    policy: Callable[[np.ndarray], np.ndarray],
+    episodes: int,
+    rng: np.random.Generator,
+    gamma: float,
+    max_steps: int = MAX_STEPS,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Run ``episodes`` episodes side by side, sampling actions from ``policy`` (states to
+    2 logits); returns every step's state, action and normalised discounted return, and
+    the mean episode length."""
+    envs = CartPoles(episodes, rng)
+    states, actions, alive = [], [], []
+    running = np.ones(episodes, bool)
+    for _ in range(max_steps):
+        state = envs.state.astype("float32")
+        z = policy(state).astype("float64")
+        p_right = 1.0 / (1.0 + np.exp(z[:, 0] - z[:, 1]))
+        action = (rng.random(episodes) < p_right).astype("int32")
+        states.append(state)
+        actions.append(action)
+        alive.append(running.copy())
+        running &= ~envs.step(action)
+        if not running.any():
+            break
+    mask = np.array(alive)  # [time, episodes]: steps taken before each episode ended
+    returns = discounted(mask.astype("float32"), gamma)[mask]
+    returns = (returns - returns.mean()) / (returns.std() + 1e-8)
+    lengths = float(mask.sum(0).mean())
+    return np.array(states)[mask], np.array(actions)[mask], returns.astype("float32"), lengths
+
+
 def main(
     updates: int = 60,
     episodes: int = 16,
@@ -102,26 +134,9 @@ def main(
     )
     history: list[float] = []
     for _ in range(updates):
-        envs = CartPoles(episodes, rng)
-        states, actions, alive = [], [], []
-        running = np.ones(episodes, bool)
-        for _ in range(max_steps):
-            state = envs.state.astype("float32")
-            z = np.asarray(policy(state), "float64")
-            p_right = 1.0 / (1.0 + np.exp(z[:, 0] - z[:, 1]))
-            action = (rng.random(episodes) < p_right).astype("int32")
-            states.append(state)
-            actions.append(action)
-            alive.append(running.copy())
-            running &= ~envs.step(action)
-            if not running.any():
-                break
-        mask = np.array(alive)  # [time, episodes]: steps taken before each episode ended
-        returns = discounted(mask.astype("float32"), gamma)
-        kept = returns[mask]
-        kept = (kept - kept.mean()) / (kept.std() + 1e-8)
-        step(np.array(states)[mask], np.array(actions)[mask], kept.astype("float32"))
-        history.append(float(mask.sum(0).mean()))
+        batch = play(lambda state: np.asarray(policy(state)), episodes, rng, gamma, max_steps)
+        step(*batch[:3])
+        history.append(batch[3])
     return {
         "mean_return_last_5_updates": float(np.mean(history[-5:])),
         "episodes": updates * episodes,
