@@ -6,7 +6,9 @@ hands to the new node, so both read the very same ``tf.Variable`` objects. The s
 attribute of a layer TensorFlow tracks). It also owns the layer's random generator, so
 stochastic layers draw reproducibly and resume where a checkpoint left off, and it records
 the regularizer of each variable that has one (``regularize``), so a trainer adds
-``tw.regularization_loss(graph)`` to its loss for layers of any pack. Kept apart from
+``tw.regularization_loss(graph)`` to its loss for layers of any pack. Under a mixed
+precision policy, a layer's trainable float variables read from its state come in the
+dtype the layer computes in (``tensorweave.graph.precision``). Kept apart from
 ``layer.py``, which defines the node: its inputs, shape, names and the contract subclasses
 fill in.
 
@@ -25,6 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import tensorflow as tf
 
 from tensorweave.graph.naming import module_name
+from tensorweave.graph.precision import read_cast
 
 if TYPE_CHECKING:
     from tensorweave.graph.graph import Graph
@@ -60,6 +63,12 @@ class LayerState(tf.Module):
     def __init__(self, name: str = "state") -> None:
         super().__init__(name=module_name(name))
         self._penalties = _Penalties()
+
+    def __getattribute__(self, name: str) -> Any:
+        # Under a mixed precision policy, the layer computing now reads its trainable float
+        # variables in its compute dtype (``tensorweave.graph.precision``); otherwise, and
+        # for everything else, an attribute is what was stored.
+        return read_cast(super().__getattribute__(name))
 
     def regularize(self, variable: tf.Variable, penalty: Penalty | None) -> tf.Variable:
         """Record ``penalty`` as the regularizer of ``variable`` (``None``: none); returns
