@@ -35,6 +35,7 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_train.loop.data import Batches, as_batches, split_validation
 from tensorweave_train.loop.history import History
+from tensorweave_train.loop.loss_scale import LossScale
 from tensorweave_train.loop.metrics import Metrics
 from tensorweave_train.loop.steps import Steps, check_steps_per_execution
 from tensorweave_train.optimizers import Adam, Optimizer
@@ -79,10 +80,15 @@ class Model(tw.Stateful):
         inference_options: the per-use options that turn the graphs ``predict`` and
             ``evaluate`` run into inference graphs (default ``{"training": False}``); ``{}``
             runs the graphs as given.
+        precision: ``"mixed_bfloat16"`` trains, evaluates and predicts with the layers in
+            bfloat16 and the variables, the loss and the outputs in float32 (``"float32"``
+            the default, ``"mixed_float16"`` adds dynamic loss scaling: ``loop.loss_scale``);
+            see ``tensorweave.graph.precision``.
     """
 
-    # Saved state: every layer's state and the optimizer's (the rest is plain Python).
-    tracked = ("layers", "optimizer")
+    # Saved state: every layer's state and the optimizer's (the rest is plain Python), and
+    # the loss scale under mixed_float16.
+    tracked = ("layers", "optimizer", "loss_scale")
 
     def __init__(
         self,
@@ -97,9 +103,12 @@ class Model(tw.Stateful):
         jit_compile: bool | None = None,
         steps_per_execution: int | str = "auto",
         inference_options: Mapping[str, Any] | None = None,
+        precision: str | tw.Precision | None = None,
         name: str = "model",
     ) -> None:
         super().__init__(name=name)
+        self.precision = tw.Precision.of(precision, owner=f"Model {name!r}")
+        self.loss_scale = LossScale() if self.precision.loss_scaling else None
         self.inputs = _layers(inputs)
         self.outputs = _layers(outputs)
         self.targets = _layers(targets)
@@ -244,8 +253,26 @@ class Model(tw.Stateful):
         variables = self.trainable_variables
         with tf.GradientTape() as tape:
             loss = self.replica_weighted(self.compute_loss(batch), batch)
-        self.optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
+        self.optimize(tape, loss, variables)
         return loss
+
+    def optimize(
+        self,
+        tape: tf.GradientTape,
+        loss: tf.Tensor,
+        variables: Sequence[tf.Variable],
+        optimizer: Optimizer | None = None,
+    ) -> None:
+        """Apply the gradients of ``loss`` (recorded on ``tape``) to ``variables`` with
+        ``optimizer`` (default ``self.optimizer``): what ``train_step`` does after the
+        loss, for a step of your own too. Under ``mixed_float16`` the gradients are taken
+        of the scaled loss, unscaled, and a step with a non-finite one is skipped
+        (``loop.loss_scale``)."""
+        optimizer = self.optimizer if optimizer is None else optimizer
+        if self.loss_scale is not None:
+            self.loss_scale.apply(tape, loss, variables, optimizer)
+            return
+        optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
 
     def replica_weighted(self, loss: tf.Tensor, batch: Sequence[tf.Tensor]) -> tf.Tensor:
         """``loss`` times this replica's share of the global batch under a

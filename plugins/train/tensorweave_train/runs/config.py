@@ -9,7 +9,8 @@ A job config (TOML, JSON or YAML; see ``configs/digits.toml``) has these section
   ``outputs``, ``loss`` and ``metrics`` nodes;
 - ``[optimizer]``: an optimizer promise (default Adam);
 - ``[train]``: ``epochs``, ``batch_size``, ``seed``, ``shuffle``, ``limit`` (train on the
-  first N examples, for smoke runs), ``checkpoint_every`` (epochs), ``jit_compile``;
+  first N examples, for smoke runs), ``checkpoint_every`` (epochs), ``jit_compile``,
+  ``precision`` (``"float32"``, ``"mixed_bfloat16"``, ``"mixed_float16"``);
 - ``callbacks``: a top-level list of callback promises, added to the job's own;
 - ``[run]``: ``name`` (a plain name: no path separators or ``..``), ``dir`` (default a new
   ``runs/<name>-<time>``, never one that exists) and ``tensorboard``;
@@ -26,7 +27,7 @@ before anything is built, ``build_model`` is the one place a config becomes a ``
 >>> for path, problem in check_settings({"train": {"epochs": "x", "bogus": 1}}):
 ...     print(f"{path}: {problem}")
 train.epochs: expected int, got 'x'
-train.bogus: unknown setting; settings: epochs, batch_size, seed, shuffle, limit, checkpoint_every, jit_compile
+train.bogus: unknown setting; settings: epochs, batch_size, seed, shuffle, limit, checkpoint_every, jit_compile, precision
 data: a job config needs a [data] section
 model: a job config needs a [model] section
 """
@@ -81,6 +82,7 @@ class TrainSettings:
     limit: int | None = None
     checkpoint_every: int = 1
     jit_compile: bool = False  # compile the steps with XLA (``Model(jit_compile=True)``)
+    precision: str = "float32"  # "mixed_bfloat16": layers in bfloat16 (``Model(precision=)``)
 
 
 @dataclass
@@ -110,6 +112,7 @@ def load_config(
     return twc.load(config_path(name), overrides=overrides)
 
 
+_PRECISIONS = ", ".join(tw.Precision.NAMES)
 _POSITIVE = {"train.epochs", "train.batch_size", "train.checkpoint_every", "train.limit"}
 
 
@@ -155,6 +158,8 @@ def check_settings(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
                 why = check_run_name(value)
                 if why:
                     errors.append((path, why))
+            elif path == "train.precision" and value not in tw.Precision.NAMES:
+                errors.append((path, f"unknown precision {value!r}; one of {_PRECISIONS}"))
     return errors + check_layout(cfg)
 
 
@@ -207,7 +212,7 @@ def validate_config(cfg: Mapping[str, Any], parts: Sequence[str] | None = None) 
 
 def build_model(cfg: Mapping[str, Any], built: Mapping[str, Any] | None = None) -> Model:
     """The ``Model`` of a job config: its ``[model]`` graph, ``[optimizer]`` and
-    ``[train] jit_compile``. The one place a config becomes a model; ``built`` holds the
+    ``[train] jit_compile`` and ``precision``. The one place a config becomes a model; ``built`` holds the
     sections already resolved (``build_job`` resolves them with the data)."""
     settings = _settings(cfg, "train")
     if "model" not in cfg:
@@ -239,6 +244,7 @@ def build_model(cfg: Mapping[str, Any], built: Mapping[str, Any] | None = None) 
             metrics={k: graph[v] for k, v in metrics.items()},
             optimizer=optimizer,
             jit_compile=settings.jit_compile or None,
+            precision=settings.precision,
         )
     except (tw.TensorweaveError, TypeError, ValueError) as err:
         raise twc.ConfigError([("model", f"cannot make the model: {err}")]) from err
