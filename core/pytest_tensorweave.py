@@ -2,7 +2,8 @@
 outside the ``tensorweave`` package so loading it never imports TensorFlow.
 
 A test module that defines ``TENSORWEAVE_CASES`` and imports ``test_conformance`` gets one
-test per (case, check), ids like ``test_conformance[Linear.v1(n_units=4)-gradients]``.
+test per (case, check), ids like ``test_conformance[Linear.v1(n_units=4)-gradients]``; the
+checks depend on the case (a layer ``Case``, a ``ComponentCase``, a ``CommandCase``).
 Skipped checks show the reason the case gave. This module imports nothing heavy until a
 module actually uses it, so it costs nothing in other projects' test runs.
 """
@@ -24,9 +25,9 @@ def pytest_generate_tests(metafunc: Any) -> None:
             f"{metafunc.module.__name__} imports test_conformance but defines no "
             f"{CASES_ATTRIBUTE} list. Fix: {CASES_ATTRIBUTE} = [Case('Name.v1', ...)]."
         )
-    from tensorweave.testing.conformance import CHECKS
+    from tensorweave.testing.conformance import checks_of
 
-    params = [(case, check) for case in cases for check in CHECKS]
+    params = [(case, check) for case in cases for check in checks_of(case)]
     ids = [f"{case}-{check}" for case, check in params]
     metafunc.parametrize(("tw_case", "tw_check"), params, ids=ids)
 

@@ -39,6 +39,7 @@ from tensorweave.registries import CORE_VERSION as __version__
 from tensorweave.registries import (
     Alias,
     ComponentInfo,
+    Counterpart,
     Kind,
     Registry,
     alias,
@@ -163,6 +164,7 @@ __all__ = [
     # registry and plugins
     "Registry",
     "ComponentInfo",
+    "Counterpart",
     "Kind",
     "Alias",
     "alias",

@@ -216,7 +216,7 @@ def test_the_plugins_command_shows_every_failure_with_why(world, capsys):
         code = cli.main(["plugins", "--check"])
     out = capsys.readouterr()
     text = out.out + out.err
-    assert code == 0
+    assert code == 1  # --check gates: any failure is a non-zero exit
     assert world["good"].name in text and "1.4" in text
     assert world["crashing"].name in text and "broken on purpose" in text
     assert world["exiting"].name in text and "calls sys.exit() at import" in text

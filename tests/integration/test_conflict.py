@@ -93,8 +93,18 @@ def test_conflict_is_named_and_resolved_by_qualified_name(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     probe = json.loads(_python(PROBE, tmp_path, env))
+    cli = {
+        args: subprocess.run(
+            [sys.executable, "-m", "tensorweave", *args.split()],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+        )
+        for args in ("plugins", "plugins --check", "describe Linear.v1")
+    }
     own_tests = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider"],
         capture_output=True,
         text=True,
         cwd=source,
@@ -113,4 +123,17 @@ def test_conflict_is_named_and_resolved_by_qualified_name(tmp_path):
     assert probe["blocked"].startswith("tensorweave_layers"), probe["blocked"]
     tail = own_tests.stdout[-3000:] + own_tests.stderr[-2000:]
     assert own_tests.returncode == 0 and " passed" in own_tests.stdout, tail
-    assert "skipped" not in own_tests.stdout, tail
+    skips = [line for line in own_tests.stdout.splitlines() if line.startswith("SKIPPED")]
+    assert skips and all("clashes with tensorweave-layers on purpose" in s for s in skips), tail
+
+    # the clash shows before any job fails: listing, --check (which gates), describe
+    qualified = f"ask for {DIST}:Linear.v1 or {FIRST_PARTY}:Linear.v1"
+    qualified_other_order = f"ask for {FIRST_PARTY}:Linear.v1 or {DIST}:Linear.v1"
+    for args in ("plugins", "plugins --check"):
+        text = cli[args].stdout
+        assert "Clashes" in text and (qualified in text or qualified_other_order in text), text
+    assert cli["plugins"].returncode == 0 and cli["plugins --check"].returncode == 1
+    described = cli["describe Linear.v1"].stdout
+    assert cli["describe Linear.v1"].returncode == 0, cli["describe Linear.v1"].stderr
+    assert f"{DIST}:Linear.v1  (layers, from {DIST}" in described
+    assert f"{FIRST_PARTY}:Linear.v1  (layers, from {FIRST_PARTY}" in described

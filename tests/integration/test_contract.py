@@ -107,8 +107,9 @@ ALLOWED = {
     "registries": {"errors"},
     "graph": {"errors", "checks", "registries"},
     "config": {"errors", "checks", "registries", "graph", "renames"},
-    "cli": {"errors", "registries"},  # no graph, no config: the CLI itself needs no TensorFlow
-    "testing": {"errors", "checks", "registries", "graph", "config", ""},
+    "cli": {"errors", "registries", "renames"},  # no graph, no config: no TensorFlow
+    "__main__": {"cli"},  # python -m tensorweave
+    "testing": {"errors", "checks", "registries", "graph", "config", "cli", ""},
     "": {"errors", "checks", "lazy", "registries", "graph", "config", "renames"},  # __init__
 }
 

@@ -165,6 +165,40 @@ def test_component_speaks_the_one_vocabulary(kind, dist, name):
         assert new in params or open_kw, f"{name}: alias {old!r} -> {new!r}, not a parameter"
 
 
+#: what a loss or metric calls the expected values and the model's output, labels first
+LABELS = {"labels", "ids"}
+PREDICTIONS = {"predictions", "logits", "scores", "probabilities"}
+NOT_THE_VOCABULARY = {
+    "targets": "labels",
+    "target": "labels",
+    "y_true": "labels",
+    "truth": "labels",
+    "y_pred": "predictions",
+    "outputs": "predictions",
+    "preds": "predictions",
+}
+SCORED = [c for c in COMPONENTS if c[0] in ("losses", "metrics")]
+
+
+@pytest.mark.parametrize("kind, dist, name", SCORED)
+def test_losses_and_metrics_take_labels_first_then_predictions(kind, dist, name):
+    obj = _load(kind, dist, name)
+    if inspect.isclass(obj):
+        return  # a streaming metric: its constructor takes options, not values
+    positional = [
+        p.name
+        for p in inspect.signature(obj).parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ][:2]
+    wrong = {p: NOT_THE_VOCABULARY[p] for p in positional if p in NOT_THE_VOCABULARY}
+    assert not wrong, f"{kind} {dist}:{name}: rename {wrong} (the one vocabulary)"
+    if any(p in PREDICTIONS for p in positional):
+        assert positional[0] in LABELS, (
+            f"{kind} {dist}:{name} takes {positional}: labels first, then predictions, as every "
+            "tensorweave and Keras loss and metric"
+        )
+
+
 LAYERS = [(d, n) for k, d, n in COMPONENTS if k == "layers" and d == "tensorweave-layers"]
 
 

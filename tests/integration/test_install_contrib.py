@@ -41,7 +41,7 @@ RESOLVE = textwrap.dedent(
         "target": info.target,
         "version": info.version,
         "output": tw.compile(y)().numpy().tolist(),
-        "loss": float(log_cosh(y, x)()),
+        "loss": float(log_cosh(x, y)()),  # labels, then predictions
     }))
     """
 )

@@ -108,8 +108,9 @@ def exit_code(error: BaseException) -> int:
 
 def run_guarded(fn: Command, argv: list[str], *, traceback_hint: bool = True) -> int:
     """Run ``fn(argv)``, turning an error into ``error: <message>`` on stderr and its exit
-    code. ``--traceback`` in ``argv`` prints the traceback of an unexpected error; without
-    it, ``traceback_hint`` says so."""
+    code. ``--traceback`` in ``argv`` prints the traceback of any error (a config or plugin
+    error too, so a plugin author sees the plugin's own frames); without it, an unexpected
+    error's message says it is there (``traceback_hint``)."""
     show_tb = "--traceback" in argv
     try:
         return fn(argv)
@@ -127,6 +128,8 @@ def run_guarded(fn: Command, argv: list[str], *, traceback_hint: bool = True) ->
             print(str(err), file=sys.stderr)
             return code
         if code != EXIT_FAIL:
+            if show_tb:  # e.g. a plugin that failed to import: its own frames, then the cause
+                traceback.print_exc()
             print(f"error: {err}", file=sys.stderr)
             return code
         if show_tb:

@@ -1,10 +1,17 @@
-"""``tensorweave describe NAME``: a component's kind, provider, signature and documentation.
+"""``tensorweave describe NAME``: a component's kind, providers, signature and documentation.
 
 Read from the component's source file (located from its entry point without importing the
-pack, parsed with ``ast``), so describing never imports TensorFlow or runs plugin code.
-``--load`` imports the component and describes the live object instead (for components
-whose signature is computed at run time).
+pack, parsed with ``ast``: ``tensorweave.registries.sources``), so describing never imports
+TensorFlow or runs plugin code. ``--load`` imports the component and describes the live
+object instead (for components whose signature is computed at run time).
 
+Beside the signature it shows the deprecated argument aliases that still work
+(``@tw.renamed_arguments``), the Keras 3 counterpart the component is tested against and
+the other names it is known by (the packs' counterpart tables), and, when several
+distributions offer the name, every provider with the qualified name that picks it. A
+name that is unknown here but known elsewhere (``Dense.v1``) gets what does that job.
+
+>>> from tensorweave.registries.sources import signature_from_source
 >>> print(signature_from_source("def scaled(x, factor: int = 2):\\n    'Scale x.'", "scaled")[0])
 scaled(x, factor: int = 2)
 """
@@ -12,18 +19,20 @@ scaled(x, factor: int = 2)
 from __future__ import annotations
 
 import argparse
-import ast
 import difflib
-import importlib.util
 import inspect
 import textwrap
-from pathlib import Path
 from typing import Any
 
 from tensorweave.errors import UnknownComponentError
-from tensorweave.registries import Registry, kinds, registry
+from tensorweave.registries import ComponentInfo, Registry, kinds, registry
+from tensorweave.registries.counterparts import counterparts_of, suggestion
+from tensorweave.registries.sources import renamed_arguments_of, signature_and_doc
+from tensorweave.renames import renames_of
 
-__all__ = ["add_command", "run", "signature_from_source", "describe_signature"]
+__all__ = ["add_command", "run", "describe_signature"]
+
+UNREADABLE = "(not readable from source; `tensorweave describe NAME --load` imports it)"
 
 
 def add_command(subparsers: Any) -> None:
@@ -38,30 +47,23 @@ def add_command(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Describe every component named ``args.name`` (one per kind that has it)."""
+    """Describe every component named ``args.name`` (one per kind and provider)."""
     matches = _find(args.name, args.kind)
     if not matches:
         if args.kind:
             registry(args.kind).info(args.name)  # raises the helpful UnknownComponentError
-        every = {n: k for k, reg in kinds().items() for n in reg.names()}
-        close = difflib.get_close_matches(args.name, list(every), n=5, cutoff=0.6)
-        hint = ", ".join(f"{n} ({every[n]})" for n in close) or "none"
-        raise UnknownComponentError(
-            f"no component {args.name!r} in any kind ({', '.join(sorted(kinds()))}).\n"
-            f"  Close matches: {hint}\n"
-            "  Fix: check the spelling; `tensorweave plugins` lists what is installed."
-        )
+        raise _unknown(args.name)
     for kind, reg in matches:
         name = args.name if args.name in reg else reg.latest(args.name) or args.name
-        info = reg.info(name)
-        print(f"{info.name}  ({kind}, from {info.distribution} {info.version}, {info.target})")
-        if args.load:
-            obj = reg[name]
-            signature, doc = describe_signature(obj), inspect.getdoc(obj) or ""
-        else:
-            signature, doc = _from_target(info.target)
-        print(f"  signature: {signature}")
-        print(textwrap.indent(doc or "(no documentation)", "  "))
+        provider, _, bare = name.rpartition(":")
+        offers = [i for i in reg.infos() if i.name == bare and provider in ("", i.distribution)]
+        if len(offers) > 1:
+            print(
+                f"{bare} ({kind}) is offered by {len(offers)} distributions; the bare name is "
+                f"ambiguous: ask for {' or '.join(i.qualified_name for i in offers)}.\n"
+            )
+        for info in offers:
+            _describe(kind, reg, info, load=args.load, qualified=len(offers) > 1)
     return 0
 
 
@@ -74,124 +76,43 @@ def _find(name: str, kind: str | None) -> list[tuple[str, Registry[Any]]]:
     ]
 
 
-def _from_target(target: str) -> tuple[str, str]:
-    """Signature and docstring of ``module:qualname``, read from its source file."""
-    module, _, qualname = target.partition(":")
-    for _ in range(4):  # follow re-exports (``from pkg.mod import Name``) a few hops
-        path = _source_file(module)
-        if path is None or not qualname:
-            break
-        source = path.read_text(encoding="utf-8", errors="replace")
-        found = signature_from_source(source, qualname)
-        if found is not None:
-            return found
-        origin = _imported_from(source, qualname.split(".")[0], module, path)
-        if origin is None:
-            break
-        module, qualname = origin
-    return "(not readable from source; `tensorweave describe NAME --load` imports it)", ""
+def _unknown(name: str) -> UnknownComponentError:
+    every = {n: k for k, reg in kinds().items() for n in reg.names()}
+    close = difflib.get_close_matches(name, list(every), n=5, cutoff=0.6)
+    hint = ", ".join(f"{n} ({every[n]})" for n in close) or "none"
+    known = [line for k, reg in kinds().items() if (line := suggestion(k, name, reg.__contains__))]
+    lines = [f"no component {name!r} in any kind ({', '.join(sorted(kinds()))})."]
+    lines += [f"  {line}" for line in dict.fromkeys(known)]
+    lines += [
+        f"  Close matches: {hint}",
+        "  Fix: check the spelling; `tensorweave plugins` lists what is installed.",
+    ]
+    return UnknownComponentError("\n".join(lines))
 
 
-def _source_file(module: str) -> Path | None:
-    """The ``.py`` file of ``module``, found without executing any package of it."""
-    top, *rest = module.split(".")
-    try:
-        spec = importlib.util.find_spec(top)
-    except (ImportError, ValueError):
-        return None
-    if spec is None:
-        return None
-    if not rest:
-        return Path(spec.origin) if spec.origin and spec.origin.endswith(".py") else None
-    for base in spec.submodule_search_locations or []:
-        candidate = Path(base, *rest)
-        for path in (candidate.with_suffix(".py"), candidate / "__init__.py"):
-            if path.is_file():
-                return path
-    return None
-
-
-def _imported_from(source: str, name: str, module: str, path: Path) -> tuple[str, str] | None:
-    """Where ``name`` is imported from in ``source`` (``from X import name``), if it is."""
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom):
-            for alias in node.names:
-                if (alias.asname or alias.name) == name:
-                    base = node.module or ""
-                    if node.level:
-                        package = (
-                            module if path.name == "__init__.py" else module.rpartition(".")[0]
-                        )
-                        for _ in range(node.level - 1):
-                            package = package.rpartition(".")[0]
-                        base = f"{package}.{base}" if base else package
-                    return base, alias.name
-    return None
-
-
-def signature_from_source(source: str, qualname: str) -> tuple[str, str] | None:
-    """``("Name(params)", docstring)`` of a class or function defined in ``source``."""
-    scope: list[ast.stmt] = ast.parse(source).body
-    node: ast.AST | None = None
-    for part in qualname.split("."):
-        node = next(
-            (
-                n
-                for n in scope
-                if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                and n.name == part
-            ),
-            None,
-        )
-        if node is None:
-            return _assignment(scope, part)
-        scope = node.body
-    if isinstance(node, ast.ClassDef):
-        init = next(
-            (n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"),
-            None,
-        )
-        params = _params(init.args, drop_self=True) if init is not None else "..."
-        return f"{node.name}({params})", ast.get_docstring(node) or ""
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return f"{node.name}({_params(node.args)})", ast.get_docstring(node) or ""
-    return None
-
-
-def _assignment(scope: list[ast.stmt], name: str) -> tuple[str, str] | None:
-    for n in scope:
-        if isinstance(n, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == name for t in n.targets
-        ):
-            return f"{name} = {ast.unparse(n.value)}", ""
-    return None
-
-
-def _params(args: ast.arguments, *, drop_self: bool = False) -> str:
-    """The parameter list as ``inspect.Signature`` would print it."""
-
-    def one(arg: ast.arg, default: ast.expr | None) -> str:
-        text = arg.arg + (f": {ast.unparse(arg.annotation)}" if arg.annotation else "")
-        if default is not None:
-            text += (" = " if arg.annotation else "=") + ast.unparse(default)
-        return text
-
-    positional = [*args.posonlyargs, *args.args]
-    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
-    defaults += args.defaults
-    parts = [one(a, d) for a, d in zip(positional, defaults, strict=True)]
-    if args.posonlyargs:
-        parts.insert(len(args.posonlyargs), "/")
-    if args.vararg:
-        parts.append("*" + one(args.vararg, None))
-    elif args.kwonlyargs:
-        parts.append("*")
-    parts += [one(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)]
-    if args.kwarg:
-        parts.append("**" + one(args.kwarg, None))
-    if drop_self and positional and positional[0].arg in ("self", "cls"):
-        parts = parts[1:]
-    return ", ".join(parts)
+def _describe(
+    kind: str, reg: Registry[Any], info: ComponentInfo, *, load: bool, qualified: bool
+) -> None:
+    title = info.qualified_name if qualified else info.name
+    print(f"{title}  ({kind}, from {info.distribution} {info.version}, {info.target})")
+    if load:
+        obj = reg[info.qualified_name]
+        signature, doc = describe_signature(obj), inspect.getdoc(obj) or ""
+        renamed = renames_of(obj)
+    else:
+        signature, doc = signature_and_doc(info.target) or (UNREADABLE, "")
+        renamed = renamed_arguments_of(info.target)
+    print(f"  signature: {signature}")
+    if renamed:
+        aliases = ", ".join(f"{old} -> {new}" for old, new in sorted(renamed.items()))
+        print(f"  deprecated argument names (still work, with a warning): {aliases}")
+    for row in counterparts_of(kind, info.name):
+        if row.keras:
+            usage = f" (with {row.usage})" if row.usage else ""
+            print(f"  Keras counterpart: {row.keras}{usage}, same outputs and gradients (tested)")
+        if row.also:
+            print(f"  also known as: {', '.join(row.also)}")
+    print(textwrap.indent(doc or "(no documentation)", "  "))
 
 
 def describe_signature(obj: Any) -> str:

@@ -1,6 +1,6 @@
 """The ``tensorweave`` entry point: one parser for the core's and every pack's commands.
 
-Core commands are ``plugins``, ``describe`` and ``new-plugin``; installed packs add theirs
+Core commands are ``plugins``, ``describe``, ``new-plugin`` and ``catalogue``; installed packs add theirs
 (``train``, ``evaluate``…) through the ``tensorweave_add_commands`` hook, each pack's hook
 called on its own so a broken one cannot hide another's commands. TensorFlow's C++ and
 Python logging is quieted before any command runs, so a command that trains does not open
@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from tensorweave.cli import describe, listing, scaffold
+from tensorweave.cli import catalogue, describe, listing, scaffold
 from tensorweave.cli.command import EXIT_CODES, EXIT_USAGE, run_guarded
 from tensorweave.cli.quiet import quiet_tensorflow_import
 from tensorweave.registries import CORE_VERSION, plugins
@@ -48,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_command(sub)
     describe.add_command(sub)
     scaffold.add_command(sub)
+    catalogue.add_command(sub)
     # Each pack's hook runs on its own: one that raises is recorded (``tensorweave plugins``
     # shows it) and warned about, and the other packs' commands are still added.
     plugins.call("tensorweave_add_commands", subparsers=sub)
@@ -66,6 +67,25 @@ def _one_line_warning(
     return f"warning: {message} ({category.__name__})\n"
 
 
+def _warn_about_broken_hooks() -> None:
+    """One line per hook module that failed to import and per ``tensorweave_add_commands``
+    hook that raised: either way that pack's commands are missing, and the user should
+    know why before argparse answers ``invalid choice``."""
+    broken = [(f, "its hook module failed to load") for f in plugins.module_failures()]
+    broken += [
+        (f, "its commands could not be added")
+        for f in plugins.failures()
+        if f.entry_point == "tensorweave_add_commands"
+    ]
+    for failure, what in broken:
+        print(
+            f"warning: {failure.distribution}: {what} "
+            f"({type(failure.cause).__name__}: {failure.cause}); `tensorweave plugins` "
+            "shows every broken plugin.",
+            file=sys.stderr,
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tensorweave`` script; returns the exit code."""
     quiet_tensorflow()
@@ -76,14 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Broken plugins are reported by `tensorweave plugins`; here one line each suffices.
         warnings.simplefilter("ignore", RuntimeWarning)
         parser = build_parser()
-    failures = [f for f in plugins.failures() if f.entry_point == "tensorweave_add_commands"]
-    for failure in failures:
-        print(
-            f"warning: {failure.distribution}: its commands could not be added "
-            f"({type(failure.cause).__name__}: {failure.cause}); `tensorweave plugins` "
-            "shows every broken plugin.",
-            file=sys.stderr,
-        )
+    _warn_about_broken_hooks()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

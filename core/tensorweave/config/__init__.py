@@ -22,7 +22,7 @@ tables with a ``nodes`` table are layer graphs wired by node name. See the modul
 (4, (None, 3))
 """
 
-from tensorweave.config.errors import ConfigError
+from tensorweave.config.errors import ConfigError, Problems
 from tensorweave.config.fill import fill, plain, save
 from tensorweave.config.graphs import ConfigGraph, is_graph_block
 from tensorweave.config.loading import (
@@ -40,6 +40,7 @@ from tensorweave.config.schema import Param, check_type, params_of
 
 __all__ = [
     "ConfigError",
+    "Problems",
     "ConfigGraph",
     "Param",
     "apply_overrides",

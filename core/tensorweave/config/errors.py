@@ -13,11 +13,11 @@ the config has 1 problem:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from tensorweave.errors import TensorweaveError
 
-__all__ = ["ConfigError", "join_path"]
+__all__ = ["ConfigError", "Problems", "join_path"]
 
 
 class ConfigError(TensorweaveError, ValueError):
@@ -28,13 +28,31 @@ class ConfigError(TensorweaveError, ValueError):
     """
 
     def __init__(self, errors: Sequence[tuple[str, str]], *, source: str = "") -> None:
-        self.errors = list(errors)
+        self.errors = list(dict.fromkeys(errors))
+        causes = getattr(errors, "causes", ())
+        if causes:  # a plugin that failed to load: its traceback is this error's cause
+            self.__cause__ = causes[0]
         self.source = source
         where = f" {source}" if source else ""
         n = len(self.errors)
         lines = [f"the config{where} has {n} problem{'s' if n != 1 else ''}:"]
         lines += [f"  {path or '<root>'}: {msg}" for path, msg in self.errors]
         super().__init__("\n".join(lines))
+
+
+class Problems(list[tuple[str, str]]):
+    """``(dotted_path, message)`` pairs, with the exceptions behind them (``causes``: plugins
+    that failed to load), so ``ConfigError(problems)`` can chain them.
+
+    >>> Problems([("a", "bad")], causes=[ValueError("why")]).causes
+    [ValueError('why')]
+    """
+
+    def __init__(
+        self, errors: Iterable[tuple[str, str]] = (), *, causes: Sequence[BaseException] = ()
+    ) -> None:
+        super().__init__(errors)
+        self.causes = list(causes)
 
 
 def join_path(base: str, key: str | int) -> str:

@@ -30,9 +30,9 @@ from typing import Any
 
 from tensorweave.config.errors import ConfigError
 from tensorweave.config.graphs import NODE_KEYS, is_graph_block
-from tensorweave.config.promises import META_KEYS, is_promise, promise_kind
+from tensorweave.config.promises import META_KEYS, is_promise, promise_kind, promise_params
 from tensorweave.config.resolve import validate
-from tensorweave.config.schema import params_of
+from tensorweave.config.schema import params_of, without_unset
 from tensorweave.registries import library_versions, registry
 from tensorweave.renames import apply_renames, renames_of
 
@@ -71,9 +71,12 @@ def _fill_promise(node: dict[str, Any], n_inputs: int, skip: tuple[str, ...]) ->
     aliases = renames_of(obj)
     # deprecated names are written out under their new names (validation warned)
     node_out = apply_renames(exact, aliases, node, warn=False) if aliases else dict(node)
+    spec = params_of(obj)
+    kept = without_unset(promise_params(node_out), spec)  # ``null`` drops a key not taken
+    node_out = {k: v for k, v in node_out.items() if k in kept or k in skip or k.startswith("@")}
     notes = []
     positional = 0
-    for p in params_of(obj):
+    for p in spec:
         if p.positional and positional < n_inputs:
             positional += 1
             continue

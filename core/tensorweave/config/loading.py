@@ -6,7 +6,8 @@ a file is executed; YAML is read with ``safe_load``.
 - Overrides name a dotted path and a value written as in TOML: ``--train.epochs=3`` gives
   the int ``3``, ``--opt.lr=1e-3`` a float, ``--x.flag=true`` a bool, ``--x.dims=[1, 2]``
   a list, ``--x.name=relu`` a string (bare words that are not TOML values stay strings),
-  ``--x.v=null`` gives ``None``.
+  ``--x.v=null`` gives ``None``; on a key the component does not take, ``null`` drops it
+  (after switching a component: ``--init.@initializers=zeros --init.stddev=null``).
 - ``${section.key}`` refers to another value: alone in a string it takes that value with
   its type; inside a longer string it is formatted in. References may chain; a cycle is
   reported.

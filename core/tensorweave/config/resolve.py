@@ -31,9 +31,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from tensorweave.config import graphs
-from tensorweave.config.errors import ConfigError, join_path
+from tensorweave.config.errors import ConfigError, Problems, join_path
 from tensorweave.config.promises import META_KEYS, is_promise, lookup, promise_kind, promise_params
-from tensorweave.config.schema import Param, accepts_var_keyword, check_type, params_of
+from tensorweave.config.schema import (
+    Param,
+    accepts_var_keyword,
+    check_type,
+    params_of,
+    without_unset,
+)
 from tensorweave.renames import apply_renames, renames_of, warn_renamed
 
 __all__ = ["validate", "resolve", "resolve_graph", "Resolver"]
@@ -44,6 +50,7 @@ class Resolver:
 
     def __init__(self) -> None:
         self.errors: list[tuple[str, str]] = []
+        self.causes: list[BaseException] = []  # plugin failures behind some errors
 
     # -- validation --------------------------------------------------------------------
     def check(self, node: Any, path: str) -> None:
@@ -67,7 +74,12 @@ class Resolver:
         """Check one promise; ``n_inputs`` positional parameters are filled by graph inputs."""
         kind, name = promise_kind(node)  # type: ignore[misc]
         obj = lookup(
-            kind, name, join_path(path, f"@{kind}"), self.errors, recorded=node.get("@provider")
+            kind,
+            name,
+            join_path(path, f"@{kind}"),
+            self.errors,
+            recorded=node.get("@provider"),
+            causes=self.causes,
         )
         params = {k: v for k, v in promise_params(node).items() if k not in extra}
         if obj is None:
@@ -75,6 +87,7 @@ class Resolver:
                 self.check(v, join_path(path, k))
             return None
         spec = params_of(obj)
+        params = without_unset(params, spec, renames_of(obj))
         self.check_params(obj, name, spec, params, path, n_inputs=n_inputs)
         return obj
 
@@ -145,7 +158,9 @@ class Resolver:
     def check_value(self, value: Any, hint: Any, path: str) -> None:
         if is_promise(value):
             obj = self.check_promise(value, path)
-            if obj is not None and inspect.isclass(obj) and inspect.isclass(hint):
+            # typing.Any is a class on Python 3.11 (issubclass(X, Any) raises): it and
+            # an unannotated parameter take any component, as ``object`` does.
+            if obj is not None and inspect.isclass(obj) and _is_class_hint(hint):
                 try:
                     if not issubclass(obj, hint):
                         self.errors.append(
@@ -194,11 +209,9 @@ class Resolver:
         obj = lookup(kind, name, join_path(path, f"@{kind}"), errors)
         if obj is None:
             raise ConfigError(errors)
-        kwargs = {
-            k: self.build(v, join_path(path, k))
-            for k, v in promise_params(node).items()
-            if k not in skip
-        }
+        params = {k: v for k, v in promise_params(node).items() if k not in skip}
+        params = without_unset(params, params_of(obj), renames_of(obj))
+        kwargs = {k: self.build(v, join_path(path, k)) for k, v in params.items()}
         kwargs.update(extra or {})
         aliases = renames_of(obj)
         if aliases:  # validation warned about deprecated names, with their config path
@@ -211,6 +224,10 @@ class Resolver:
             raise ConfigError(
                 [(path, f"building {kind} component {name} failed: {type(err).__name__}: {err}")]
             ) from err
+
+
+def _is_class_hint(hint: Any) -> bool:
+    return inspect.isclass(hint) and hint not in (Any, object, inspect.Parameter.empty)
 
 
 def _is_layer_hint(p: Param) -> bool:
@@ -227,11 +244,16 @@ def _contains_promise(value: Any) -> bool:
     return False
 
 
-def validate(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Every problem in ``cfg`` as ``(dotted_path, message)``; empty when it can be built."""
+def validate(cfg: Mapping[str, Any]) -> Problems:
+    """Every problem in ``cfg`` as ``(dotted_path, message)``; empty when it can be built.
+
+    The list also carries the exceptions of plugins that failed to load (``.causes``):
+    ``ConfigError(validate(cfg))`` chains the first, so ``--traceback`` reaches the
+    plugin's own frames.
+    """
     r = Resolver()
     r.check(cfg, "")
-    return list(dict.fromkeys(r.errors))
+    return Problems(dict.fromkeys(r.errors), causes=r.causes)
 
 
 def resolve(cfg: Mapping[str, Any]) -> Any:
@@ -251,5 +273,5 @@ def resolve_graph(block: Mapping[str, Any], path: str = "") -> graphs.ConfigGrap
     r = Resolver()
     graphs.check_graph(r, block, path)
     if r.errors:
-        raise ConfigError(list(dict.fromkeys(r.errors)))
+        raise ConfigError(Problems(dict.fromkeys(r.errors), causes=r.causes))
     return graphs.build_graph(r, block, path)

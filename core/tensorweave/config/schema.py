@@ -19,10 +19,18 @@ import collections.abc as cabc
 import inspect
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Param", "params_of", "check_type", "type_name", "accepts_var_keyword"]
+__all__ = [
+    "Param",
+    "params_of",
+    "check_type",
+    "type_name",
+    "accepts_var_keyword",
+    "without_unset",
+]
 
 _EMPTY = inspect.Parameter.empty
 _SKIP = {"self", "name", "share_state_with"}
@@ -100,6 +108,25 @@ def params_of(obj: Any, *, skip: frozenset[str] | set[str] = frozenset(_SKIP)) -
 def accepts_var_keyword(params: list[Param]) -> bool:
     """Whether the component takes ``**kwargs`` (any extra parameter)."""
     return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+
+
+def without_unset(
+    params: Mapping[str, Any], spec: list[Param], renamed: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """``params`` without the keys set to ``None`` that the component does not take.
+
+    ``null`` means "not given": after ``--init.@initializers=zeros`` switches a component,
+    ``--init.stddev=null`` drops the old component's ``stddev`` instead of passing it to
+    the new one. A key the component does take keeps its ``None``.
+
+    >>> def zeros(shape: int = 1): ...
+    >>> without_unset({"shape": None, "stddev": None, "mean": 0.0}, params_of(zeros))
+    {'shape': None, 'mean': 0.0}
+    """
+    if accepts_var_keyword(spec):
+        return dict(params)
+    taken = {p.name for p in spec} | set(renamed or ())
+    return {k: v for k, v in params.items() if v is not None or k in taken}
 
 
 def type_name(hint: Any) -> str:

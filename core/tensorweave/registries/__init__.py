@@ -7,7 +7,10 @@
 - ``resolve``: the one rule that turns an option (``"relu"``, a callable, ``None``) into a
   component;
 - ``plugins``: the pluggy hooks (commands, pack-defined hooks), with every plugin contained;
-- ``provenance``: which distribution provides a name (metadata, qualified names, records).
+- ``provenance``: which distribution provides a name (metadata, qualified names, records);
+- ``counterparts``: the Keras/TensorLayer names the packs map to their components;
+- ``sources``: a component's signature, docs and entry-point problems, read from source;
+- ``health``: what ``tensorweave plugins`` reports: clashes, kinds filled but not declared.
 
 Nothing here imports TensorFlow or any plugin: listing, describing and checking installed
 packs work from metadata alone, and a lookup imports only its provider's module.
@@ -17,6 +20,12 @@ packs work from metadata alone, and a lookup imports only its provider's module.
 True
 """
 
+from tensorweave.registries.counterparts import (
+    Counterpart,
+    counterparts_of,
+    declare_counterparts,
+    known_as,
+)
 from tensorweave.registries.discovery import CORE_VERSION, catalog
 from tensorweave.registries.entries import Alias, ComponentInfo, alias
 from tensorweave.registries.hookspecs import hookimpl, hookspec
@@ -30,15 +39,19 @@ __all__ = [
     "CORE_VERSION",
     "Alias",
     "ComponentInfo",
+    "Counterpart",
     "Kind",
     "Registry",
     "alias",
     "catalog",
+    "counterparts_of",
+    "declare_counterparts",
     "declare_kind",
     "hint_for",
     "hookimpl",
     "hookspec",
     "kinds",
+    "known_as",
     "library_versions",
     "plugins",
     "provider_of",

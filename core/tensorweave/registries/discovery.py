@@ -27,6 +27,8 @@ __all__ = [
     "GROUP_PREFIX",
     "KINDS_GROUP",
     "HOOKS_GROUP",
+    "COUNTERPARTS_GROUP",
+    "META_GROUPS",
     "CORE_VERSION",
     "BLOCK_ENV",
     "EntryPointRef",
@@ -39,6 +41,9 @@ __all__ = [
 GROUP_PREFIX = "tensorweave."
 KINDS_GROUP = "tensorweave.kinds"  # packs declare the component kinds they introduce here
 HOOKS_GROUP = "tensorweave.plugins"  # pluggy hook modules (commands, hookspecs, callbacks)
+COUNTERPARTS_GROUP = "tensorweave.counterparts"  # tables of Keras/TensorLayer names
+# Groups that hold no components: every other ``tensorweave.<kind>`` group is a kind.
+META_GROUPS = frozenset({KINDS_GROUP, HOOKS_GROUP, COUNTERPARTS_GROUP})
 BLOCK_ENV = "TENSORWEAVE_BLOCK"
 CORE_VERSION = "0.1.0"
 
@@ -58,6 +63,11 @@ class EntryPointRef:
     distribution: str
     version: str
     _ep: Any = field(default=None, compare=False, repr=False)
+
+    def pyproject_line(self) -> str:
+        """Where its author wrote it: ``"Name.v1" = "pkg.mod:Obj" under
+        [project.entry-points."tensorweave.layers"]``."""
+        return f'"{self.name}" = "{self.value}" under [project.entry-points."{self.group}"]'
 
     def load(self) -> Any:
         """Import the module and return the object (the only place plugin code runs)."""
@@ -164,16 +174,24 @@ class Catalog:
         """The entry points of one group, in distribution order."""
         return self.groups().get(group, [])
 
+    def loadable(self, group: str) -> list[EntryPointRef]:
+        """The entry points of ``group`` whose distribution may be loaded: not blocked, and
+        made for this core (its ``Requires-Dist`` range holds ``CORE_VERSION``)."""
+        dists = self.distributions()
+        return [
+            ref
+            for ref in self.entry_points(group)
+            if not self.is_blocked(ref.distribution)
+            and (ref.distribution not in dists or dists[ref.distribution].compatible)
+        ]
+
     def kind_names(self) -> set[str]:
         """Every component kind installed metadata knows of: the ``tensorweave.<kind>``
         groups that hold components, and the kinds declared in ``tensorweave.kinds``."""
         groups = self.groups()
         found = {g.removeprefix(GROUP_PREFIX) for g in groups}
         found |= {ref.name for ref in groups.get(KINDS_GROUP, [])}
-        return found - {
-            KINDS_GROUP.removeprefix(GROUP_PREFIX),
-            HOOKS_GROUP.removeprefix(GROUP_PREFIX),
-        }
+        return found - {group.removeprefix(GROUP_PREFIX) for group in META_GROUPS}
 
     def refresh(self) -> None:
         """Scan again (after ``pip install`` in a running process)."""

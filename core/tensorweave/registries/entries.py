@@ -160,8 +160,10 @@ def unknown_component(
     asked: str,
     bare: str,
     provider: str | None,
+    known_as: str = "",
 ) -> UnknownComponentError:
-    """The error for a name no provider offers: close matches and the installed providers."""
+    """The error for a name no provider offers: what does that job here when ``asked`` is
+    another library's name (``known_as``), close matches and the installed providers."""
     labels = {n: ", ".join(e.label() for e in es) for n, es in index.items()}
     close = difflib.get_close_matches(bare, list(index), n=4, cutoff=0.6)
     base = split_version(bare)[0].lower()
@@ -179,6 +181,8 @@ def unknown_component(
             key = e.label()
             dists[key] = dists.get(key, 0) + 1
     lines = [f"no {kind} component {asked!r} (entry-point group {group!r})."]
+    if known_as:
+        lines.append(f"  {known_as}")
     if provider is not None and bare in index:
         lines.append(f"  {bare!r} exists, but not from {provider!r}: offered by {labels[bare]}")
     if provider is not None and provider != LOCAL and not _installed(provider):

@@ -44,7 +44,15 @@ from tensorweave.registries.discovery import KINDS_GROUP, catalog
 from tensorweave.registries.entries import LOCAL
 from tensorweave.registries.registry import Registry
 
-__all__ = ["Kind", "registry", "kinds", "declare_kind", "kind_failures"]
+__all__ = [
+    "Kind",
+    "registry",
+    "kinds",
+    "declare_kind",
+    "declared_kinds",
+    "kind_doc",
+    "kind_failures",
+]
 
 
 @dataclass(frozen=True)
@@ -95,15 +103,11 @@ def _declarations(kind: str) -> list[tuple[str, Kind]]:
     cached = _loaded.get(kind)
     if cached is None or cached[0] != generation:
         found: list[tuple[str, Kind]] = []
-        dists = catalog.distributions()
         with _lock:  # failures of an earlier scan are judged again
             for key in [k for k in _failures if k[0] == kind]:
                 del _failures[key]
-        for ref in catalog.entry_points(KINDS_GROUP):
-            if ref.name != kind or catalog.is_blocked(ref.distribution):
-                continue
-            dist = dists.get(ref.distribution)
-            if dist is not None and not dist.compatible:
+        for ref in catalog.loadable(KINDS_GROUP):
+            if ref.name != kind:
                 continue
             declared = _load_declaration(ref.name, ref.distribution, ref.version, ref.load)
             if declared is not None:
@@ -168,7 +172,9 @@ def registry(kind: str) -> Registry[Any]:
         with _lock:
             found = _registries.get(kind)
             if found is None:
-                found = _registries[kind] = Registry(kind, checks=_checks_of(kind))
+                found = _registries[kind] = Registry(
+                    kind, checks=_checks_of(kind), describe=lambda: kind_doc(kind)
+                )
     return found
 
 
@@ -188,6 +194,16 @@ def declare_kind(kind: Kind) -> None:
     """
     with _lock:
         _local_kinds.setdefault(kind.name, []).append(kind)
+
+
+def declared_kinds() -> set[str]:
+    """The kinds an installed (not blocked) pack or this process declares (metadata only)."""
+    installed = {
+        ref.name
+        for ref in catalog.entry_points(KINDS_GROUP)
+        if not catalog.is_blocked(ref.distribution)
+    }
+    return installed | set(_local_kinds)
 
 
 def kind_doc(kind: str) -> str:

@@ -24,15 +24,20 @@ tensorweave.errors.PluginLoadError: demo component 'Bad.v1' from demo-pack 1.0 (
 
 from __future__ import annotations
 
+import difflib
+import sys
+import traceback
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from tensorweave.errors import IncompatiblePluginError, InvalidComponentError, PluginLoadError
-from tensorweave.registries.discovery import CORE_VERSION, catalog
+from tensorweave.registries.discovery import CORE_VERSION, EntryPointRef, catalog
 from tensorweave.registries.entries import Alias, Entry
+from tensorweave.registries.sources import target_problem
 
-__all__ = ["compatible", "load_entry"]
+__all__ = ["compatible", "load_entry", "plugin_frames"]
 
 # ``problem(name, obj)``: why ``obj`` is not a valid component (a string), or ``None``.
 Problem = Callable[[str, Any], "str | None"]
@@ -66,9 +71,7 @@ def load_entry(kind: str, e: Entry, problem: Problem) -> Any:
         raise
     except BaseException as err:  # SystemExit at import must not end the caller
         e.error = PluginLoadError(
-            f"{where} failed to load: {type(err).__name__}: {err}\n  Fix: reinstall or "
-            f"upgrade {e.provider}, or block it with TENSORWEAVE_BLOCK={e.provider}; "
-            "other plugins are unaffected.",
+            f"{where} failed to load: {type(err).__name__}: {err}{_why(ref, err)}",
             entry_point=e.name,
             distribution=e.provider,
             version=e.version,
@@ -91,6 +94,63 @@ def load_entry(kind: str, e: Entry, problem: Problem) -> Any:
         )
         raise e.error
     return obj
+
+
+def _why(ref: EntryPointRef, err: BaseException) -> str:
+    """The rest of a load failure's message: where it comes from, and who can fix it how.
+
+    A target that does not exist (a typo in ``pyproject.toml``) is the pack author's to
+    fix, so the message names the line and the close matches in the module; a module that
+    raises at import shows the plugin's own file and line.
+    """
+    typo = _target_typo(ref, err)
+    user = (
+        f"(as a user: report it to {ref.distribution}, or block it with "
+        f"TENSORWEAVE_BLOCK={ref.distribution}; other plugins are unaffected)"
+    )
+    if typo is not None:
+        return (
+            f"\n  {typo}.\n  Fix (author of {ref.distribution}): correct the line "
+            f"{ref.pyproject_line()} in its pyproject.toml and reinstall it {user}."
+        )
+    frames = plugin_frames(err)
+    at = f" (raised at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
+    if isinstance(err, ModuleNotFoundError) and err.name:
+        return (
+            f"{at}\n  Fix: pip install {err.name.split('.')[0]!r} (the author of "
+            f"{ref.distribution} should list it in its dependencies) {user}."
+        )
+    return (
+        f"{at}\n  Fix: reinstall or upgrade {ref.distribution} (`--traceback` shows its "
+        f"frames) {user}."
+    )
+
+
+def _target_typo(ref: EntryPointRef, err: BaseException) -> str | None:
+    """What is wrong with the entry point's target itself, or ``None`` if it is not that."""
+    module, _, qualname = ref.value.partition(":")
+    if isinstance(err, ModuleNotFoundError) and err.name and module.startswith(err.name):
+        return target_problem(ref.value) or f"no module {err.name!r}"
+    loaded = sys.modules.get(module)
+    if isinstance(err, AttributeError) and loaded is not None and qualname:
+        first = qualname.split(".")[0]
+        if not hasattr(loaded, first):
+            names = [n for n in dir(loaded) if not n.startswith("_")]
+            close = difflib.get_close_matches(first, names, n=3)
+            hint = f" (close matches: {', '.join(close)})" if close else ""
+            return f"{module} does not define {first!r}{hint}"
+    return None
+
+
+def plugin_frames(err: BaseException) -> list[traceback.FrameSummary]:
+    """The frames of ``err``'s traceback in the plugin's own code (not importlib's, not
+    tensorweave's loader), innermost last."""
+    own = (str(Path(__file__).parent), "importlib", "<frozen ")
+    return [
+        frame
+        for frame in traceback.extract_tb(err.__traceback__)
+        if not any(part in frame.filename for part in own)
+    ]
 
 
 def compatible(distribution: str) -> bool:

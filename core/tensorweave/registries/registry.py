@@ -41,6 +41,7 @@ from tensorweave.errors import (
     UnknownComponentError,
 )
 from tensorweave.registries.checks import Validator, run_checks
+from tensorweave.registries.counterparts import suggestion
 from tensorweave.registries.discovery import GROUP_PREFIX, catalog
 from tensorweave.registries.entries import (
     LOCAL,
@@ -75,6 +76,8 @@ class Registry(Generic[T]):
         doc: one line on what this kind is, for ``tensorweave plugins``.
         checks: more checks, found when first needed (``tw.registry`` passes the checks of
             the packs that declare this kind).
+        describe: the description when ``doc`` is empty, found when first asked
+            (``tw.registry`` passes the ``doc`` of the packs' ``tw.Kind`` declarations).
     """
 
     def __init__(
@@ -84,10 +87,12 @@ class Registry(Generic[T]):
         validate: Validator | None = None,
         doc: str = "",
         checks: Checks | None = None,
+        describe: Callable[[], str] | None = None,
     ) -> None:
         self.kind = kind
         self.group = GROUP_PREFIX + kind
-        self.doc = doc
+        self._doc = doc
+        self._describe = describe
         self._validate = validate
         self._checks = checks
         self._lock = threading.RLock()
@@ -95,6 +100,11 @@ class Registry(Generic[T]):
         self._plugin_entries: dict[tuple[str, str], Entry] = {}  # kept across re-indexing
         self._index: dict[str, list[Entry]] = {}
         self._seen_generation = -1
+
+    @property
+    def doc(self) -> str:
+        """One line on what this kind is (the ``doc=`` of its ``tw.Kind`` declaration)."""
+        return self._doc or (self._describe() if self._describe is not None else "")
 
     # -- listing (imports nothing) --------------------------------------------------------
     def names(self) -> list[str]:
@@ -292,7 +302,10 @@ class Registry(Generic[T]):
         return provider, bare, entries
 
     def _unknown(self, asked: str, bare: str, provider: str | None) -> UnknownComponentError:
-        return unknown_component(self.kind, self.group, self._entries(), asked, bare, provider)
+        known_as = suggestion(self.kind, bare, self.__contains__)  # tables read only now
+        return unknown_component(
+            self.kind, self.group, self._entries(), asked, bare, provider, known_as
+        )
 
     def _entries(self) -> dict[str, list[Entry]]:
         generation = catalog.generation

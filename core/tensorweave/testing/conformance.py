@@ -11,7 +11,12 @@ A pack lists its components as ``Case`` rows; every check below runs on every ro
 - ``in_module``: the component works inside a ``tw.Module``;
 - ``mixed_precision``: under ``mixed_bfloat16`` it computes in the dtype it declares
   (``compute_precision``), its output is finite and near the float32 one, gradients reach
-  its variables, which stay float32, and compiled it returns its declared dtype.
+  its variables, which stay float32, and compiled it returns its declared dtype;
+- ``name_is_unique``: no other installed distribution offers the same name (a clash makes
+  the bare name fail for every user who has both packs).
+
+Components of other kinds (callbacks, a pack's own kinds) have ``ComponentCase``, commands
+added through a hook ``CommandCase`` (``components.py``, ``commands.py``).
 
 >>> import tensorflow as tf, tensorweave as tw
 >>> from tensorweave.testing import Case, run_check
@@ -31,7 +36,16 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-__all__ = ["InputSpec", "Case", "CHECKS", "run_check", "build", "sample"]
+__all__ = [
+    "InputSpec",
+    "Case",
+    "CHECKS",
+    "run_check",
+    "checks_of",
+    "build",
+    "sample",
+    "assert_name_is_unique",
+]
 
 
 @dataclass(frozen=True)
@@ -311,6 +325,27 @@ def _rewind(saved: Sequence[tuple[tf.Variable, tf.Tensor]]) -> None:
     tf.random.set_seed(0)
     for v, value in saved:
         v.assign(value)
+def check_name_is_unique(case: Case) -> None:
+    if case.factory is None:
+        assert_name_is_unique(case.kind, case.name)
+
+
+def assert_name_is_unique(kind: str, name: str) -> None:
+    """Fail when another installed (not blocked) distribution offers ``name`` in ``kind``."""
+    provider, _, bare = name.rpartition(":")
+    offers = [
+        i
+        for i in tw.registry(kind).infos()
+        if i.name == bare and not tw.catalog.is_blocked(i.distribution)
+    ]
+    if not offers:
+        return  # not installed: the ``build`` check says so
+    others = sorted({i.distribution for i in offers} - {provider or offers[0].distribution})
+    assert not others, (
+        f"{kind} {bare!r} is also offered by {', '.join(others)}: every user with both packs "
+        f"gets ComponentConflictError for the bare name. Fix: give yours a name that starts "
+        f"with your pack's name, or skip this check with the reason it must clash."
+    )
 
 
 CHECKS: dict[str, Callable[[Case], None]] = {
@@ -322,12 +357,24 @@ CHECKS: dict[str, Callable[[Case], None]] = {
     "checkpoint": check_checkpoint,
     "in_module": check_in_module,
     "mixed_precision": check_mixed_precision,
+    "name_is_unique": check_name_is_unique,
 }
 
 
-def run_check(case: Case, check: str) -> None:
-    """Run one named check on one case (raises ``AssertionError`` when it fails)."""
-    if check not in CHECKS:
-        raise KeyError(f"no conformance check {check!r}; known: {sorted(CHECKS)}")
+def run_check(case: Any, check: str) -> None:
+    """Run one named check on one case of any kind (raises ``AssertionError`` when it
+    fails): a layer ``Case``, a ``ComponentCase`` or a ``CommandCase``."""
+    checks = checks_of(case)
+    if check not in checks:
+        raise KeyError(f"no conformance check {check!r} for {case}; known: {sorted(checks)}")
     tf.random.set_seed(0)
-    CHECKS[check](case)
+    checks[check](case)
+
+
+def checks_of(case: Any) -> dict[str, Callable[[Any], None]]:
+    """The checks that apply to ``case``: ``CHECKS`` for a layer ``Case``, the case's own
+    ``checks()`` for the other kinds of case."""
+    if isinstance(case, Case):
+        return dict(CHECKS)
+    found: dict[str, Callable[[Any], None]] = case.checks()
+    return found

@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from tensorweave.cli import main
-from tensorweave.cli.describe import signature_from_source
+from tensorweave.registries.sources import signature_from_source
 from tests.fakes import LAYER_SOURCE
 
 SOURCE = textwrap.dedent(
@@ -88,3 +88,88 @@ def test_a_command_that_loads_tensorflow_prints_none_of_its_start_up_notices():
     assert "Lambda.v1" in done.stdout
     for notice in ("absl::InitializeLog", "oneDNN", "cuda drivers", "cuInit"):
         assert notice not in done.stderr
+
+
+RENAMED_SOURCE = """
+import tensorweave as tw
+
+
+class Knob(tw.Layer):
+    \"\"\"Turns.\"\"\"
+
+    @tw.renamed_arguments({"probability": "rate", "fn": "activation"})
+    def __init__(self, x, *, rate=0.5, activation=None, name=None, share_state_with=None):
+        super().__init__(x, shape=x.shape, dtype=x.dtype, name=name)
+
+
+@tw.renamed_arguments({"n_classes": "num_classes"})
+def onehot(x, num_classes=2):
+    return x
+"""
+
+TABLE_SOURCE = """
+import tensorweave as tw
+
+COUNTERPARTS = (
+    tw.Counterpart("Knob.v1", keras="keras.layers.Dropout", also=("tensorlayer.layers.Drop",)),
+    tw.Counterpart("Knob.v1", keras="keras.layers.KnobRNN", usage='cell="KnobCell.v1"'),
+)
+"""
+
+
+@pytest.fixture
+def knob(fake_dists):
+    return fake_dists.add(
+        "knobs",
+        entry_points={
+            "layers": {"Knob.v1": "knob:Knob"},
+            "processors": {"onehot.v1": "knob:onehot"},
+            "counterparts": {"knobs": "table:COUNTERPARTS"},
+        },
+        modules={"knob": RENAMED_SOURCE, "table": TABLE_SOURCE},
+    )
+
+
+def test_describe_lists_deprecated_argument_names(knob, capsys):
+    assert main(["describe", "Knob.v1"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "deprecated argument names (still work, with a warning): fn -> activation, probability -> rate"
+        in out
+    )
+    assert main(["describe", "onehot.v1"]) == 0
+    assert "n_classes -> num_classes" in capsys.readouterr().out
+    assert knob.module("knob") not in sys.modules  # read from source
+    assert main(["describe", "Knob.v1", "--load"]) == 0
+    assert "fn -> activation, probability -> rate" in capsys.readouterr().out
+
+
+def test_describe_shows_the_keras_counterpart_and_other_names(knob, capsys):
+    assert main(["describe", "Knob.v1"]) == 0
+    out = capsys.readouterr().out
+    assert "Keras counterpart: keras.layers.Dropout, same outputs and gradients (tested)" in out
+    assert 'Keras counterpart: keras.layers.KnobRNN (with cell="KnobCell.v1")' in out
+    assert "also known as: tensorlayer.layers.Drop" in out
+
+
+def test_an_unknown_name_known_elsewhere_is_told_what_does_its_job(knob, capsys):
+    assert main(["describe", "Drop.v1"]) == 3
+    err = capsys.readouterr().err
+    assert "Drop is tensorlayer.layers.Drop elsewhere; in tensorweave: Knob.v1" in err
+
+
+def test_describe_lists_every_provider_of_a_clashing_name(fake_dists, capsys):
+    a = fake_dists.add(
+        "twin-a", entry_points={"layers": {"Twin.v1": "ta:Thing"}}, modules={"ta": LAYER_SOURCE}
+    )
+    b = fake_dists.add(
+        "twin-b", entry_points={"layers": {"Twin.v1": "tb:Thing"}}, modules={"tb": LAYER_SOURCE}
+    )
+    assert main(["describe", "Twin.v1"]) == 0
+    out = capsys.readouterr().out
+    assert f"ask for {a.name}:Twin.v1 or {b.name}:Twin.v1" in out
+    assert f"{a.name}:Twin.v1  (layers, from {a.name} 1.0" in out
+    assert f"{b.name}:Twin.v1  (layers, from {b.name} 1.0" in out
+    assert main(["describe", f"{b.name}:Twin.v1"]) == 0
+    out = capsys.readouterr().out
+    assert a.name not in out and f"Twin.v1  (layers, from {b.name} 1.0" in out

@@ -321,3 +321,18 @@ def test_an_uninstalled_component_names_the_distribution_the_config_recorded(
         "tensorweave 0.1.0 is installed but does not offer cfgtest_cells 'Gone.v1'"
         in (msg["e.@cfgtest_cells"])
     )
+
+
+def test_an_override_to_null_drops_a_key_the_new_component_does_not_take(regs: list) -> None:
+    with tw.registry("cfgtest_inits").scoped() as inits:
+        inits.register("normal.v1", lambda stddev=1.0: ("normal", stddev))
+        inits.register("zeros.v1", lambda: ("zeros",))
+        cfg = {"init": {"@cfgtest_inits": "normal.v1", "stddev": 0.1}}
+        switched = config.apply_overrides(cfg, ["--init.@cfgtest_inits=zeros.v1"])
+        assert "'stddev' is not a parameter" in dict(config.validate(switched))["init.stddev"]
+        dropped = config.apply_overrides(switched, ["--init.stddev=null"])
+        assert config.validate(dropped) == []
+        assert config.resolve(dropped)["init"] == ("zeros",)
+        assert "stddev" not in config.fill(dropped)["init"]
+        kept = config.apply_overrides(cfg, ["--init.stddev=null"])  # a parameter keeps None
+        assert config.resolve(kept)["init"] == ("normal", None)

@@ -111,6 +111,7 @@ def test_every_check_is_known():
         "gradients",
         "in_module",
         "mixed_precision",
+        "name_is_unique",
         "no_retrace",
         "reuse_shares_state",
     ]
@@ -160,3 +161,18 @@ def test_sample_values_follow_the_spec():
     sparse = sample(InputSpec((None, 6), sparse=True), batch=3)
     assert isinstance(sparse, tf.SparseTensor) and sparse.dense_shape.numpy().tolist() == [3, 6]
     assert str(Case("Linear.v1", {"n_units": 4})).startswith("Linear.v1(n_units=4)")
+
+
+def test_a_layer_another_distribution_also_offers_is_flagged(fake_dists):
+    from tests.fakes import LAYER_SOURCE
+
+    mine = fake_dists.add(
+        "kit-mine", entry_points={"layers": {"Twin.v1": "a:Thing"}}, modules={"a": LAYER_SOURCE}
+    )
+    rival = fake_dists.add(
+        "kit-rival", entry_points={"layers": {"Twin.v1": "b:Thing"}}, modules={"b": LAYER_SOURCE}
+    )
+    case = Case(mine.qualified("Twin.v1"), inputs=[(None, 2)])
+    run_check(case, "build")  # the qualified name still builds
+    with pytest.raises(AssertionError, match=f"also offered by {rival.name}"):
+        run_check(case, "name_is_unique")

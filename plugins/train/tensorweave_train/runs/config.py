@@ -205,9 +205,10 @@ def validate_config(cfg: Mapping[str, Any], parts: Sequence[str] | None = None) 
     components, parameters, graph), or return when it can be built. ``parts`` limits the
     component check to those sections (``evaluate`` needs no callback's pack)."""
     chosen = cfg if parts is None else {k: v for k, v in cfg.items() if k in parts}
-    errors = check_settings(cfg) + twc.validate(chosen)
+    problems = twc.validate(chosen)  # keeps the plugin failures behind them, to chain
+    errors = twc.Problems(check_settings(cfg) + problems, causes=problems.causes)
     if errors:
-        raise twc.ConfigError(list(dict.fromkeys(errors)))
+        raise twc.ConfigError(errors)
 
 
 def build_model(cfg: Mapping[str, Any], built: Mapping[str, Any] | None = None) -> Model:
