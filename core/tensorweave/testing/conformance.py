@@ -264,9 +264,17 @@ def check_mixed_precision(case: Case) -> None:
     _rewind(saved)
     reference = layer.compute(*exact)
     _rewind(saved)
-    with tf.GradientTape() as tape:
-        out = policy.apply(layer, *low)
-        loss = tf.reduce_sum(tf.cast(_dense_tensor(out), tf.float32) ** 2)
+    try:
+        with tf.GradientTape() as tape:
+            out = policy.apply(layer, *low)
+            loss = tf.reduce_sum(tf.cast(_dense_tensor(out), tf.float32) ** 2)
+    except (TypeError, ValueError, tf.errors.InvalidArgumentError) as err:
+        raise AssertionError(
+            f"{case}: fails under mixed_bfloat16, where it gets bfloat16 inputs and reads its "
+            f"trainable variables in bfloat16: {err} Fix: make the float tensors compute "
+            "creates (constants, noise, non-trainable variables it reads) in "
+            "self.compute_dtype, or declare compute_precision = 'float32' on the class."
+        ) from err
     want = policy.dtype_for(layer, low)
     declares = layer.compute_precision != "inputs"  # "inputs": its inner layers decide
     if declares and want is not None and out.dtype.is_floating:
