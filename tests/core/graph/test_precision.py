@@ -61,7 +61,9 @@ def test_policies_name_their_dtypes_and_bad_names_are_refused():
     assert tw.Precision("mixed_float16").loss_scaling and not tw.Precision("float32").mixed
     assert tw.Precision.of("mixed_bfloat16") == mixed and tw.Precision.of(mixed) is mixed
     assert tw.Precision.NAMES == ("float32", "mixed_bfloat16", "mixed_float16")
-    with pytest.raises(tw.ArgumentError, match="Close matches: mixed_bfloat16, mixed_float16. Fix: use one of"):
+    with pytest.raises(
+        tw.ArgumentError, match=r"Close matches: mixed_bfloat16, mixed_float16\. Fix: use one of"
+    ):
         tw.Precision("mixed_bfloat")
     with pytest.raises(tw.ArgumentError, match="Model 'm': precision must be a name"):
         tw.Precision.of(16, owner="Model 'm'")
@@ -69,12 +71,11 @@ def test_policies_name_their_dtypes_and_bad_names_are_refused():
 
 def test_scope_sets_the_current_policy_and_restores_it_after_an_error():
     assert tw.Precision.current().name == "float32"
-    with pytest.raises(RuntimeError):
-        with tw.Precision("mixed_bfloat16"):
-            assert tw.Precision.current().name == "mixed_bfloat16"
-            with tw.Precision("float32"):
-                assert tw.Precision.of(None).name == "float32"
-            raise RuntimeError
+    with pytest.raises(RuntimeError), tw.Precision("mixed_bfloat16"):
+        assert tw.Precision.current().name == "mixed_bfloat16"
+        with tw.Precision("float32"):
+            assert tw.Precision.of(None).name == "float32"
+        raise RuntimeError
     assert tw.Precision.current().name == "float32"
 
 
@@ -126,7 +127,6 @@ def test_lambdas_compute_in_their_inputs_dtype_or_float32_with_variables():
 
 
 def test_a_module_hands_its_inner_layers_dtypes_on_and_only_the_graph_output_is_cast():
-    x = tw.Input(n_units=2, name="x")
     inner_in = tw.Input(n_units=2, name="inner_in")
     inner = Probe(Stats(inner_in), how="inputs")
     module = tw.Module(inner_in, inner)
@@ -134,9 +134,11 @@ def test_a_module_hands_its_inner_layers_dtypes_on_and_only_the_graph_output_is_
     out = tw.compile(after, precision="mixed_bfloat16")(np.ones((1, 2), "float32"))
     assert inner.seen[-1] == "float32" and after.seen[-1] == "float32"
     assert out.dtype == tf.float32
-    low_module = tw.Module(inner_in, Probe(inner_in))
+    low = Probe(inner_in)
+    low_module = tw.Module(inner_in, low)
     with tw.Precision("mixed_bfloat16"):  # eager, inside the scope
-        Probe(low_module, how="inputs")(np.ones((1, 2), "float32"))
+        eager = Probe(low_module, how="inputs")(np.ones((1, 2), "float32"))
+    assert low.seen[-1] == "bfloat16" and eager.dtype == tf.float32
 
 
 def test_integer_inputs_are_not_cast_and_float32_policies_cast_nothing():
@@ -182,7 +184,7 @@ def test_an_unknown_compute_precision_names_the_layer():
     policy = tw.Precision("mixed_bfloat16")
     with pytest.raises(tw.ArgumentError, match="Probe 'odd': compute_precision is 'half'"):
         policy.apply(probe, tf.ones([1, 2]))
-    with pytest.raises(Exception, match="Probe 'odd': compute_precision is 'half'. Fix"):
+    with pytest.raises(Exception, match=r"Probe 'odd': compute_precision is 'half'\. Fix"):
         tw.compile(probe, precision=policy)(np.ones((1, 2), "float32"))  # while tracing
 
 
