@@ -49,8 +49,13 @@ def job_figure(config: str, metric: str, precision: str, seed: int, args: argpar
     overrides += [f"--train.epochs={args.epochs}"] if args.epochs else []
     overrides += [f"--train.limit={args.limit}"] if args.limit else []
     cfg = twt.load_config(config, overrides)
+    here = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="accuracy-") as where:
-        summary = twt.train_job(cfg, run_dir=os.path.join(where, "run"), out=None, progress=False)
+        os.chdir(where)  # what the job leaves (its run, a store's records) goes with it
+        try:
+            summary = twt.train_job(cfg, run_dir="run", out=None, progress=False)
+        finally:
+            os.chdir(here)
     return float(summary["valid"][metric])
 
 

@@ -35,8 +35,8 @@ from tensorweave.graph.layer_state import Penalty, regularization_loss
 from tensorweave.graph.lift import Lifted, lift
 from tensorweave.graph.module import Module
 from tensorweave.graph.naming import name_scope, reset_names
-from tensorweave.graph.precision import Precision
 from tensorweave.graph.ops import op
+from tensorweave.graph.precision import Precision
 from tensorweave.graph.stateful import Stateful
 from tensorweave.graph.summarize import summary
 from tensorweave.graph.transform import takes_option, with_options

@@ -333,6 +333,8 @@ def _rewind(saved: Sequence[tuple[tf.Variable, tf.Tensor]]) -> None:
     tf.random.set_seed(0)
     for v, value in saved:
         v.assign(value)
+
+
 def check_name_is_unique(case: Case) -> None:
     if case.factory is None:
         assert_name_is_unique(case.kind, case.name)

@@ -59,8 +59,8 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_layers.group_query_attention import GroupQueryAttention
     from tensorweave_layers.instance_norm import InstanceNorm
     from tensorweave_layers.layer_norm import LayerNorm
-    from tensorweave_layers.local_response_norm import LocalResponseNorm
     from tensorweave_layers.linear import Linear, dense_matmul
+    from tensorweave_layers.local_response_norm import LocalResponseNorm
     from tensorweave_layers.lookup import Lookup
     from tensorweave_layers.max_pool3d import MaxPool3D
     from tensorweave_layers.maximum import Maximum

@@ -34,7 +34,12 @@ def test_conv_layer_norm_dense_chain_matches_keras_mixed_bfloat16(parity, randn)
             [randn(2, 5, 5, 3)],
             weights=[conv.kernel, conv.bias, norm.gamma, norm.beta, ours.weights, ours.bias],
             reference_weights=[
-                conv_k.kernel, conv_k.bias, norm_k.gamma, norm_k.beta, dense_k.kernel, dense_k.bias
+                conv_k.kernel,
+                conv_k.bias,
+                norm_k.gamma,
+                norm_k.beta,
+                dense_k.kernel,
+                dense_k.bias,
             ],
             rtol=2e-2,
             atol=2e-2,
