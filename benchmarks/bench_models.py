@@ -71,8 +71,8 @@ def cnn_tensorweave(
     from tensorweave_train import SGD, Model
 
     L = tw.layers
-    x = tw.Input(shape=(None, 24, 24, 3), name="images")
-    y = tw.Input(shape=(None,), dtype="int64", name="labels")
+    x = tw.Input(shape=(24, 24, 3), name="images")
+    y = tw.Input(shape=(), dtype="int64", name="labels")
     h = L["Conv2D.v1"](x, 64, 5)
     h = L["Activation.v1"](h, "relu")
     h = L["MaxPool2D.v1"](h, 3, strides=2, padding="same")
@@ -81,7 +81,7 @@ def cnn_tensorweave(
     h = L["Activation.v1"](h, "relu")
     h = L["LocalResponseNorm.v1"](h, **LRN) if lrn else h
     h = L["MaxPool2D.v1"](h, 3, strides=2, padding="same")
-    h = L["Reshape.v1"](h, (-1, 6 * 6 * 64))
+    h = L["Reshape.v1"](h, (-1,))  # flatten each example (6 * 6 * 64)
     h = L["FC.v1"](h, 384, activation="relu")
     h = L["FC.v1"](h, 192, activation="relu")
     logits = L["Linear.v1"](h, 10)
@@ -254,8 +254,8 @@ def w2v_data(n: int) -> tuple[np.ndarray, np.ndarray]:
 def w2v_tensorweave(how: str = "train", jit: bool = False, precision: str = "float32") -> Any:
     from tensorweave_train import SGD, Model
 
-    words = tw.Input(shape=(None,), dtype="int64", name="words")
-    context = tw.Input(shape=(None, 1), dtype="int64", name="context")
+    words = tw.Input(shape=(), dtype="int64", name="words")
+    context = tw.Input(shape=(1,), dtype="int64", name="context")
     embedded = tw.layers["Lookup.v1"](words, VOCAB, DIM)
     out_w = tf.Variable(tf.random.normal([VOCAB, DIM], stddev=1 / np.sqrt(DIM)), name="nce_w")
     out_b = tf.Variable(tf.zeros([VOCAB]), name="nce_b")

@@ -76,7 +76,7 @@ def build_tensorweave(fast: bool = True, jit: bool = False, static: bool = True)
     w_out = tf.Variable(tf.random.uniform([UNITS, VOCAB], -0.1, 0.1), name="w_out")
     b_out = tf.Variable(tf.zeros([VOCAB]), name="b_out")
     # a length known when tracing lets RNN unroll its loop (``static=False``: while_loop)
-    tokens = tw.Input(shape=(None, STEPS if static else None), dtype="int32", name="tokens")
+    tokens = tw.Input(batch_shape=(None, STEPS if static else None), dtype="int32", name="tokens")
     h = tw.Lambda(lambda t: tf.gather(embedding, t), tokens, variables=[embedding])
     rnns = []
     for _ in range(LAYERS):

@@ -19,7 +19,7 @@ trainers and the kinds themselves come from installed plugin packs, composed by 
 import importlib as _importlib
 import typing as _typing
 
-from tensorweave.checks import dimension, positive_int
+from tensorweave.checks import ShapeConventionWarning, dimension, positive_int
 from tensorweave.errors import (
     ArgumentError,
     BlockedPluginError,
@@ -34,6 +34,7 @@ from tensorweave.errors import (
     TensorweaveError,
     UnknownComponentError,
 )
+from tensorweave.keywords import check_keywords
 from tensorweave.lazy import lazy_exports
 from tensorweave.registries import CORE_VERSION as __version__
 from tensorweave.registries import (
@@ -192,6 +193,8 @@ __all__ = [
     # argument checks for components
     "positive_int",
     "dimension",
+    "check_keywords",
+    "ShapeConventionWarning",
     # for packs
     "lazy_exports",
     "renamed_arguments",

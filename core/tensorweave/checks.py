@@ -22,7 +22,13 @@ from typing import Any
 
 from tensorweave.errors import ArgumentError
 
-__all__ = ["positive_int", "dimension"]
+__all__ = ["positive_int", "dimension", "ShapeConventionWarning"]
+
+
+class ShapeConventionWarning(FutureWarning):
+    """A shape written in the old convention (batch dimension included) where tensorweave
+    now follows Keras's (one example's shape: ``tw.Input(shape=)``, ``Reshape.v1``); it
+    still works for this release, read the old way. See ``docs/shapes.md``."""
 
 
 def _integral(value: Any) -> bool:

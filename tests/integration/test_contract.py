@@ -104,13 +104,23 @@ ALLOWED = {
     "checks": {"errors"},
     "lazy": set(),
     "renames": set(),  # tw.renamed_arguments: pure Python, used by config and the packs
+    "keywords": {"errors", "renames"},  # unknown keywords: Python calls and configs alike
     "registries": {"errors"},
-    "graph": {"errors", "checks", "registries"},
-    "config": {"errors", "checks", "registries", "graph", "renames"},
+    "graph": {"errors", "checks", "registries", "keywords"},
+    "config": {"errors", "checks", "registries", "graph", "renames", "keywords"},
     "cli": {"errors", "registries", "renames"},  # no graph, no config: no TensorFlow
     "__main__": {"cli"},  # python -m tensorweave
     "testing": {"errors", "checks", "registries", "graph", "config", "cli", ""},
-    "": {"errors", "checks", "lazy", "registries", "graph", "config", "renames"},  # __init__
+    "": {
+        "errors",
+        "checks",
+        "lazy",
+        "registries",
+        "graph",
+        "config",
+        "renames",
+        "keywords",
+    },  # __init__
 }
 
 

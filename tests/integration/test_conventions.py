@@ -227,7 +227,7 @@ def test_dropping_layers_take_rate_and_layers_with_inner_dropout_take_dropout():
 
 
 def _seq() -> tw.Layer:
-    return tw.Input(shape=(None, None, 4))
+    return tw.Input(batch_shape=(None, None, 4))
 
 
 def _vec() -> tw.Layer:
@@ -282,7 +282,7 @@ def test_the_data_pack_processor_takes_num_classes():
 def test_a_bare_name_resolves_the_same_way_everywhere():
     """``"Linear"`` means the latest ``Linear.vN`` wherever a component is named, through
     ``tw.resolve`` (the one rule), and an unknown name fails the same way."""
-    seq = tw.Input(shape=(None, None, 3))
+    seq = tw.Input(batch_shape=(None, None, 3))
     assert tw.layers["SeqMap.v1"](seq, "Linear", n_units=2).shape == (None, None, 2)
     rnn = tw.layers["RNN.v1"](seq, cell="LSTMCell", n_units=2)
     assert type(rnn.cell) is tw.cells["LSTMCell.v1"]

@@ -28,7 +28,7 @@ def keeps_shape_and_dtype(augmenter: Any) -> None:
     x = _batch()
     rng = tf.random.Generator.from_seed(0)
     node = tw.Lambda(
-        lambda t: augmenter(t, rng), tw.Input(shape=(None, *x.shape[1:])), shape=x.shape
+        lambda t: augmenter(t, rng), tw.Input(shape=tuple(x.shape[1:])), shape=x.shape
     )
     for out in (augmenter(x, rng), tw.compile(node)(x)):
         assert out.shape == x.shape and out.dtype == x.dtype, (

@@ -45,7 +45,7 @@ def test_distinct_layers_start_from_distinct_weights():
 
 def test_rejects_other_ranks():
     with pytest.raises(tw.ShapeError, match="rank-2"):
-        tw.layers[NAME](tw.Input(shape=(None, None, 3)), 2)
+        tw.layers[NAME](tw.Input(batch_shape=(None, None, 3)), 2)
 
 
 def test_gradients_reach_weights_and_bias():

@@ -38,7 +38,7 @@ def _value(shape, batch=3):
 def wrapped(request):
     make, shape = MODELS[request.param]
     obj = make()
-    layer = tw.layers["KerasLayer.v1"](tw.Input(shape=shape), layer=obj)
+    layer = tw.layers["KerasLayer.v1"](tw.Input(batch_shape=shape), layer=obj)
     return obj, layer, _value(shape)
 
 

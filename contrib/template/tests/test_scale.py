@@ -28,7 +28,7 @@ def test_matches_numpy(shape, initial, seed):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal([2, *shape]).astype("float32")
     factors = rng.standard_normal(shape[-1]).astype("float32")
-    layer = tw.layers[NAME](tw.Input(shape=(None, *shape)), initial=initial)
+    layer = tw.layers[NAME](tw.Input(shape=tuple(shape)), initial=initial)
     np.testing.assert_allclose(layer.compute(x), x * np.float32(initial), rtol=1e-6, atol=1e-6)
     layer.scale.assign(factors)
     np.testing.assert_allclose(layer.compute(x), x * factors, rtol=1e-6, atol=1e-6)
@@ -72,7 +72,7 @@ def test_deprecated_name_warns_and_gives_the_new_one():
 
 def test_rejects_unknown_width_and_integers():
     with pytest.raises(tw.ShapeError, match="known last dimension"):
-        tw.layers[NAME](tw.Input(shape=(None, None)))
+        tw.layers[NAME](tw.Input(batch_shape=(None, None)))
     with pytest.raises(TypeError, match="floating-point"):
         tw.layers[NAME](tw.Input(n_units=2, dtype="int32"))
 

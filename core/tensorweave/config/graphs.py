@@ -2,11 +2,15 @@
 
 A *graph block* is a table with a ``nodes`` table. Each node is one of:
 
-- an input: ``x = { input = [64] }`` is ``tw.Input(shape=(None, 64), name="x")``; the
-  batch dimension is implied, ``-1`` marks another dynamic dimension and ``dtype``
-  (default ``"float32"``) may be given: ``t = { input = [], dtype = "int64" }``;
+- an input: ``x = { input = [64] }`` is ``tw.Input(shape=(64,), name="x")``: one
+  example's shape, the batch dimension implied (as ``tw.Input(shape=)``), ``-1`` (or
+  ``null``) marks another dynamic dimension and ``dtype`` (default ``"float32"``) may be
+  given: ``t = { input = [], dtype = "int64" }``;
 - a layer: a promise with ``inputs`` naming other nodes, passed positionally first:
-  ``h = { "@layers" = "Linear.v1", inputs = ["x"], n_units = 32 }``;
+  ``h = { "@layers" = "Linear.v1", inputs = ["x"], n_units = 32 }``; a parameter typed
+  as a layer (``lengths``, ``mask``, ``sample_weight``…: ``tw.Layer``, ``Layer | None``
+  or a list of layers) names nodes too, passed by keyword:
+  ``rnn = { "@layers" = "RNN.v1", inputs = ["emb"], lengths = "n" }``;
 - a reuse: ``h2 = { reuse = "h", inputs = ["x2"] }`` is ``h.reuse_with(x2)`` (shared
   state, e.g. a training copy or tied weights); other keys go to ``reuse_with``;
 - a module: ``block = { inputs = ["x"], module = { inputs = ["a"], nodes = {...},
@@ -27,22 +31,36 @@ order; they are built in dependency order and a cycle is reported.
 
 from __future__ import annotations
 
+import collections.abc as cabc
 import inspect
+import types
+import typing
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import tensorflow as tf
-
 from tensorweave.config.errors import ConfigError, join_path
 from tensorweave.config.promises import is_promise, lookup, promise_kind
+from tensorweave.config.schema import params_of
+from tensorweave.errors import ArgumentError
 from tensorweave.graph import Graph, Input, Layer, Module, name_scope
+from tensorweave.graph.dtypes import as_dtype
 
 if TYPE_CHECKING:
     from tensorweave.config.resolve import Resolver
 
-__all__ = ["ConfigGraph", "is_graph_block", "check_graph", "build_graph"]
+__all__ = ["ConfigGraph", "is_graph_block", "check_graph", "build_graph", "layer_keywords"]
 
 NODE_KEYS = ("inputs", "reuse", "module", "share_state_with")
+
+
+class _NodeRef:
+    """What a node name given for a layer-typed parameter stands for while validating."""
+
+    def __repr__(self) -> str:
+        return "<node>"
+
+
+NODE = _NodeRef()
 
 
 def is_graph_block(node: Any) -> bool:
@@ -84,15 +102,70 @@ class ConfigGraph:
         return f"ConfigGraph(nodes={list(self.nodes)})"
 
 
-def _deps(spec: Any) -> list[str]:
+def _refs(spec: Any, names: frozenset[str] | set[str] = frozenset()) -> list[tuple[str, str]]:
+    """``(key, node name)`` for every node ``spec`` reads: its inputs, the node it reuses
+    or shares state with, and its layer-typed keyword parameters."""
     if not isinstance(spec, Mapping):
         return []
-    refs = spec.get("inputs", [])
-    refs = [refs] if isinstance(refs, str) else list(refs) if isinstance(refs, list) else []
+    given = spec.get("inputs", [])
+    given = [given] if isinstance(given, str) else given if isinstance(given, list) else []
+    refs = [("inputs", r) for r in given if isinstance(r, str)]
     for key in ("reuse", "share_state_with"):
         if isinstance(spec.get(key), str):
-            refs.append(spec[key])
-    return [r for r in refs if isinstance(r, str)]
+            refs.append((key, spec[key]))
+    for key, value in layer_keywords(spec, names).items():
+        refs += [(key, v) for v in ([value] if isinstance(value, str) else value)]
+    return refs
+
+
+def _deps(spec: Any, names: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    return [name for _, name in _refs(spec, names)]
+
+
+def layer_keywords(spec: Any, names: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
+    """The parameters of a layer node that name other nodes: those typed as a layer (or a
+    list of layers) given a node name (or a list of them). A parameter that also takes a
+    string names a node only when its value is one of ``names``."""
+    found = promise_kind(spec)
+    if found is None or not isinstance(found[1], str):
+        return {}
+    component = lookup(found[0], found[1], "", [])
+    if component is None:
+        return {}
+    out: dict[str, Any] = {}
+    for p in params_of(component):
+        value = spec.get(p.name)
+        if p.name in NODE_KEYS or not _is_names(value):
+            continue
+        takes = _takes_layers(p.hint)
+        if takes and (takes != "or str" or _all_in(value, names)):
+            out[p.name] = value
+    return out
+
+
+def _is_names(value: Any) -> bool:
+    return isinstance(value, str) or (
+        isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
+    )
+
+
+def _all_in(value: Any, names: frozenset[str] | set[str]) -> bool:
+    return all(v in names for v in ([value] if isinstance(value, str) else value))
+
+
+def _takes_layers(hint: Any) -> str | None:
+    """``"layers"`` when ``hint`` admits a layer (or a sequence of them), ``"or str"``
+    when it admits a string as well, else ``None``."""
+    if inspect.isclass(hint):
+        return "layers" if issubclass(hint, Layer) else None
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if not any(_takes_layers(a) for a in args):
+            return None
+        return "or str" if str in args else "layers"
+    if origin in (list, tuple, cabc.Sequence) and args and _takes_layers(args[0]):
+        return "layers"
+    return None
 
 
 def _order(
@@ -104,9 +177,9 @@ def _order(
     """Dependency order; unknown references and cycles go to ``errors``."""
     names = set(nodes) | outer
     for name, spec in nodes.items():
-        for ref in _deps(spec):
+        for key, ref in _refs(spec, names):
             if ref not in names:
-                where = join_path(join_path(join_path(path, "nodes"), name), "inputs")
+                where = join_path(join_path(join_path(path, "nodes"), name), key)
                 known = ", ".join(sorted(names))
                 errors.append((where, f"unknown node {ref!r}; nodes: {known}"))
     order: list[str] = []
@@ -120,7 +193,7 @@ def _order(
             errors.append((join_path(path, "nodes"), f"the nodes form a cycle: {cycle}"))
             return
         state[name] = 1
-        for ref in _deps(nodes[name]):
+        for ref in _deps(nodes[name], names):
             visit(ref, [*trail, name])
         state[name] = 2
         order.append(name)
@@ -150,11 +223,21 @@ def check_graph(
         if "input" in spec:
             shape = spec["input"]
             if not isinstance(shape, list) or any(
-                not isinstance(d, int) or isinstance(d, bool) or d < -1 for d in shape
+                d is not None and (not isinstance(d, int) or isinstance(d, bool) or d < -1)
+                for d in shape
             ):
                 r.errors.append(
-                    (join_path(sub, "input"), f"expected a list of ints, got {shape!r}")
+                    (
+                        join_path(sub, "input"),
+                        f"expected a list of ints, one example's shape (the batch is "
+                        f"implied; -1 for a dynamic size), got {shape!r}",
+                    )
                 )
+            if "dtype" in spec:
+                try:
+                    as_dtype(spec["dtype"], "dtype", "the input")
+                except ArgumentError as err:
+                    r.errors.append((join_path(sub, "dtype"), str(err).split(": ", 1)[1]))
             extra = set(spec) - {"input", "dtype", "sparse"}
             if extra:
                 r.errors.append(
@@ -181,7 +264,13 @@ def check_graph(
                 continue
             check_graph(r, inner, mpath, frozenset(inner_inputs))
         elif is_promise(spec):
-            r.check_promise(spec, sub, n_inputs=n_in, extra=NODE_KEYS)
+            wired = layer_keywords(spec, set(nodes) | outer)
+            # a node name stands for the node: checked above, its type is the node's
+            stand_ins = {
+                k: NODE if isinstance(v, str) else [NODE] * len(v) for k, v in wired.items()
+            }
+            node = {**spec, **stand_ins}
+            r.check_promise(node, sub, n_inputs=n_in, extra=NODE_KEYS)
         else:
             r.errors.append(
                 (sub, "a node needs `input`, a '@layers' component, `reuse` or `module`")
@@ -225,8 +314,8 @@ def build_graph(
             if "input" in spec:
                 shape = [None, *(None if d == -1 else d for d in spec["input"])]
                 built[name] = Input(
-                    shape=shape,
-                    dtype=tf.as_dtype(spec.get("dtype", "float32")),
+                    batch_shape=shape,
+                    dtype=spec.get("dtype", "float32"),
                     sparse=bool(spec.get("sparse", False)),
                     name=name,
                 )
@@ -247,7 +336,14 @@ def build_graph(
                 extra: dict[str, Any] = {"name": name} if _takes_name(spec) else {}
                 if isinstance(spec.get("share_state_with"), str):
                     extra["share_state_with"] = built[spec["share_state_with"]]
-                built[name] = r.build_promise(spec, sub, inputs=ins, extra=extra, skip=NODE_KEYS)
+                wired = layer_keywords(spec, set(built))
+                for key, value in wired.items():
+                    extra[key] = (
+                        built[value] if isinstance(value, str) else [built[v] for v in value]
+                    )
+                built[name] = r.build_promise(
+                    spec, sub, inputs=ins, extra=extra, skip=(*NODE_KEYS, *wired)
+                )
         except ConfigError:
             raise
         except Exception as err:

@@ -25,7 +25,6 @@ builds only a tree that validated. Tables with a ``nodes`` table are layer graph
 
 from __future__ import annotations
 
-import difflib
 import inspect
 from collections.abc import Mapping
 from typing import Any
@@ -40,6 +39,7 @@ from tensorweave.config.schema import (
     params_of,
     without_unset,
 )
+from tensorweave.keywords import unknown_keyword
 from tensorweave.renames import apply_renames, renames_of, warn_renamed
 
 __all__ = ["validate", "resolve", "resolve_graph", "Resolver"]
@@ -133,12 +133,12 @@ class Resolver:
                     self.check(value, sub)
                     continue
                 known = [q.name for q in spec if q.name not in fed and q.kind.value in (0, 1, 3)]
-                close = difflib.get_close_matches(key, known, n=1)
-                hint = f" Did you mean {close[0]!r}?" if close else ""
-                why = "is filled by the node's inputs" if key in fed else "is not a parameter"
-                self.errors.append(
-                    (sub, f"{key!r} {why} of {name}.{hint} Parameters: {', '.join(known)}")
-                )
+                if key in fed:
+                    problem = f"{key!r} is filled by the node's inputs of {name}."
+                    problem += f" Parameters: {', '.join(known)}."
+                else:  # the words a Python call gets too (tensorweave.keywords)
+                    problem = unknown_keyword(key, name, known)
+                self.errors.append((sub, problem))
                 self.check(value, sub)
                 continue
             self.check_value(value, p.hint, sub)

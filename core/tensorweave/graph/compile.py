@@ -338,7 +338,7 @@ def explain(error: BaseException, graph: Graph, who: str) -> XLAError | None:
 
     >>> import tensorflow as tf
     >>> from tensorweave import Graph, Input, Lambda
-    >>> x = Input(shape=(None,), dtype="int64", name="ids")
+    >>> x = Input(shape=(), dtype="int64", name="ids")
     >>> y = Lambda(lambda v: tf.strings.as_string(v), x, dtype="string", name="as_text")
     >>> err = tf.errors.InvalidArgumentError(None, None, "Detected unsupported operations "
     ...     "when trying to compile graph f on XLA_CPU_JIT: AsString (No registered 'AsString' "

@@ -20,14 +20,16 @@ tensorweave.errors.ShapeError: Input 'x' expects shape (None, 3), got (5, 4): di
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 import tensorflow as tf
 
-from tensorweave.checks import dimension, positive_int
-from tensorweave.errors import InputValueError, ShapeError
-from tensorweave.graph.layer import Layer, ShapeLike, normalize_shape
+from tensorweave.checks import ShapeConventionWarning, dimension, positive_int
+from tensorweave.errors import ArgumentError, InputValueError, ShapeError
+from tensorweave.graph.dtypes import as_dtype
+from tensorweave.graph.layer import Layer, Shape, ShapeLike
 
 __all__ = ["Input"]
 
@@ -35,14 +37,29 @@ __all__ = ["Input"]
 class Input(Layer):
     """A graph entry point that holds a value.
 
+    ``shape=`` is one example's shape, without the batch dimension, as in Keras
+    (``tw.Input(shape=(8, 8, 1))`` has ``.shape == (None, 8, 8, 1)``); ``batch_shape=``
+    is the whole shape, batch first. ``.shape``, like every layer's, includes the batch
+    dimension, which is always dynamic. See ``docs/shapes.md``.
+
     Args:
         n_units: width of the last dimension; gives shape ``(None, n_units)``.
-        shape: full shape instead, e.g. ``(None, None, 8)`` for sequences; the first
-            (batch) dimension is always dynamic.
+        shape: one example's shape (``None`` for a dynamic dimension), e.g. ``(8, 8, 1)``,
+            or ``()`` for one number per example. For this release a leading ``None``
+            is still read as the batch dimension (the old convention), with a
+            ``tw.ShapeConventionWarning``; write ``batch_shape=(None, None, 8)`` for
+            sequences of any length.
+        batch_shape: the full shape, batch first and ``None``: ``(None, None, 8)``.
         dtype: the dtype values must have (numpy values of the same kind are cast).
         sparse: whether values are ``tf.SparseTensor``.
         value: an initial value.
         name: a readable name.
+
+    >>> import tensorweave as tw
+    >>> tw.Input(shape=(8, 8, 1)).shape, tw.Input(batch_shape=(None, None, 8)).shape
+    ((None, 8, 8, 1), (None, None, 8))
+    >>> tw.Input(shape=(), dtype="int64").shape
+    (None,)
     """
 
     def __init__(
@@ -50,6 +67,7 @@ class Input(Layer):
         n_units: int | None = None,
         *,
         shape: ShapeLike | None = None,
+        batch_shape: ShapeLike | None = None,
         dtype: tf.DType | str = tf.float32,
         sparse: bool = False,
         value: Any = None,
@@ -60,20 +78,11 @@ class Input(Layer):
             raise TypeError("Input has no state to share; build a new tw.Input instead.")
         who = f"Input {name!r}" if name else "Input"
         n_units = positive_int(n_units, "n_units", who, optional=True)
-        if shape is not None and not isinstance(shape, tf.TensorShape):
-            for axis, d in enumerate(tuple(shape)[1:], 1):
-                dimension(d, f"shape[{axis}]", who)
-        if shape is None:
-            if n_units is None:
-                raise ShapeError("Input needs n_units= or shape=, e.g. tw.Input(n_units=8).")
-            shape = (None, n_units)
-        full = normalize_shape(shape)
-        if not full:
-            raise ShapeError("Input shape needs at least a batch dimension, e.g. (None, 8).")
-        full = (None, *full[1:])
-        if n_units is not None and full[-1] != n_units:
-            raise ShapeError(f"Input: n_units={n_units} disagrees with shape={tuple(shape)}.")
-        super().__init__(shape=full, dtype=dtype, sparse=sparse, name=name)
+        full = _full_shape(n_units, shape, batch_shape, who)
+        dtype = as_dtype(dtype, "dtype", who)
+        if not isinstance(sparse, (bool, np.bool_)):
+            raise ArgumentError(f"{who}: sparse must be True or False, got {sparse!r}.")
+        super().__init__(shape=full, dtype=dtype, sparse=bool(sparse), name=name)
         self._tw_value: tf.Tensor | tf.SparseTensor | None = None
         if value is not None:
             self.value = value
@@ -176,3 +185,65 @@ def _dtype_hint(np_dtype: np.dtype) -> str:
     if np_dtype.kind in "iu":
         return "tf.int64"
     return repr(str(np_dtype))
+
+
+def _full_shape(n_units: int | None, shape: Any, batch_shape: Any, who: str) -> Shape:
+    """The input's full shape (batch first) from ``n_units``, ``shape`` or ``batch_shape``."""
+    if shape is not None and batch_shape is not None:
+        raise ArgumentError(
+            f"{who}: give shape= (one example) or batch_shape= (batch first), not both."
+        )
+    if shape is None and batch_shape is None:
+        if n_units is None:
+            raise ShapeError(
+                f"{who} needs n_units=, shape= or batch_shape=, e.g. tw.Input(n_units=8) "
+                "or tw.Input(shape=(8, 8, 1))."
+            )
+        return (None, n_units)
+    if batch_shape is not None:
+        dims = _dims(batch_shape, "batch_shape", who)
+        if not dims or dims[0] is not None:
+            rest = dims[1:] if dims else ()
+            raise ArgumentError(
+                f"{who}: batch_shape={_text(batch_shape)} must start with None: the batch "
+                f"dimension is always dynamic. Fix: batch_shape={_text((None, *rest))}, or "
+                f"shape={_text(rest)} (one example)."
+            )
+        full = dims
+    else:
+        dims = _dims(shape, "shape", who)
+        if dims and dims[0] is None:
+            warnings.warn(
+                f"{who}: shape={_text(dims)} starts with None, read as the batch dimension "
+                "(the old convention) for this release. shape= is one example's shape, "
+                "as in Keras, and a leading None will mean a dynamic first axis. Fix: "
+                f"shape={_text(dims[1:])} for this input, or batch_shape="
+                f"{_text((None, *dims))} for one whose first axis varies (sequences).",
+                ShapeConventionWarning,
+                stacklevel=3,
+            )
+            dims = dims[1:]
+        full = (None, *dims)
+    if n_units is not None and (len(full) < 2 or full[-1] != n_units):
+        raise ShapeError(
+            f"{who}: n_units={n_units} disagrees with the shape {full}. Fix: give only one."
+        )
+    return full
+
+
+def _dims(shape: Any, arg: str, who: str) -> Shape:
+    if isinstance(shape, tf.TensorShape):
+        if shape.rank is None:
+            raise ArgumentError(f"{who}: {arg} must have a known rank, got {shape}.")
+        shape = shape.as_list()
+    if isinstance(shape, (str, bytes)) or not hasattr(shape, "__iter__"):
+        fix = f"({shape!r},)" if isinstance(shape, int) and not isinstance(shape, bool) else "(8,)"
+        raise ArgumentError(
+            f"{who}: {arg} must be a tuple of dimensions, got {shape!r}. Fix: {arg}={fix}."
+        )
+    return tuple(dimension(d, f"{arg}[{i}]", who) for i, d in enumerate(shape))
+
+
+def _text(dims: Any) -> str:
+    dims = tuple(dims)
+    return f"({dims[0]},)" if len(dims) == 1 else str(dims)

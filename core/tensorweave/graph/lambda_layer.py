@@ -65,6 +65,13 @@ class Lambda(Layer):
         label = name or _label(fn)
         if shape is None or dtype is None or sparse is None:
             spec = Lambda.output_spec(fn, inputs, fn_kwargs, label=label, need_shape=shape is None)
+            if shape is not None and spec.shape.rank not in (None, len(tuple(shape))):
+                raise ShapeError(
+                    f"Lambda {label!r}: shape={tuple(shape)} has rank {len(tuple(shape))}, the "
+                    f"function returns rank {spec.shape.rank} ({spec.shape}). shape= is the "
+                    "output as .shape reads it, batch first. Fix: e.g. shape="
+                    f"{(None, *tuple(shape))}, or leave it out (it is traced)."
+                )
             shape = spec.shape if shape is None else shape
             dtype = spec.dtype if dtype is None else dtype
             sparse = isinstance(spec, tf.SparseTensorSpec) if sparse is None else sparse

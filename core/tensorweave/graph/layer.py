@@ -40,7 +40,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import tensorflow as tf
 
-from tensorweave.errors import ShapeError
+from tensorweave.errors import ArgumentError, ShapeError
+from tensorweave.graph.comparisons import bool_for_layer, compare, refuse_bool_layers
+from tensorweave.graph.dtypes import as_dtype
 from tensorweave.graph.layer_state import LayerState
 from tensorweave.graph.naming import module_name, snake_case, unique_name
 from tensorweave.graph.precision import reading_dtype
@@ -66,6 +68,11 @@ def normalize_shape(shape: ShapeLike) -> Shape:
         if shape.rank is None:
             raise ShapeError("a layer's shape must have a known rank, got an unknown-rank shape")
         return tuple(shape.as_list())
+    if isinstance(shape, (str, bytes)) or not hasattr(shape, "__iter__"):
+        raise ArgumentError(
+            f"a layer's shape must be a tuple of dimensions, batch first, got {shape!r}. "
+            "Fix: e.g. shape=(None, 8)."
+        )
     return tuple(None if d is None else int(d) for d in shape)
 
 
@@ -99,8 +106,11 @@ class Layer(Stateful):
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Layer:
         # Record the constructor arguments so the default ``reuse_with`` can rebuild this
-        # layer on new inputs.
-        obj = super().__new__(cls)
+        # layer on new inputs. Unknown keywords (Stateful) and Python bools given for
+        # layers (``mask=tokens != x``) fail here, before ``__init__``.
+        obj: Layer = super().__new__(cls, *args, **kwargs)
+        if any(type(v) is bool for v in (*args, *kwargs.values())):
+            refuse_bool_layers(cls, args, kwargs)
         obj._tw_init_args = (args, kwargs)
         return obj
 
@@ -114,6 +124,8 @@ class Layer(Stateful):
         share_state_with: Layer | None = None,
     ) -> None:
         for position, layer in enumerate(inputs):
+            if isinstance(layer, bool):
+                raise ArgumentError(bool_for_layer(type(self).__name__, f"input {position}", layer))
             if not isinstance(layer, Layer):
                 raise TypeError(
                     f"{type(self).__name__}: input {position} is a {type(layer).__name__}, "
@@ -126,7 +138,7 @@ class Layer(Stateful):
         self._tw_inputs = tuple(inputs)
         self._tw_graph: Graph | None = None
         self._shape = normalize_shape(shape)
-        self._dtype = tf.as_dtype(dtype)
+        self._dtype = as_dtype(dtype, "dtype", f"{type(self).__name__} {full_name!r}")
         self._sparse = bool(sparse)
         if share_state_with is not None:
             if not isinstance(share_state_with, type(self)) and not isinstance(
@@ -344,6 +356,27 @@ class Layer(Stateful):
 
     def __getitem__(self, key: Any) -> Layer:
         return _hooks.operators.getitem(self, key)
+
+    # Comparisons build no nodes: ``==``/``!=`` between layers keep Python's identity
+    # meaning (layers live in sets, dicts, ``in`` tests); against numbers, arrays or
+    # tensors, and ``<``/``>`` always, they raise naming the op that builds the node.
+    def __eq__(self, other: object) -> bool:
+        return compare(self, other, "==")
+
+    def __ne__(self, other: object) -> bool:
+        return compare(self, other, "!=")
+
+    def __lt__(self, other: Any) -> bool:
+        return compare(self, other, "<")
+
+    def __le__(self, other: Any) -> bool:
+        return compare(self, other, "<=")
+
+    def __gt__(self, other: Any) -> bool:
+        return compare(self, other, ">")
+
+    def __ge__(self, other: Any) -> bool:
+        return compare(self, other, ">=")
 
     __hash__ = object.__hash__  # layers are nodes: identity, not value, equality
 

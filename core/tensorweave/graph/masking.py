@@ -22,7 +22,7 @@ other, so a compiled graph computes it only when something uses it.
 A node gets a mask in no other way: nothing is guessed from shapes alone.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids", value=[[4, 2, 0]])
+>>> ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids", value=[[4, 2, 0]])
 >>> seq = tw.Lambda(lambda t: tf.one_hot(t, 5), ids, name="seq")  # (None, None, 5)
 >>> seq.padding_mask is None
 True

@@ -30,6 +30,7 @@ from tensorweave.errors import UnknownComponentError
 from tensorweave.graph.lambda_layer import Lambda
 from tensorweave.graph.layer import Layer, _hooks
 from tensorweave.graph.lift import lift
+from tensorweave.graph.naming import unique_name
 
 __all__ = [
     "op",
@@ -102,7 +103,9 @@ def op(path: str) -> Callable[..., Layer]:
 
     def factory(*args: Any, name: str | None = None, **kwargs: Any) -> Layer:
         # The op's keywords (``dtype=`` of ``tf.cast``…) are the call's, not the node's.
-        return lift(fn, *args, name=name or short, **kwargs)
+        # Unnamed nodes count in the scope (reduce_sum, reduce_sum_1): one row each in a
+        # summary, whatever arguments they differ by.
+        return lift(fn, *args, name=name or unique_name(short), **kwargs)
 
     factory.__name__ = short
     factory.__qualname__ = short

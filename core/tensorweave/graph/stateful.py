@@ -26,6 +26,8 @@ from typing import Any, ClassVar
 
 import tensorflow as tf
 
+from tensorweave.keywords import check_keywords
+
 __all__ = ["Stateful"]
 
 
@@ -41,12 +43,21 @@ class _AllBut(frozenset[str]):
 class Stateful(tf.Module):
     """A ``tf.Module`` that tracks only the attributes named in ``tracked``.
 
+    A keyword its constructor does not take raises ``tw.ArgumentError`` listing the
+    parameters and the closest match (``tensorweave.keywords``), before ``__init__`` runs.
+
     Attributes:
         tracked: names of the attributes that hold state (variables, or objects that hold
             variables); checkpoints, SavedModels and ``variables`` see those alone.
     """
 
     tracked: ClassVar[tuple[str, ...]] = ()
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        # A keyword the constructor does not take fails here, naming the parameters and
+        # the closest one, as the same mistake in a config file does.
+        check_keywords(cls, kwargs)
+        return super().__new__(cls)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -112,7 +112,7 @@ def _short(value: Any) -> str:
 
 
 def _make_input(spec: InputSpec, name: str) -> tw.Input:
-    return tw.Input(shape=spec.shape, dtype=spec.dtype, sparse=spec.sparse, name=name)
+    return tw.Input(batch_shape=spec.shape, dtype=spec.dtype, sparse=spec.sparse, name=name)
 
 
 def sample(spec: InputSpec, batch: int, seed: int = 0, *, length: int = 3) -> Any:

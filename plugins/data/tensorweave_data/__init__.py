@@ -19,6 +19,7 @@ import tensorweave as tw
 
 if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_data import kinds, processors
+    from tensorweave_data.arrays import arrays, read_arrays
     from tensorweave_data.datasets import DataSplits, corpus, digits, stdlib_chars
     from tensorweave_data.pipeline import Pipeline, ProcessingError, stack
     from tensorweave_data.processors import (
@@ -49,6 +50,8 @@ _EXPORTS = {
     "digits": "datasets",
     "stdlib_chars": "datasets",
     "corpus": "datasets",
+    "arrays": "arrays",
+    "read_arrays": "arrays",
     "processors": "processors",
     "kinds": "kinds",
     "normalize": "processors",
@@ -74,6 +77,8 @@ __all__ = [
     "digits",
     "stdlib_chars",
     "corpus",
+    "arrays",
+    "read_arrays",
     "processors",
     "kinds",
     "normalize",

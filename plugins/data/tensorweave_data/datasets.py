@@ -35,6 +35,7 @@ from tensorweave_data.pipeline import Pipeline, stack
 
 __all__ = [
     "DataSplits",
+    "split_indices",
     "digits",
     "stdlib_chars",
     "corpus",
@@ -89,14 +90,23 @@ class DataSplits:
         return f"DataSplits(train={shapes}, valid={len(next(iter(self.valid.values()), []))})"
 
 
-def _split(samples: list[Any], valid_fraction: float, seed: int) -> tuple[list[Any], list[Any]]:
+def split_indices(n: int, valid_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(train, valid)`` indices of ``n`` examples: the seeded random split every dataset
+    of this pack makes, ``valid_fraction`` of them held out.
+
+    >>> [a.tolist() for a in split_indices(5, 0.4, seed=0)]
+    [[3, 0, 1], [2, 4]]
+    """
     if not 0.0 <= valid_fraction < 1.0:
-        raise tw.TensorweaveError(f"valid_fraction must be in [0, 1), got {valid_fraction}")
-    order = np.random.default_rng(seed).permutation(len(samples))
-    n_valid = round(len(samples) * valid_fraction)
-    valid = [samples[i] for i in order[:n_valid]]
-    train = [samples[i] for i in order[n_valid:]]
-    return train, valid
+        raise tw.ArgumentError(f"valid_fraction must be in [0, 1), got {valid_fraction}")
+    order = np.random.default_rng(seed).permutation(n)
+    n_valid = round(n * valid_fraction)
+    return order[n_valid:], order[:n_valid]
+
+
+def _split(samples: list[Any], valid_fraction: float, seed: int) -> tuple[list[Any], list[Any]]:
+    train, valid = split_indices(len(samples), valid_fraction, seed)
+    return [samples[i] for i in train], [samples[i] for i in valid]
 
 
 def digits(
@@ -140,7 +150,7 @@ def digits(
     predict: list[dict[str, Any]] = [{k: v for k, v in s.items() if k != "field"} for s in chosen]
     for s in predict:  # the predictor sees a batch of raw images
         if s["step"] == "reshape.v1":
-            s["shape"] = [-1, *s["shape"]]
+            s["batched"] = True
     return DataSplits(
         train=stack(train, ["x", "y"]),
         valid=stack(valid, ["x", "y"]),

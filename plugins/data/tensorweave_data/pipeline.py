@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 import tensorweave as tw
+from tensorweave.keywords import unknown_keyword
 
 __all__ = ["Pipeline", "ProcessingError", "stack"]
 
@@ -91,13 +92,14 @@ def _check(name: str, params: dict[str, Any], position: int) -> dict[str, Any]:
         and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
         and p.name not in params
     ]
-    problems = [f"unknown parameter {k!r}" for k in unknown]
-    problems += [f"missing parameter {k!r}" for k in missing]
-    if problems:
-        raise tw.TensorweaveError(
-            f"pipeline step {position} ({name}): {'; '.join(problems)}. "
-            f"Parameters: {', '.join(names[1:])}"
+    problems = [unknown_keyword(k, name, names[1:]) for k in unknown]  # as configs say it
+    if missing:
+        problems.append(
+            f"missing parameter{'s' * (len(missing) > 1)} {', '.join(map(repr, missing))}. "
+            f"Parameters: {', '.join(names[1:])}."
         )
+    if problems:
+        raise tw.TensorweaveError(f"pipeline step {position} ({name}): {' '.join(problems)}")
     return params
 
 

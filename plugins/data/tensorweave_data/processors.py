@@ -101,9 +101,25 @@ def cast(value: Any, dtype: str, field: str | None = None) -> Any:
     return _on(value, field, lambda v: np.asarray(v).astype(dtype))
 
 
-def reshape(value: Any, shape: Sequence[int], field: str | None = None) -> Any:
-    """``value`` reshaped to ``shape`` (one ``-1`` allowed), e.g. 64 pixels to ``[8, 8, 1]``."""
-    return _on(value, field, lambda v: np.reshape(np.asarray(v), tuple(shape)))
+def reshape(
+    value: Any, shape: Sequence[int], field: str | None = None, batched: bool = False
+) -> Any:
+    """One example reshaped to ``shape`` (one ``-1`` allowed), e.g. 64 pixels to
+    ``[8, 8, 1]``: one example's shape, as ``tw.Input(shape=)``, ``Reshape.v1`` and a
+    config's ``input`` (``docs/shapes.md``). With ``batched=True`` the value is a batch
+    (a predictor's input) and each of its examples is reshaped.
+
+    >>> import numpy as np
+    >>> reshape(np.arange(4), [2, 2]).shape, reshape(np.zeros((3, 4)), [2, 2], batched=True).shape
+    ((2, 2), (3, 2, 2))
+    """
+    target = tuple(shape)
+
+    def one(v: Any) -> np.ndarray:
+        array = np.asarray(v)
+        return array.reshape((len(array), *target) if batched else target)
+
+    return _on(value, field, one)
 
 
 def tokenize_chars(value: Any, vocab: str, field: str | None = None, unknown: int = 0) -> Any:

@@ -98,7 +98,10 @@ def test_failing_worker_reports_sample_and_step(local_steps) -> None:
 def test_steps_checked_when_built() -> None:
     with pytest.raises(tw.UnknownComponentError, match="normalise"):
         Pipeline([{"step": "normalise.v1"}])
-    with pytest.raises(tw.TensorweaveError, match="unknown parameter 'sdt'"):
+    with pytest.raises(
+        tw.TensorweaveError,
+        match=r"'sdt' is not a parameter of normalize.v1\. Did you mean 'std'\?",
+    ):
         Pipeline([{"step": "normalize.v1", "sdt": 2.0}])
     with pytest.raises(tw.TensorweaveError, match="missing parameter 'num_classes'"):
         Pipeline([{"step": "one_hot.v1"}])

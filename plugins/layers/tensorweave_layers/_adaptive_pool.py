@@ -8,7 +8,7 @@ computed from the input's shape when it runs.
 >>> import numpy as np, tensorweave as tw
 >>> class AdaptiveMaxPool1D(AdaptivePool):
 ...     spatial_rank, pooling = 1, "MAX"
->>> seq = tw.Input(shape=(None, None, 1), value=np.arange(5.0).reshape(1, 5, 1))
+>>> seq = tw.Input(batch_shape=(None, None, 1), value=np.arange(5.0).reshape(1, 5, 1))
 >>> AdaptiveMaxPool1D(seq, 2)().numpy()[..., 0].tolist()   # windows [0, 3) and [2, 5)
 [[2.0, 4.0]]
 """

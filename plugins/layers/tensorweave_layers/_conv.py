@@ -16,7 +16,7 @@ rank is a subclass setting ``spatial_rank``:
 >>> import tensorweave as tw
 >>> class Conv4D(Conv):
 ...     spatial_rank = 4
->>> Conv4D(tw.Input(shape=(None, 3, 3, 3, 3, 2)), 4, 2, padding="valid").shape
+>>> Conv4D(tw.Input(shape=(3, 3, 3, 3, 2)), 4, 2, padding="valid").shape
 (None, 2, 2, 2, 2, 4)
 """
 

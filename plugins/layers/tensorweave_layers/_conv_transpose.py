@@ -12,7 +12,7 @@ CPU kernel supports.
 >>> import tensorweave as tw
 >>> class Conv4DTranspose(ConvTranspose):
 ...     spatial_rank = 4
->>> Conv4DTranspose(tw.Input(shape=(None, 2, 2, 2, 2, 3)), 5, 3, strides=2).shape
+>>> Conv4DTranspose(tw.Input(shape=(2, 2, 2, 2, 3)), 5, 3, strides=2).shape
 (None, 4, 4, 4, 4, 5)
 """
 

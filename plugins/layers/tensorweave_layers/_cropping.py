@@ -6,7 +6,7 @@ Sizes may be dynamic; a known size too small for the crop fails at construction.
 >>> import numpy as np, tensorweave as tw
 >>> class Cropping1D(Cropping):
 ...     spatial_rank = 1
->>> seq = tw.Input(shape=(None, 5, 1), value=np.arange(5.0).reshape(1, 5, 1))
+>>> seq = tw.Input(shape=(5, 1), value=np.arange(5.0).reshape(1, 5, 1))
 >>> Cropping1D(seq, (1, 2))().numpy()[0, :, 0].tolist()
 [1.0, 2.0]
 """

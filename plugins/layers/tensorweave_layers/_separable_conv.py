@@ -10,7 +10,7 @@ and ``w_constraint`` apply to both.
 >>> import tensorweave as tw
 >>> class SeparableConvOnSequences(SeparableConv):
 ...     spatial_rank = 1
->>> seq = tw.Input(shape=(None, None, 4))
+>>> seq = tw.Input(batch_shape=(None, None, 4))
 >>> conv = SeparableConvOnSequences(seq, 8, 3, depth_multiplier=2)
 >>> conv.shape, conv.pointwise_kernel.shape.as_list()
 ((None, None, 8), [1, 8, 8])

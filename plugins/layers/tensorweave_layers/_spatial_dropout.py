@@ -7,7 +7,7 @@ correlated. A ``Noise`` layer: in training only.
 >>> import numpy as np, tensorweave as tw
 >>> class SpatialDropout1D(SpatialDropout):
 ...     spatial_rank = 1
->>> x = tw.Input(shape=(None, 4, 100), value=np.ones((1, 4, 100), "float32"))
+>>> x = tw.Input(shape=(4, 100), value=np.ones((1, 4, 100), "float32"))
 >>> out = SpatialDropout1D(x, rate=0.5)().numpy()
 >>> bool(np.all(out == out[:, :1])), sorted(set(out.ravel().tolist()))   # whole channels
 (True, [0.0, 2.0])

@@ -8,7 +8,7 @@ layer is one of this pack's (``MHAttention``, ``LayerNorm``, ``FC``, ``Linear``,
 ``Dropout``), so the blocks compute what those layers compute.
 
 >>> import tensorweave as tw
->>> x = tw.Input(shape=(None, None, 4))
+>>> x = tw.Input(batch_shape=(None, None, 4))
 >>> options = BlockOptions(n_heads=2, intermediate_dim=8)
 >>> residual(x, lambda h: feed_forward(h, options), options).shape
 (None, None, 4)

@@ -9,7 +9,7 @@ equals Keras's ``UpSampling2D(interpolation="bilinear")``. Spatial sizes may be 
 >>> import numpy as np, tensorweave as tw
 >>> class UpSampling1D(UpSampling):
 ...     spatial_rank = 1
->>> seq = tw.Input(shape=(None, None, 1), value=np.array([[[0.0], [4.0]]]))
+>>> seq = tw.Input(batch_shape=(None, None, 1), value=np.array([[[0.0], [4.0]]]))
 >>> UpSampling1D(seq, 2)().numpy()[0, :, 0].tolist()
 [0.0, 0.0, 4.0, 4.0]
 >>> UpSampling1D(seq, 2, interpolation="bilinear")().numpy()[0, :, 0].tolist()

@@ -5,7 +5,7 @@ channels), which ``ZeroPadding1D``/``ZeroPadding2D``/``ZeroPadding3D`` set to a 
 >>> import tensorweave as tw
 >>> class ZeroPadding2D(ZeroPadding):
 ...     spatial_rank = 2
->>> ZeroPadding2D(tw.Input(shape=(None, 4, 4, 3)), ((1, 0), 2)).shape
+>>> ZeroPadding2D(tw.Input(shape=(4, 4, 3)), ((1, 0), 2)).shape
 (None, 5, 8, 3)
 """
 

@@ -2,7 +2,7 @@
 size (windows as PyTorch's and Keras's adaptive pooling; see ``AdaptivePool``).
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, None, None, 3), name="img")   # any height and width
+>>> x = tw.Input(batch_shape=(None, None, None, 3), name="img")   # any height and width
 >>> pool = AdaptiveAvgPool2D(x, output_size=(2, 3))
 >>> pool.shape
 (None, 2, 3, 3)

@@ -6,8 +6,8 @@ at first, as Keras; ``use_scale=False``: ones). Masks, ``causal``, ``dropout`` a
 input order (``query, key, value``) are ``Attention``'s.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> q = tw.Input(shape=(None, None, 3), name="q")
->>> v = tw.Input(shape=(None, None, 3), name="v")
+>>> q = tw.Input(batch_shape=(None, None, 3), name="q")
+>>> v = tw.Input(batch_shape=(None, None, 3), name="v")
 >>> att = AdditiveAttention(q, v)
 >>> att.shape, att.scale.shape.as_list()
 ((None, None, 3), [3])

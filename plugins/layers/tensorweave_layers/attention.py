@@ -13,7 +13,7 @@ that off. With one input it is self-attention (key and value default to the quer
 ``GroupQueryAttention`` is this layer with fewer key/value heads than query heads.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 8), name="x")
+>>> x = tw.Input(batch_shape=(None, None, 8), name="x")
 >>> att = MHAttention(x, n_units=8, n_heads=2, causal=True)
 >>> att.shape, att.query_kernel.shape.as_list()
 ((None, None, 8), [8, 2, 4])

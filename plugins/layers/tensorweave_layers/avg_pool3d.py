@@ -1,7 +1,7 @@
 """``AvgPool3D``: average over windows of volumes ``[batch, depth, height, width, channels]``.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, 4, 6, 6, 2), name="clip")
+>>> x = tw.Input(shape=(4, 6, 6, 2), name="clip")
 >>> AvgPool3D(x, pool_size=2).shape, AvgPool3D(x, 3, strides=1, padding="same").shape
 ((None, 2, 3, 3, 2), (None, 4, 6, 6, 2))
 >>> AvgPool3D(x, (1, 2, 2)).compute(tf.ones((1, 4, 6, 6, 2))).shape.as_list()

@@ -1,7 +1,7 @@
 """``Conv1D``: 1-d convolution over sequences ``[batch, time, channels]``.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 3), name="x")
+>>> x = tw.Input(batch_shape=(None, None, 3), name="x")
 >>> conv = Conv1D(x, n_units=4, kernel_size=3, strides=2, activation="relu")
 >>> conv.shape
 (None, None, 4)

@@ -1,7 +1,7 @@
 """``Conv1DTranspose``: 1-d transposed convolution (upsampling) over sequences ``[batch, time, channels]``.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 3), name="x")
+>>> x = tw.Input(batch_shape=(None, None, 3), name="x")
 >>> up = Conv1DTranspose(x, n_units=4, kernel_size=3, strides=2, activation="relu")
 >>> up.shape, up.kernel.shape.as_list()[-2:]
 ((None, None, 4), [4, 3])

@@ -1,13 +1,13 @@
 """``Conv2D``: 2-d convolution over images ``[batch, height, width, channels]``.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, 8, 8, 4), name="img")
+>>> x = tw.Input(shape=(8, 8, 4), name="img")
 >>> conv = Conv2D(x, n_units=6, kernel_size=(3, 3), strides=2, groups=2, activation="relu")
 >>> conv.shape, conv.kernel.shape.as_list()
 ((None, 4, 4, 6), [3, 3, 2, 6])
 >>> conv.compute(tf.ones((2, 8, 8, 4))).shape.as_list()
 [2, 4, 4, 6]
->>> conv.reuse_with(tw.Input(shape=(None, 6, 6, 4)), padding="valid").shape  # same kernel
+>>> conv.reuse_with(tw.Input(shape=(6, 6, 4)), padding="valid").shape  # same kernel
 (None, 2, 2, 6)
 """
 

@@ -1,7 +1,7 @@
 """``Conv2DTranspose``: 2-d transposed convolution (upsampling) over images ``[batch, height, width, channels]``.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, 4, 4, 3), name="x")
+>>> x = tw.Input(shape=(4, 4, 3), name="x")
 >>> up = Conv2DTranspose(x, n_units=4, kernel_size=3, strides=2, activation="relu")
 >>> up.shape, up.kernel.shape.as_list()[-2:]
 ((None, 8, 8, 4), [4, 3])

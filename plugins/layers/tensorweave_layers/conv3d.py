@@ -1,7 +1,7 @@
 """``Conv3D``: 3-d convolution over volumes or clips ``[batch, depth, height, width, channels]``.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, 4, 8, 8, 3), name="clip")
+>>> x = tw.Input(shape=(4, 8, 8, 3), name="clip")
 >>> conv = Conv3D(x, n_units=4, kernel_size=3, padding="valid")
 >>> conv.shape, conv.kernel.shape.as_list()
 ((None, 2, 6, 6, 4), [3, 3, 3, 3, 4])

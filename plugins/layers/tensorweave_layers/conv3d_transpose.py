@@ -1,7 +1,7 @@
 """``Conv3DTranspose``: 3-d transposed convolution (upsampling) over volumes ``[batch, depth, height, width, channels]``.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, 2, 4, 4, 3), name="x")
+>>> x = tw.Input(shape=(2, 4, 4, 3), name="x")
 >>> up = Conv3DTranspose(x, n_units=4, kernel_size=3, strides=2, activation="relu")
 >>> up.shape, up.kernel.shape.as_list()[-2:]
 ((None, 4, 8, 8, 4), [4, 3])

@@ -2,7 +2,7 @@
 (see ``Cropping``).
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 2), name="x")
+>>> x = tw.Input(batch_shape=(None, None, 2), name="x")
 >>> cropped = Cropping1D(x, (1, 2))
 >>> cropped.shape, cropped.compute(tf.ones((1, 6, 2))).shape.as_list()
 ((None, None, 2), [1, 3, 2])

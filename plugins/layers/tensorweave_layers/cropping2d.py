@@ -2,7 +2,7 @@
 (see ``Cropping``).
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, 6, 6, 3), name="x")
+>>> x = tw.Input(shape=(6, 6, 3), name="x")
 >>> cropped = Cropping2D(x, ((1, 0), 2))
 >>> cropped.shape, cropped.compute(tf.ones((1, 6, 6, 3))).shape.as_list()
 ((None, 5, 2, 3), [1, 5, 2, 3])

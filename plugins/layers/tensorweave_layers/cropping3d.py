@@ -2,7 +2,7 @@
 (see ``Cropping``).
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, 4, 4, 4, 1), name="x")
+>>> x = tw.Input(shape=(4, 4, 4, 1), name="x")
 >>> cropped = Cropping3D(x, 1)
 >>> cropped.shape, cropped.compute(tf.ones((1, 4, 4, 4, 1))).shape.as_list()
 ((None, 2, 2, 2, 1), [1, 2, 2, 2, 1])

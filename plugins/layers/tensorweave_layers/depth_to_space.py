@@ -6,7 +6,7 @@ with ``c * r * r`` filters before it to learn the upsampling. It is
 of input ``(i // r, j // r)``, in row-major order.
 
 >>> import numpy as np, tensorweave as tw
->>> x = tw.Input(shape=(None, 1, 1, 4), name="x", value=np.arange(4.0).reshape(1, 1, 1, 4))
+>>> x = tw.Input(shape=(1, 1, 4), name="x", value=np.arange(4.0).reshape(1, 1, 1, 4))
 >>> up = DepthToSpace(x, block_size=2)
 >>> up.shape, up().numpy()[0, :, :, 0].tolist()
 ((None, 2, 2, 1), [[0.0, 1.0], [2.0, 3.0]])

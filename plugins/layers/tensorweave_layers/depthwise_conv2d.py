@@ -6,7 +6,7 @@ The kernel is ``[kh, kw, in_channels, depth_multiplier]`` (as Keras's); the outp
 input channel ``c``.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, 8, 8, 3), name="img")
+>>> x = tw.Input(shape=(8, 8, 3), name="img")
 >>> dw = DepthwiseConv2D(x, 3, depth_multiplier=2, strides=2, activation="relu")
 >>> dw.shape, dw.kernel.shape.as_list()
 ((None, 4, 4, 6), [3, 3, 3, 2])

@@ -11,7 +11,7 @@ L2-normalises both inputs along those axes first, so the result is the cosine si
 >>> b = tw.Input(n_units=2, name="b", value=[[4.0, 3.0]])
 >>> Dot(a, b, axes=1)().numpy().tolist(), Dot(a, b, axes=1, normalize=True)().numpy().astype(float).round(2).tolist()
 ([[24.0]], [[0.96]])
->>> q, k = tw.Input(shape=(None, 5, 3)), tw.Input(shape=(None, 7, 3))
+>>> q, k = tw.Input(shape=(5, 3)), tw.Input(shape=(7, 3))
 >>> Dot(q, k, axes=2).shape   # every step of q against every step of k
 (None, 5, 7)
 """

@@ -16,8 +16,8 @@ the key and value default to the query and the value to the key (Keras's
 ``Attention([query, value])`` is ``Attention(query, value)``).
 
 >>> import numpy as np, tensorflow as tf, tensorweave as tw
->>> q = tw.Input(shape=(None, None, 2), name="q", value=[[[1.0, 0.0]]])
->>> v = tw.Input(shape=(None, None, 2), name="v", value=[[[1.0, 0.0], [0.0, 1.0]]])
+>>> q = tw.Input(batch_shape=(None, None, 2), name="q", value=[[[1.0, 0.0]]])
+>>> v = tw.Input(batch_shape=(None, None, 2), name="v", value=[[[1.0, 0.0], [0.0, 1.0]]])
 >>> att = Attention(q, v)
 >>> att.shape, np.round(att().numpy().astype(float), 3).tolist()
 ((None, None, 2), [[[0.731, 0.269]]])

@@ -8,8 +8,8 @@ whose embedding vectors are identical count as the same id (true for a lookup ou
 At ``training=False`` (``reuse_with(x, training=False)``) it is the identity.
 
 >>> import numpy as np, tensorflow as tf, tensorweave as tw
->>> emb = tw.Input(shape=(None, None, 2), name="emb")
->>> ids = tw.Input(shape=(None, None), dtype="int64", name="ids")
+>>> emb = tw.Input(batch_shape=(None, None, 2), name="emb")
+>>> ids = tw.Input(batch_shape=(None, None), dtype="int64", name="ids")
 >>> drop = DropLookup(emb, ids, rate=0.5)
 >>> vectors = np.ones((1, 6, 2), "float32")
 >>> out = drop.compute(tf.constant(vectors), tf.constant([[3, 3, 3, 3, 3, 3]])).numpy()

@@ -9,7 +9,7 @@ axis, ``None`` where the input gives it), so the kernel is made at construction.
 through: ``"...b,bc->...c"``. The parsing follows Keras, so weights carry over both ways.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 4), name="x")
+>>> x = tw.Input(batch_shape=(None, None, 4), name="x")
 >>> heads = EinsumDense(x, "abc,cde->abde", output_shape=(None, 2, 3), bias_axes="de")
 >>> heads.shape, heads.kernel.shape.as_list(), heads.bias.shape.as_list()
 ((None, None, 2, 3), [4, 2, 3], [2, 3])

@@ -3,7 +3,7 @@
 kept; the width is ``None`` when a per-example size is dynamic.
 
 >>> import numpy as np, tensorweave as tw
->>> x = tw.Input(shape=(None, 2, 3), name="x", value=np.arange(6.0).reshape(1, 2, 3))
+>>> x = tw.Input(shape=(2, 3), name="x", value=np.arange(6.0).reshape(1, 2, 3))
 >>> flat = Flatten(x)
 >>> flat.shape, flat().numpy().tolist()
 ((None, 6), [[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]])

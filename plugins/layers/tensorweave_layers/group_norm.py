@@ -5,7 +5,7 @@ it does not depend on the batch (small batches, detection, GANs). ``groups=1`` n
 all channels together; one group per channel is ``InstanceNorm``.
 
 >>> import numpy as np, tensorweave as tw
->>> x = tw.Input(shape=(None, 2, 4), name="x", value=np.arange(8.0).reshape(1, 2, 4))
+>>> x = tw.Input(shape=(2, 4), name="x", value=np.arange(8.0).reshape(1, 2, 4))
 >>> norm = GroupNorm(x, groups=2, epsilon=0.0)
 >>> np.round(norm().numpy()[0].astype(float), 3).tolist()  # groups: channels {0, 1} and {2, 3}
 [[-1.213, -0.728, -1.213, -0.728], [0.728, 1.213, 0.728, 1.213]]

@@ -9,7 +9,7 @@ masking, padding masks, dropout, the Keras weight layout ``query_kernel [d_q, n_
 head_dim]``, ``key_kernel [d_k, n_kv_heads, head_dim]``…) is ``MHAttention``'s.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 8), name="x")
+>>> x = tw.Input(batch_shape=(None, None, 8), name="x")
 >>> gqa = GroupQueryAttention(x, n_heads=4, n_kv_heads=2, head_dim=2, causal=True)
 >>> gqa.shape, gqa.query_kernel.shape.as_list(), gqa.key_kernel.shape.as_list()
 ((None, None, 8), [8, 4, 2], [8, 2, 2])

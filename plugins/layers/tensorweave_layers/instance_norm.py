@@ -3,7 +3,7 @@
 per channel, as Keras's ``GroupNormalization(groups=-1)``.
 
 >>> import numpy as np, tensorweave as tw
->>> x = tw.Input(shape=(None, 3, 2), name="x", value=[[[0.0, 5.0], [1.0, 5.0], [2.0, 5.0]]])
+>>> x = tw.Input(shape=(3, 2), name="x", value=[[[0.0, 5.0], [1.0, 5.0], [2.0, 5.0]]])
 >>> np.round(InstanceNorm(x, epsilon=0.0)().numpy()[0, :, 0].astype(float), 3).tolist()
 [-1.225, 0.0, 1.225]
 """

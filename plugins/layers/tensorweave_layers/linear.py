@@ -96,7 +96,7 @@ class Linear(tw.Layer):
         if len(x.shape) < 2:
             raise tw.ShapeError(
                 f"{who}: input {describe(x)} has rank {len(x.shape)}; Linear needs rank >= 2 "
-                "(batch, ..., width).\n  Fix: Reshape it, e.g. Reshape(x, (-1, 1))."
+                "(batch, ..., width).\n  Fix: Reshape it, e.g. Reshape(x, (1,))."
             )
         width = require_width(x, who)
         if x.sparse and len(x.shape) != 2:

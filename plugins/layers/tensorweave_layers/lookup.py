@@ -24,7 +24,7 @@ the rows used are updated, as optimizers expect for large vocabularies). Inputs:
 
 >>> import numpy as np, tensorflow as tf, tensorweave as tw
 >>> from tensorweave_layers.lookup import Lookup
->>> ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids", value=[[1, 2, 0]])
+>>> ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids", value=[[1, 2, 0]])
 >>> emb = Lookup(ids, vocab_size=3, n_units=2, pad_id=0, w_init="ones", seq_len=4)
 >>> emb.shape, emb().numpy()[0].tolist()
 ((None, 4, 2), [[1.0, 1.0], [1.0, 1.0], [0.0, 0.0], [0.0, 0.0]])
@@ -34,7 +34,7 @@ the rows used are updated, as optimizers expect for large vocabularies). Inputs:
 >>> masked = Lookup(ids, vocab_size=3, n_units=2, mask_zero=True)
 >>> masked.padding_mask().numpy().tolist()
 [[True, True, False]]
->>> bags = tw.Input(shape=(None, 3), sparse=True, name="bags")
+>>> bags = tw.Input(shape=(3,), sparse=True, name="bags")
 >>> words = Lookup(bags, vocab_size=3, n_units=2, w_init="ones", seq_len=2)
 >>> row = tf.sparse.from_dense([[0.5, 0.0, 2.0], [0.0, 1.0, 0.0]])  # 2 rows: 1 sequence
 >>> words.shape, words(row).numpy().tolist()

@@ -4,7 +4,7 @@ Ids outside ``[0, n_units)`` give all-zero vectors (``tf.one_hot``'s rule), whic
 a padding id such as ``-1`` come out as zeros.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> ids = tw.Input(shape=(None,), dtype=tf.int32, name="ids", value=[2, -1])
+>>> ids = tw.Input(shape=(), dtype=tf.int32, name="ids", value=[2, -1])
 >>> OneHot(ids, 3)().numpy().tolist()
 [[0.0, 0.0, 1.0], [0.0, 0.0, 0.0]]
 """

@@ -8,7 +8,7 @@ its padding (longer, for ``"reflect"``). ``ZeroPadding1D/2D/3D`` are ``Pad`` of 
 axes with zeros.
 
 >>> import numpy as np, tensorweave as tw
->>> x = tw.Input(shape=(None, 3), name="x", value=np.array([[1.0, 2.0, 3.0]]))
+>>> x = tw.Input(shape=(3,), name="x", value=np.array([[1.0, 2.0, 3.0]]))
 >>> Pad(x, [(1, 1)], mode="reflect")().numpy().tolist()
 [[2.0, 1.0, 2.0, 3.0, 2.0]]
 >>> Pad(x, 2, constant_values=-1.0).shape

@@ -7,15 +7,15 @@ Window pooling keeps the channel axis and shrinks the spatial axes like a convol
 ``Lookup(..., mask_zero=True)``). None of them has variables.
 
 >>> import numpy as np, tensorweave as tw
->>> x = tw.Input(shape=(None, 6, 6, 2), name="img")
+>>> x = tw.Input(shape=(6, 6, 2), name="img")
 >>> MaxPool2D(x, pool_size=2).shape, AvgPool2D(x, 3, strides=1, padding="same").shape
 ((None, 3, 3, 2), (None, 6, 6, 2))
 >>> GlobalAvgPool(x).shape
 (None, 2)
->>> seq = tw.Input(shape=(None, None, 4), value=np.arange(8.0).reshape(1, 2, 4))
+>>> seq = tw.Input(batch_shape=(None, None, 4), value=np.arange(8.0).reshape(1, 2, 4))
 >>> GlobalMaxPool(seq)().numpy().tolist()
 [[4.0, 5.0, 6.0, 7.0]]
->>> real = tw.Input(shape=(None, None), dtype="bool", value=[[True, False]])
+>>> real = tw.Input(batch_shape=(None, None), dtype="bool", value=[[True, False]])
 >>> GlobalMaxPool(seq, mask=real)().numpy().tolist()
 [[0.0, 1.0, 2.0, 3.0]]
 """

@@ -7,7 +7,7 @@ the input's shape, to be added to the token embeddings (``x + PositionEmbedding(
 seq_len=128)``). The input's padding mask passes on.
 
 >>> import numpy as np, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 2), value=np.zeros((3, 2, 2), "float32"))
+>>> x = tw.Input(batch_shape=(None, None, 2), value=np.zeros((3, 2, 2), "float32"))
 >>> pos = PositionEmbedding(x, seq_len=4, w_init="ones")
 >>> pos.shape, pos.embeddings.shape.as_list(), pos().numpy().shape
 ((None, None, 2), [4, 2], (3, 2, 2))

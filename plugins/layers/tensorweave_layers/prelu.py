@@ -4,7 +4,7 @@ input entry (per example shape), or one shared along ``shared_axes``: with
 ``shared_axes=[1, 2]`` on images ``[batch, h, w, c]``, one slope per channel.
 
 >>> import tensorweave as tw
->>> x = tw.Input(shape=(None, 3, 2), name="x", value=[[[-1.0, 2.0]] * 3])
+>>> x = tw.Input(shape=(3, 2), name="x", value=[[[-1.0, 2.0]] * 3])
 >>> act = PReLU(x, shared_axes=[1], w_init="tensorweave-layers:ones")
 >>> act.alpha.shape.as_list()
 [1, 2]

@@ -4,7 +4,7 @@
 target excludes the batch and channel axes, as in Keras.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, None, None, 3), name="img")   # any size in
+>>> x = tw.Input(batch_shape=(None, None, None, 3), name="img")   # any size in
 >>> small = Resize(x, 4, 6)
 >>> small.shape, small.compute(tf.ones((2, 9, 7, 3))).shape.as_list()
 ((None, 4, 6, 3), [2, 4, 6, 3])

@@ -10,7 +10,7 @@ learns one matrix for both ends. ``tie_weights=False`` keeps a separate
 ``mask_zero=True`` gives the embeddings a padding mask (``ids != 0``), as ``Lookup``.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+>>> ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
 >>> emb = ReversibleEmbedding(ids, vocab_size=10, n_units=4, mask_zero=True)
 >>> logits = emb.reuse_with(emb, reverse=True)   # h @ table.T, the same table
 >>> emb.shape, logits.shape, logits.embeddings is emb.embeddings

@@ -9,7 +9,7 @@ the distance between two steps only, not on where they are. Shape-preserving, no
 weights; the input's padding mask passes on.
 
 >>> import numpy as np, tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 2), value=np.ones((1, 2, 2), "float32"))
+>>> x = tw.Input(batch_shape=(None, None, 2), value=np.ones((1, 2, 2), "float32"))
 >>> np.round(RotaryEmbedding(x)().numpy().astype(float), 3).tolist()  # step 1 turns by 1 rad
 [[[1.0, 1.0], [-0.301, 1.382]]]
 """

@@ -2,7 +2,7 @@
 channels]``.
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 4), name="seq")
+>>> x = tw.Input(batch_shape=(None, None, 4), name="seq")
 >>> conv = SeparableConv1D(x, n_units=8, kernel_size=3, depth_multiplier=2, activation="relu")
 >>> conv.depthwise_kernel.shape.as_list(), conv.pointwise_kernel.shape.as_list()
 ([3, 4, 2], [1, 8, 8])

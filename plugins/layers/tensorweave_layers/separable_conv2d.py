@@ -2,7 +2,7 @@
 channels]`` (Xception's building block).
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, 8, 8, 3), name="img")
+>>> x = tw.Input(shape=(8, 8, 3), name="img")
 >>> conv = SeparableConv2D(x, n_units=16, kernel_size=3, strides=2)
 >>> conv.shape, conv.depthwise_kernel.shape.as_list(), conv.pointwise_kernel.shape.as_list()
 ((None, 4, 4, 16), [3, 3, 3, 1], [1, 1, 3, 16])

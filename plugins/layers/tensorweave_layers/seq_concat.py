@@ -6,11 +6,11 @@ and a run whose sequences have another length fails with an error.
 
 >>> import numpy as np, tensorweave as tw
 >>> from tensorweave_layers.seq_concat import SeqConcat
->>> x = tw.Input(shape=(None, 3, 2), name="x", value=np.arange(6.0).reshape(1, 3, 2))
+>>> x = tw.Input(shape=(3, 2), name="x", value=np.arange(6.0).reshape(1, 3, 2))
 >>> cat = SeqConcat(x)
 >>> cat.shape, cat().numpy().tolist()
 ((None, 6), [[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]])
->>> free = tw.Input(shape=(None, None, 2), name="free")
+>>> free = tw.Input(batch_shape=(None, None, 2), name="free")
 >>> SeqConcat(free).shape, SeqConcat(free, seq_size=3).shape
 ((None, None), (None, 6))
 """

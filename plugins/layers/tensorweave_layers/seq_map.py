@@ -8,7 +8,7 @@ version, resolved by ``tw.resolve``; or any factory
 steps) and reshaped back. ``reuse_with`` shares the inner layer, hence its weights.
 
 >>> import numpy as np, tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 3), name="seq")
+>>> x = tw.Input(batch_shape=(None, None, 3), name="seq")
 >>> norm = SeqMap(x, "LayerNorm.v1")
 >>> norm.shape
 (None, None, 3)
@@ -38,7 +38,7 @@ def _build_inner(
     # a registered name ("Linear" is the latest version) or a factory, like RNN's cell=
     factory: Callable[..., tw.Layer] = tw.resolve("layers", layer, owner=owner, option="layer")
     with tw.name_scope("seq_map"):
-        step = tw.Input(shape=(None, *x.shape[2:]), dtype=x.dtype, name=None)
+        step = tw.Input(batch_shape=(None, *x.shape[2:]), dtype=x.dtype, name=None)
         out = factory(step, **kwargs)
         if not isinstance(out, tw.Layer):
             raise TypeError(
@@ -133,6 +133,6 @@ class SeqMap(tw.Layer):
         """
         step = self.step
         if options:
-            fresh = tw.Input(shape=step.inner_graph.inputs[0].shape, dtype=x.dtype)
+            fresh = tw.Input(batch_shape=step.inner_graph.inputs[0].shape, dtype=x.dtype)
             step = step.reuse_with(fresh, **options)
         return SeqMap(x, step, name=name, share_state_with=self)

@@ -8,7 +8,7 @@ For a sequence ``[batch, time, width]`` it returns, for every step ``t`` and uni
 passes on.
 
 >>> import numpy as np, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 4), value=np.zeros((1, 2, 4), "float32"))
+>>> x = tw.Input(batch_shape=(None, None, 4), value=np.zeros((1, 2, 4), "float32"))
 >>> np.round(SinusoidalPositionEmbedding(x)().numpy().astype(float), 3).tolist()
 [[[0.0, 1.0, 0.0, 1.0], [0.841, 0.54, 0.01, 1.0]]]
 """

@@ -2,7 +2,7 @@
 (see ``SpatialDropout``); off at inference (``training=False``).
 
 >>> import numpy as np, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 8), name="x", value=np.ones((2, 5, 8), "float32"))
+>>> x = tw.Input(batch_shape=(None, None, 8), name="x", value=np.ones((2, 5, 8), "float32"))
 >>> drop = SpatialDropout1D(x, rate=0.5)
 >>> sorted(set(drop().numpy().ravel().tolist())) in ([0.0, 2.0], [2.0], [0.0])
 True

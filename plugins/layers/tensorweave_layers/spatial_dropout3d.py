@@ -2,7 +2,7 @@
 (see ``SpatialDropout``); off at inference (``training=False``).
 
 >>> import numpy as np, tensorweave as tw
->>> x = tw.Input(shape=(None, 2, 4, 4, 8), name="x", value=np.ones((2, 2, 4, 4, 8), "float32"))
+>>> x = tw.Input(shape=(2, 4, 4, 8), name="x", value=np.ones((2, 2, 4, 4, 8), "float32"))
 >>> drop = SpatialDropout3D(x, rate=0.5)
 >>> sorted(set(drop().numpy().ravel().tolist())) in ([0.0, 2.0], [2.0], [0.0])
 True

@@ -10,8 +10,8 @@ for the self-attention, of ``context`` for the cross-attention; each becomes an 
 the module) are as in ``TransformerEncoderBlock``.
 
 >>> import numpy as np, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 8), name="x")
->>> memory = tw.Input(shape=(None, None, 6), name="memory")
+>>> x = tw.Input(batch_shape=(None, None, 8), name="x")
+>>> memory = tw.Input(batch_shape=(None, None, 6), name="memory")
 >>> block = TransformerDecoderBlock(x, memory, n_heads=2, intermediate_dim=16, normalize_first=True)
 >>> block.shape, [i.name for i in block.inputs]
 ((None, None, 8), ['x', 'memory'])

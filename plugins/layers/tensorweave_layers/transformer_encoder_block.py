@@ -12,7 +12,7 @@ so ``block.reuse_with(x2)`` shares every weight and ``block.reuse_with(x, traini
 turns dropout off.
 
 >>> import numpy as np, tensorflow as tf, tensorweave as tw
->>> ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+>>> ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
 >>> x = tw.layers["Lookup.v1"](ids, vocab_size=20, n_units=8, mask_zero=True)
 >>> block = TransformerEncoderBlock(x, n_heads=2, intermediate_dim=16)
 >>> type(block).__name__, block.shape, len(block.inputs), block.padding_mask is x.padding_mask

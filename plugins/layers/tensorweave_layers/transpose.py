@@ -14,7 +14,7 @@ By default the non-batch axes are reversed. On a rank-2 input that would do noth
 
 >>> import numpy as np, tensorweave as tw
 >>> from tensorweave_layers.transpose import Transpose
->>> x = tw.Input(shape=(None, 2, 3), name="x", value=np.arange(6.0).reshape(1, 2, 3))
+>>> x = tw.Input(shape=(2, 3), name="x", value=np.arange(6.0).reshape(1, 2, 3))
 >>> y = Transpose(x)
 >>> y.shape, y().numpy().tolist()
 ((None, 3, 2), [[[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]])
@@ -88,7 +88,7 @@ class Transpose(tw.Layer):
         if rank < 2:
             raise tw.ShapeError(
                 f"{who}: input {describe(x)} has rank {rank}; Transpose needs rank >= 2.\n"
-                "  Fix: Reshape it first, e.g. Reshape(x, (-1, 1))."
+                "  Fix: Reshape it first, e.g. Reshape(x, (1,))."
             )
         self.perm = full_permutation(perm, rank, who, describe(x))
         super().__init__(

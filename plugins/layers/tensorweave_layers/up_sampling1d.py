@@ -2,7 +2,7 @@
 repeating or interpolating (see ``UpSampling``).
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 2), name="x")
+>>> x = tw.Input(batch_shape=(None, None, 2), name="x")
 >>> up = UpSampling1D(x, 2)
 >>> up.shape, up.compute(tf.ones((1, 3, 2))).shape.as_list()
 ((None, None, 2), [1, 6, 2])

@@ -2,7 +2,7 @@
 factor per axis, repeating or interpolating (see ``UpSampling``).
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, 4, 5, 2), name="x")
+>>> x = tw.Input(shape=(4, 5, 2), name="x")
 >>> up = UpSampling2D(x, 2, interpolation="bilinear")
 >>> up.shape, up.compute(tf.ones((1, 4, 5, 2))).shape.as_list()
 ((None, 8, 10, 2), [1, 8, 10, 2])

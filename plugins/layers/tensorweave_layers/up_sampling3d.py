@@ -2,7 +2,7 @@
 integer factor per axis, repeating or interpolating (see ``UpSampling``).
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, 2, 3, 3, 1), name="x")
+>>> x = tw.Input(shape=(2, 3, 3, 1), name="x")
 >>> up = UpSampling3D(x, 2)
 >>> up.shape, up.compute(tf.ones((1, 2, 3, 3, 1))).shape.as_list()
 ((None, 4, 6, 6, 1), [1, 4, 6, 6, 1])

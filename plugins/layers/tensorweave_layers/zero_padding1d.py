@@ -2,7 +2,7 @@
 (see ``ZeroPadding``).
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, None, 2), name="x")
+>>> x = tw.Input(batch_shape=(None, None, 2), name="x")
 >>> padded = ZeroPadding1D(x, (1, 2))
 >>> padded.shape, padded.compute(tf.ones((1, 4, 2))).shape.as_list()
 ((None, None, 2), [1, 7, 2])

@@ -2,7 +2,7 @@
 (see ``ZeroPadding``).
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, 4, 4, 3), name="x")
+>>> x = tw.Input(shape=(4, 4, 3), name="x")
 >>> padded = ZeroPadding2D(x, 1)
 >>> padded.shape, padded.compute(tf.ones((1, 4, 4, 3))).shape.as_list()
 ((None, 6, 6, 3), [1, 6, 6, 3])

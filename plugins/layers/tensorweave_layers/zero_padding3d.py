@@ -2,7 +2,7 @@
 (see ``ZeroPadding``).
 
 >>> import tensorflow as tf, tensorweave as tw
->>> x = tw.Input(shape=(None, 2, 4, 4, 1), name="x")
+>>> x = tw.Input(shape=(2, 4, 4, 1), name="x")
 >>> padded = ZeroPadding3D(x, (1, 0, (2, 1)))
 >>> padded.shape, padded.compute(tf.ones((1, 2, 4, 4, 1))).shape.as_list()
 ((None, 4, 4, 7, 1), [1, 4, 4, 7, 1])

@@ -35,7 +35,7 @@ def test_options_reach_the_function():
 
 
 def test_softmax_over_last_axis_on_sequences():
-    x = tw.Input(shape=(None, None, 3))
+    x = tw.Input(batch_shape=(None, None, 3))
     v = np.random.default_rng(0).standard_normal((2, 4, 3)).astype("float32")
     out = tw.layers["tensorweave-layers:Activation.v1"](x, "softmax")(v).numpy()
     e = np.exp(v - v.max(-1, keepdims=True))

@@ -20,7 +20,9 @@ def test_windows_are_contiguous_nonempty_and_cover_every_step(length, size):
 
 
 def test_one_layer_pools_inputs_of_any_size_to_one_size():
-    pool = tw.compile(tw.layers["AdaptiveAvgPool2D.v1"](tw.Input(shape=(None, None, None, 1)), 2))
+    pool = tw.compile(
+        tw.layers["AdaptiveAvgPool2D.v1"](tw.Input(batch_shape=(None, None, None, 1)), 2)
+    )
     for h, w in [(2, 2), (5, 3), (9, 8)]:
         value = np.ones((1, h, w, 1), "float32")
         assert pool(value).numpy().tolist() == [[[[1.0], [1.0]], [[1.0], [1.0]]]]
@@ -29,8 +31,8 @@ def test_one_layer_pools_inputs_of_any_size_to_one_size():
 
 def test_errors():
     with pytest.raises(tw.ShapeError, match=r"AdaptiveMaxPool2D.*rank 4"):
-        tw.layers["AdaptiveMaxPool2D.v1"](tw.Input(shape=(None, 4, 2)), 2)
+        tw.layers["AdaptiveMaxPool2D.v1"](tw.Input(shape=(4, 2)), 2)
     with pytest.raises(tw.ArgumentError, match="floating-point"):
-        tw.layers["AdaptiveAvgPool2D.v1"](tw.Input(shape=(None, 4, 4, 2), dtype="int32"), 2)
+        tw.layers["AdaptiveAvgPool2D.v1"](tw.Input(shape=(4, 4, 2), dtype="int32"), 2)
     with pytest.raises(tw.ArgumentError, match="output_size"):
-        tw.layers["AdaptiveMaxPool2D.v1"](tw.Input(shape=(None, 4, 4, 2)), (2, 2, 2))
+        tw.layers["AdaptiveMaxPool2D.v1"](tw.Input(shape=(4, 4, 2)), (2, 2, 2))

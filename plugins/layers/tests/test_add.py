@@ -10,7 +10,7 @@ rng = np.random.default_rng(2)
 
 
 def _inputs(n, shape=(None, 3)):
-    return [tw.Input(shape=shape, name=f"x{i}") for i in range(n)]
+    return [tw.Input(batch_shape=shape, name=f"x{i}") for i in range(n)]
 
 
 def test_plain_and_weighted():
@@ -36,8 +36,8 @@ def test_learned_weights_train():
 
 
 def test_dynamic_dims_merge():
-    a = tw.Input(shape=(None, None, 3))
-    b = tw.Input(shape=(None, 4, None))
+    a = tw.Input(batch_shape=(None, None, 3))
+    b = tw.Input(shape=(4, None))
     assert tw.layers["tensorweave-layers:Add.v1"](a, b).shape == (None, 4, 3)
 
 

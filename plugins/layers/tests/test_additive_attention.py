@@ -10,7 +10,7 @@ AdditiveAttention = tw.layers["AdditiveAttention.v1"]
 
 @pytest.mark.parametrize("use_scale", [True, False])
 def test_additive_scores_match_numpy(use_scale):
-    q, v = tw.Input(shape=(None, None, 3)), tw.Input(shape=(None, None, 3))
+    q, v = tw.Input(batch_shape=(None, None, 3)), tw.Input(batch_shape=(None, None, 3))
     att = AdditiveAttention(q, v, use_scale=use_scale)
     assert len(att.variables) == (1 if use_scale else 0)
     rng = np.random.default_rng(1)
@@ -23,7 +23,7 @@ def test_additive_scores_match_numpy(use_scale):
 
 
 def test_additive_attention_has_no_score_mode():
-    x = tw.Input(shape=(None, None, 3))
+    x = tw.Input(batch_shape=(None, None, 3))
     with pytest.raises(tw.ArgumentError, match=r"(?s)no score_mode.*Fix"):
         AdditiveAttention(x, score_mode="concat")
     assert AdditiveAttention(x).reuse_with(x, causal=True).causal

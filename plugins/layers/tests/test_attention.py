@@ -37,9 +37,9 @@ def _keras_twin(att, q, k, v):
 
 @pytest.mark.parametrize("causal", [False, True])
 def test_matches_keras_multi_head_attention(causal):
-    q_in = tw.Input(shape=(None, None, 4), name="q")
-    k_in = tw.Input(shape=(None, None, 6), name="k")
-    v_in = tw.Input(shape=(None, None, 5), name="v")
+    q_in = tw.Input(batch_shape=(None, None, 4), name="q")
+    k_in = tw.Input(batch_shape=(None, None, 6), name="k")
+    v_in = tw.Input(batch_shape=(None, None, 5), name="v")
     att = MHAttention(q_in, k_in, v_in, n_units=6, n_heads=3, causal=causal)
     q, k, v = _seq(2, 5, 4), _seq(2, 5, 6), _seq(2, 5, 5)
     ref = _keras_twin(att, q, k, v)
@@ -50,8 +50,8 @@ def test_matches_keras_multi_head_attention(causal):
 
 @pytest.mark.parametrize("causal", [False, True])
 def test_key_mask_matches_keras_attention_mask(causal):
-    x = tw.Input(shape=(None, None, 4), name="x")
-    mask_in = tw.Input(shape=(None, None), dtype="bool", name="mask")
+    x = tw.Input(batch_shape=(None, None, 4), name="x")
+    mask_in = tw.Input(batch_shape=(None, None), dtype="bool", name="mask")
     att = MHAttention(x, x, x, mask_in, n_units=4, n_heads=2, causal=causal)
     value = _seq(2, 5, 4)
     mask = np.array([[1, 1, 1, 0, 0], [1, 0, 1, 1, 1]], bool)
@@ -72,7 +72,7 @@ def test_key_mask_matches_keras_attention_mask(causal):
 
 
 def test_matches_numpy_single_head_no_bias():
-    x = tw.Input(shape=(None, 3, 2))
+    x = tw.Input(shape=(3, 2))
     att = MHAttention(x, n_units=2, n_heads=1, add_bias=False)
     value = _seq(1, 3, 2)
     wq, wk, wv = (getattr(att, f"{r}_kernel").numpy()[:, 0] for r in ("query", "key", "value"))
@@ -87,7 +87,7 @@ def test_matches_numpy_single_head_no_bias():
 
 
 def test_causal_mask_blocks_the_future():
-    x = tw.Input(shape=(None, None, 4))
+    x = tw.Input(batch_shape=(None, None, 4))
     att = MHAttention(x, n_units=4, n_heads=2, causal=True)
     value = _seq(2, 6, 4)
     weights = att.attention_weights(value, value).numpy()
@@ -108,7 +108,7 @@ def test_causal_mask_blocks_the_future():
 
 
 def test_attention_dropout_only_in_training():
-    x = tw.Input(shape=(None, None, 4))
+    x = tw.Input(batch_shape=(None, None, 4))
     att = MHAttention(x, n_units=4, n_heads=2, dropout=0.5)
     infer = att.reuse_with(x, training=False)
     plain = MHAttention(x, n_units=4, n_heads=2, share_state_with=att)
@@ -124,34 +124,34 @@ def test_attention_dropout_only_in_training():
 
 
 def test_reuse_forms_share_weights():
-    x = tw.Input(shape=(None, None, 4))
+    x = tw.Input(batch_shape=(None, None, 4))
     att = MHAttention(x, n_units=4, n_heads=2)
-    y = tw.Input(shape=(None, 7, 4))
+    y = tw.Input(shape=(7, 4))
     cross = att.reuse_with(x, y)
     assert cross.inputs == (x, y, y) and cross.shares_state_with(att)
     assert cross.shape == (None, None, 4)
 
 
 def test_errors():
-    x = tw.Input(shape=(None, None, 4), name="x")
+    x = tw.Input(batch_shape=(None, None, 4), name="x")
     with pytest.raises(tw.ShapeError, match=r"MHAttention: query .*\(None, 4\)"):
         MHAttention(tw.Input(n_units=4))
     with pytest.raises(ValueError, match="not divisible by n_heads=3"):
         MHAttention(x, n_units=4, n_heads=3)
     with pytest.raises(tw.ShapeError, match="same number of steps"):
-        MHAttention(x, tw.Input(shape=(None, 3, 4)), tw.Input(shape=(None, 5, 4)))
-    k3 = tw.Input(shape=(None, 3, 4))
+        MHAttention(x, tw.Input(shape=(3, 4)), tw.Input(shape=(5, 4)))
+    k3 = tw.Input(shape=(3, 4))
     with pytest.raises(tw.ShapeError, match=r"key_mask .* same number of steps"):
-        MHAttention(x, k3, k3, tw.Input(shape=(None, 4), dtype="bool"))
+        MHAttention(x, k3, k3, tw.Input(shape=(4,), dtype="bool"))
     with pytest.raises(tw.ShapeError, match=r"key_mask must be dense \[batch, t_k\]"):
-        MHAttention(x, key_mask=tw.Input(shape=(None, 3, 1), dtype="bool"))
+        MHAttention(x, key_mask=tw.Input(shape=(3, 1), dtype="bool"))
     att = MHAttention(x, n_units=4, n_heads=2)
     with pytest.raises(tw.ShapeError, match="widths"):
-        att.reuse_with(tw.Input(shape=(None, None, 8)))
+        att.reuse_with(tw.Input(batch_shape=(None, None, 8)))
 
 
 def test_reuse_switches_causal_and_dropout_per_use_with_shared_weights():
-    x = tw.Input(shape=(None, None, 4))
+    x = tw.Input(batch_shape=(None, None, 4))
     encoder = MHAttention(x, n_units=4, n_heads=2)  # sees every step
     decoder = encoder.reuse_with(x, causal=True)  # the same weights, masked future
     assert decoder.causal and not encoder.causal and decoder.shares_state_with(encoder)

@@ -12,7 +12,7 @@ RNG = np.random.default_rng(2)
 
 
 def test_training_normalizes_with_batch_moments_and_updates_moving_stats():
-    x = tw.Input(shape=(None, 3, 2), name="x")
+    x = tw.Input(shape=(3, 2), name="x")
     bn = BatchNorm(x, momentum=0.8, epsilon=1e-3)
     bn.gamma.assign([2.0, 0.5])
     bn.beta.assign([1.0, -1.0])
@@ -49,7 +49,7 @@ def test_inference_node_shares_statistics_and_updates_nothing():
 
 
 def test_inference_matches_keras_batch_normalization():
-    x = tw.Input(shape=(None, 4, 4, 3))
+    x = tw.Input(shape=(4, 4, 3))
     bn = BatchNorm(x, training=False)
     weights = [RNG.standard_normal(3).astype("float32") for _ in range(3)]
     weights.append(RNG.uniform(0.5, 2.0, 3).astype("float32"))
@@ -74,7 +74,7 @@ def test_module_reuse_switches_to_inference():
 
 def test_errors():
     with pytest.raises(tw.ShapeError, match=r"BatchNorm.*\(None, None\)"):
-        BatchNorm(tw.Input(shape=(None, None)))
+        BatchNorm(tw.Input(batch_shape=(None, None)))
     with pytest.raises(tw.ShapeError, match="sparse"):
         BatchNorm(tw.Input(n_units=3, sparse=True))
     bn = BatchNorm(tw.Input(n_units=3))

@@ -19,7 +19,7 @@ def test_widths_add_up(widths, batch):
 
 
 def test_other_axis_and_dynamic_sizes():
-    a, b = tw.Input(shape=(None, 2, 3)), tw.Input(shape=(None, None, 3))
+    a, b = tw.Input(shape=(2, 3)), tw.Input(batch_shape=(None, None, 3))
     layer = tw.layers["tensorweave-layers:Concat.v1"](a, b, axis=1)
     assert layer.shape == (None, None, 3)
     va, vb = np.ones((2, 2, 3), "float32"), np.zeros((2, 4, 3), "float32")
@@ -37,8 +37,8 @@ def test_sparse_concat_equals_dense():
 
 
 def test_errors():
-    a = tw.Input(shape=(None, 2, 3), name="a")
-    b = tw.Input(shape=(None, 4, 3), name="b")
+    a = tw.Input(shape=(2, 3), name="a")
+    b = tw.Input(shape=(4, 3), name="b")
     with pytest.raises(tw.ShapeError, match=r"(?s)Concat 'c'.*axis 1 differs.*'a'.*'b'.*Fix"):
         tw.layers["tensorweave-layers:Concat.v1"](a, b, name="c")
     with pytest.raises(tw.ShapeError, match="different ranks"):

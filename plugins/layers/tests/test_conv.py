@@ -23,7 +23,7 @@ def _image(*shape):
     [(3, 1, 1, "same"), ((3, 2), 2, 1, "valid"), (2, 1, 2, "same"), (3, (1, 2), 1, "same")],
 )
 def test_conv2d_matches_tf_nn_and_keras(kernel, stride, dilation, padding):
-    x = tw.Input(shape=(None, 7, 6, 3), name="img")
+    x = tw.Input(shape=(7, 6, 3), name="img")
     conv = Conv2D(x, 4, kernel, strides=stride, dilation_rate=dilation, padding=padding)
     conv.bias.assign(tf.range(4, dtype=tf.float32))
     value = _image(2, 7, 6, 3)
@@ -43,7 +43,7 @@ def test_conv2d_matches_tf_nn_and_keras(kernel, stride, dilation, padding):
 
 
 def test_conv1d_matches_tf_nn_and_keras():
-    x = tw.Input(shape=(None, None, 3), name="seq")
+    x = tw.Input(batch_shape=(None, None, 3), name="seq")
     conv = Conv1D(x, 5, 3, strides=2, padding="valid", add_bias=False)
     value = _image(2, 9, 3)
     got = conv.compute(tf.constant(value)).numpy()
@@ -57,14 +57,14 @@ def test_conv1d_matches_tf_nn_and_keras():
 
 
 def test_distinct_convs_get_distinct_filters():
-    x = tw.Input(shape=(None, 5, 5, 2))
+    x = tw.Input(shape=(5, 5, 2))
     a, b = Conv2D(x, 3), Conv2D(x, 3)
     assert not np.allclose(a.kernel.numpy(), b.kernel.numpy())
 
 
 def test_reuse_with_shares_filters_and_may_change_stride():
-    x1 = tw.Input(shape=(None, 8, 8, 2), name="a")
-    x2 = tw.Input(shape=(None, 6, 6, 2), name="b")
+    x1 = tw.Input(shape=(8, 8, 2), name="a")
+    x2 = tw.Input(shape=(6, 6, 2), name="b")
     conv = Conv2D(x1, 3, 3)
     strided = conv.reuse_with(x2, strides=2, padding="valid")
     assert strided.shares_state_with(conv) and strided.kernel is conv.kernel
@@ -88,7 +88,7 @@ def _spatial_case():
 @given(case=_spatial_case(), channels=st.integers(1, 3))
 def test_conv1d_output_shape_property(case, channels):
     length, kernel, stride, dilation, padding = case
-    x = tw.Input(shape=(None, length, channels))
+    x = tw.Input(batch_shape=(None, length, channels))
     if padding == "valid" and length < (kernel - 1) * dilation + 1:
         with pytest.raises(tw.ShapeError, match="too small"):
             Conv1D(x, 2, kernel, strides=stride, dilation_rate=dilation, padding=padding)
@@ -97,7 +97,7 @@ def test_conv1d_output_shape_property(case, channels):
     out = conv.compute(tf.zeros((1, length, channels)))
     assert tuple(out.shape[1:]) == conv.shape[1:]
     dynamic = Conv1D(
-        tw.Input(shape=(None, None, channels)),
+        tw.Input(batch_shape=(None, None, channels)),
         2,
         kernel,
         strides=stride,
@@ -112,7 +112,7 @@ def test_conv2d_output_shape_property(h, w, n_units):
     (hl, hk, hs, hd, padding), (wl, wk, ws, wd, _) = h, w
     if max(hs, ws) > 1 and max(hd, wd) > 1:
         return  # TensorFlow does not combine strides and dilations (tested below)
-    x = tw.Input(shape=(None, hl, wl, 2))
+    x = tw.Input(batch_shape=(None, hl, wl, 2))
     kw = {"strides": (hs, ws), "dilation_rate": (hd, wd), "padding": padding}
     too_small = padding == "valid" and (hl < (hk - 1) * hd + 1 or wl < (wk - 1) * wd + 1)
     if too_small:
@@ -125,7 +125,7 @@ def test_conv2d_output_shape_property(h, w, n_units):
 
 
 def test_error_wrong_rank_names_layer_shape_and_fix():
-    x = tw.Input(shape=(None, 5, 3), name="seq")
+    x = tw.Input(shape=(5, 3), name="seq")
     with pytest.raises(tw.ShapeError) as err:
         Conv2D(x, 4, name="my_conv")
     text = str(err.value)
@@ -137,10 +137,10 @@ def test_error_wrong_rank_names_layer_shape_and_fix():
 
 def test_error_unknown_channels_sparse_and_bad_options():
     with pytest.raises(tw.ShapeError, match="channel"):
-        Conv1D(tw.Input(shape=(None, 5, None)), 2)
+        Conv1D(tw.Input(shape=(5, None)), 2)
     with pytest.raises(tw.ShapeError, match="sparse"):
-        Conv1D(tw.Input(shape=(None, 5, 3), sparse=True), 2)
-    x = tw.Input(shape=(None, 9, 9, 1))
+        Conv1D(tw.Input(shape=(5, 3), sparse=True), 2)
+    x = tw.Input(shape=(9, 9, 1))
     with pytest.raises(ValueError, match=r"strides .* dilation_rate"):
         Conv2D(x, 2, strides=2, dilation_rate=2)
     with pytest.raises(ValueError, match="padding"):
@@ -148,27 +148,27 @@ def test_error_unknown_channels_sparse_and_bad_options():
     with pytest.raises(ValueError, match="kernel_size"):
         Conv2D(x, 2, kernel_size=(3, 3, 3))
     with pytest.raises(tw.ShapeError, match="too small"):
-        Conv2D(tw.Input(shape=(None, 2, 9, 1)), 2, 3, padding="valid")
+        Conv2D(tw.Input(shape=(2, 9, 1)), 2, 3, padding="valid")
 
 
 def test_error_reuse_on_other_channel_count():
-    conv = Conv2D(tw.Input(shape=(None, 4, 4, 3)), 2)
+    conv = Conv2D(tw.Input(shape=(4, 4, 3)), 2)
     with pytest.raises(tw.ShapeError, match="cannot share the kernel"):
-        conv.reuse_with(tw.Input(shape=(None, 4, 4, 5)))
+        conv.reuse_with(tw.Input(shape=(4, 4, 5)))
 
 
 def test_unknown_initializer_name_is_reported():
     with pytest.raises(tw.UnknownComponentError, match="Conv1D: w_init='glorot_fancy'"):
-        Conv1D(tw.Input(shape=(None, 4, 2)), 2, w_init="glorot_fancy")
+        Conv1D(tw.Input(shape=(4, 2)), 2, w_init="glorot_fancy")
 
 
 def test_callable_initializer():
-    conv = Conv1D(tw.Input(shape=(None, 4, 2)), 2, 1, w_init=lambda shape, dtype: tf.ones(shape))
+    conv = Conv1D(tw.Input(shape=(4, 2)), 2, 1, w_init=lambda shape, dtype: tf.ones(shape))
     np.testing.assert_array_equal(conv.kernel.numpy(), np.ones((1, 2, 2)))
 
 
 def test_the_first_spellings_stride_and_dilation_still_build_and_warn():
-    x = tw.Input(shape=(None, 9, 2))
+    x = tw.Input(shape=(9, 2))
     with pytest.warns(tw.RenamedArgumentWarning, match="'stride' is renamed 'strides'"):
         old = Conv1D(x, 2, 3, stride=2)
     with pytest.warns(tw.RenamedArgumentWarning, match="'dilation' is renamed 'dilation_rate'"):
@@ -181,7 +181,7 @@ def test_the_first_spellings_stride_and_dilation_still_build_and_warn():
 
 
 def test_groups_must_divide_channels_and_filters():
-    x = tw.Input(shape=(None, 8, 8, 6))
+    x = tw.Input(shape=(8, 8, 6))
     conv = Conv2D(x, 4, groups=2)
     assert conv.kernel.shape.as_list() == [3, 3, 3, 4]
     with pytest.raises(tw.ArgumentError, match=r"groups=4 must divide both .* \(6\)"):
@@ -191,7 +191,7 @@ def test_groups_must_divide_channels_and_filters():
 
 
 def test_causal_output_at_t_depends_on_inputs_up_to_t_only():
-    x = tw.Input(shape=(None, None, 2))
+    x = tw.Input(batch_shape=(None, None, 2))
     conv = Conv1D(x, 3, 3, padding="causal", dilation_rate=2)
     value = _image(1, 9, 2)
     changed = value.copy()
@@ -200,11 +200,11 @@ def test_causal_output_at_t_depends_on_inputs_up_to_t_only():
     np.testing.assert_array_equal(a[:, :5], b[:, :5])
     assert not np.allclose(a[:, 5:], b[:, 5:])
     with pytest.raises(tw.ArgumentError, match="'causal'"):
-        Conv2D(tw.Input(shape=(None, 4, 4, 1)), 2, padding="causal")
+        Conv2D(tw.Input(shape=(4, 4, 1)), 2, padding="causal")
 
 
 def test_activation_is_applied_after_the_bias():
-    conv = Conv1D(tw.Input(shape=(None, 4, 1)), 1, 1, activation="relu", w_init="ones")
+    conv = Conv1D(tw.Input(shape=(4, 1)), 1, 1, activation="relu", w_init="ones")
     conv.bias.assign([-2.0])
     out = conv.compute(tf.constant([[[1.0], [3.0], [2.0], [0.0]]])).numpy()
     assert out[0, :, 0].tolist() == [0.0, 1.0, 0.0, 0.0]

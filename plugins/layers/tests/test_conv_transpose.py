@@ -26,15 +26,15 @@ def test_the_static_size_is_the_size_computed(length, kernel, strides, padding, 
     options = {"strides": strides, "padding": padding, "output_padding": output_padding}
     if padding == "same" and output_padding is not None:  # Keras's size, which may be 0
         assume((length - 1) * strides + kernel % 2 + output_padding >= 1)
-    static = Conv1DTranspose(tw.Input(shape=(None, length, 2)), 3, kernel, **options)
-    dynamic = Conv1DTranspose(tw.Input(shape=(None, None, 2)), 3, kernel, **options)
+    static = Conv1DTranspose(tw.Input(shape=(length, 2)), 3, kernel, **options)
+    dynamic = Conv1DTranspose(tw.Input(batch_shape=(None, None, 2)), 3, kernel, **options)
     assert dynamic.shape == (None, None, 3)
     out = tw.compile(dynamic)(np.ones((1, length, 2), "float32"))
     assert out.shape[1] == static.shape[1] >= 1
 
 
 def test_a_forward_convolution_maps_the_output_back_to_the_input_size():
-    x = tw.Input(shape=(None, 5, 2))
+    x = tw.Input(shape=(5, 2))
     up = Conv1DTranspose(x, 2, 3, strides=2, padding="valid", output_padding=1)
     down = tw.layers["Conv1D.v1"](up, 2, 3, strides=2, padding="valid")
     assert up.shape == (None, 12, 2) and down.shape == (None, 5, 2)
@@ -51,15 +51,15 @@ def test_dilate_kernel_spreads_taps_and_keeps_gradients():
 
 
 def test_errors_name_the_layer_and_the_fix():
-    x = tw.Input(shape=(None, 4, 4, 2))
+    x = tw.Input(shape=(4, 4, 2))
     with pytest.raises(tw.ArgumentError, match=r"output_padding .* smaller than its stride"):
         Conv2DTranspose(x, 2, strides=2, output_padding=2)
     with pytest.raises(tw.ShapeError, match=r"Conv2DTranspose.*rank 4.*Conv1DTranspose"):
-        Conv2DTranspose(tw.Input(shape=(None, 4, 2)), 2)
+        Conv2DTranspose(tw.Input(shape=(4, 2)), 2)
     conv = Conv2DTranspose(x, 3)
     assert conv.kernel.shape.as_list() == [3, 3, 3, 2]
     with pytest.raises(tw.ShapeError, match="cannot share the kernel"):
-        conv.reuse_with(tw.Input(shape=(None, 4, 4, 5)))
+        conv.reuse_with(tw.Input(shape=(4, 4, 5)))
 
 
 @settings(max_examples=40)
@@ -75,7 +75,7 @@ def test_it_is_the_adjoint_of_the_forward_convolution(length, kernel, strides, d
     convolution is, whatever TensorFlow's own transposed kernels accept on this CPU."""
     assume(strides == 1 or dilation == 1)
     up = Conv1DTranspose(
-        tw.Input(shape=(None, length, 2)),
+        tw.Input(shape=(length, 2)),
         3,
         kernel,
         strides=strides,

@@ -19,9 +19,7 @@ def test_dot_contracts_one_axis_of_each_input_sample_by_sample(data, rank1, rank
     shape2[a2] = shape1[a1]
     rng = np.random.default_rng(0)
     x1, x2 = rng.standard_normal(shape1), rng.standard_normal(shape2)
-    layer = Dot(
-        tw.Input(shape=(None, *shape1[1:])), tw.Input(shape=(None, *shape2[1:])), axes=(a1, a2)
-    )
+    layer = Dot(tw.Input(shape=shape1[1:]), tw.Input(shape=shape2[1:]), axes=(a1, a2))
     want = np.stack([np.tensordot(x1[b], x2[b], axes=(a1 - 1, a2 - 1)) for b in range(2)])
     want = want.reshape(2, 1) if want.ndim == 1 else want
     got = layer.compute(x1.astype("float32"), x2.astype("float32")).numpy()
@@ -30,7 +28,7 @@ def test_dot_contracts_one_axis_of_each_input_sample_by_sample(data, rank1, rank
 
 
 def test_errors():
-    a, b = tw.Input(shape=(None, 3)), tw.Input(shape=(None, 4))
+    a, b = tw.Input(shape=(3,)), tw.Input(shape=(4,))
     with pytest.raises(tw.ShapeError, match=r"(?s)\(3\) and axis 1 .*\(4\).*Fix"):
         Dot(a, b, axes=1)
     with pytest.raises(tw.ArgumentError, match="batch axis"):

@@ -11,7 +11,7 @@ Attention = tw.layers["Attention.v1"]
 
 
 def _seq(name, width=3):
-    return tw.Input(shape=(None, None, width), name=name)
+    return tw.Input(batch_shape=(None, None, width), name=name)
 
 
 def test_dot_scores_match_numpy():
@@ -38,7 +38,7 @@ def test_causal_attention_does_not_see_the_future():
 
 
 def test_masks_come_from_the_inputs_padding_and_reuse_keeps_their_roles():
-    ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+    ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
     emb = tw.layers["Lookup.v1"](ids, vocab_size=5, n_units=3, mask_zero=True)
     other = _seq("other")
     att = Attention(other, emb)  # the key's mask hides padded keys; the query has none
@@ -69,10 +69,10 @@ def test_errors():
     with pytest.raises(tw.ShapeError, match=r"(?s)same width.*Fix"):
         Attention(q, _seq("k", 4))
     with pytest.raises(tw.ShapeError, match="same number of steps"):
-        Attention(q, tw.Input(shape=(None, 3, 3)), tw.Input(shape=(None, 4, 3)))
+        Attention(q, tw.Input(shape=(3, 3)), tw.Input(shape=(4, 3)))
     with pytest.raises(tw.ArgumentError, match="score_mode"):
         Attention(q, score_mode="cosine")
     with pytest.raises(tw.ArgumentError, match=r"dropout must be in \[0, 1\)"):
         Attention(q, dropout=1.5)
     with pytest.raises(tw.ShapeError, match=r"query_mask must be dense \[batch, t_q\]"):
-        Attention(q, query_mask=tw.Input(shape=(None,), dtype=tf.bool))
+        Attention(q, query_mask=tw.Input(shape=(), dtype=tf.bool))

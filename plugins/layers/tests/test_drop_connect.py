@@ -121,7 +121,7 @@ def test_shared_mask_drops_the_same_weights_in_one_evaluation():
 
 def test_errors():
     with pytest.raises(tw.ShapeError, match=r"DropConnect.*\(None, 2, 3\).*SeqMap"):
-        DropConnect(tw.Input(shape=(None, 2, 3)), 4)
+        DropConnect(tw.Input(shape=(2, 3)), 4)
     dc = DropConnect(tw.Input(n_units=3), 4)
     with pytest.raises(tw.ShapeError, match="3 features"):
         dc.reuse_with(tw.Input(n_units=5))

@@ -19,11 +19,11 @@ def test_same_id_same_fate_within_a_sample():
     ids = np.array([[1, 2, 1, 3, 2, 1, 4, 4]] * 64)
     emb = _lookup(ids)
     with_ids = DropLookup(
-        tw.Input(shape=(None, None, 3)),
-        tw.Input(shape=(None, None), dtype="int64"),
+        tw.Input(batch_shape=(None, None, 3)),
+        tw.Input(batch_shape=(None, None), dtype="int64"),
         rate=0.5,
     )
-    without = DropLookup(tw.Input(shape=(None, None, 3)), rate=0.5)
+    without = DropLookup(tw.Input(batch_shape=(None, None, 3)), rate=0.5)
     for out in (
         with_ids.compute(tf.constant(emb), tf.constant(ids)).numpy(),
         without.compute(tf.constant(emb)).numpy(),
@@ -38,7 +38,7 @@ def test_same_id_same_fate_within_a_sample():
 
 
 def test_no_scale_and_inference_identity():
-    x = tw.Input(shape=(None, None, 3))
+    x = tw.Input(batch_shape=(None, None, 3))
     emb = _lookup([[1, 2, 3]])
     out = DropLookup(x, rate=0.5, scale=False).compute(tf.constant(emb)).numpy()
     kept = out.any(-1)
@@ -51,6 +51,6 @@ def test_errors():
     with pytest.raises(tw.ShapeError, match=r"DropLookup.*\(None, 4\).*Dropout.v1"):
         DropLookup(tw.Input(n_units=4))
     with pytest.raises(tw.ShapeError, match="ids must be dense integers"):
-        DropLookup(tw.Input(shape=(None, None, 4)), tw.Input(shape=(None, None)))
+        DropLookup(tw.Input(batch_shape=(None, None, 4)), tw.Input(batch_shape=(None, None)))
     with pytest.raises(tw.ShapeError, match="sequence length"):
-        DropLookup(tw.Input(shape=(None, 5, 4)), tw.Input(shape=(None, 6), dtype="int32"))
+        DropLookup(tw.Input(shape=(5, 4)), tw.Input(shape=(6,), dtype="int32"))

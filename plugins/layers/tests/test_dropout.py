@@ -70,7 +70,7 @@ def test_sparse_input_drops_stored_values():
 
 
 def test_noise_shape_locks_features_across_time():
-    x = tw.Input(shape=(None, None, 30), name="seq")
+    x = tw.Input(batch_shape=(None, None, 30), name="seq")
     drop = Dropout(x, rate=0.5, noise_shape=(None, 1, None))
     assert drop.mask.shape == (None, 1, 30)
     out = drop.compute(tf.ones((2, 5, 30)), drop.mask.compute(tf.ones((2, 5, 30)))).numpy()

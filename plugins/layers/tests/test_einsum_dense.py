@@ -27,7 +27,7 @@ def test_a_right_ellipsis_and_its_bias():
 
 
 def test_the_layer_applies_the_equation():
-    x = tw.Input(shape=(None, 4, 3), name="x")
+    x = tw.Input(shape=(4, 3), name="x")
     layer = EinsumDense(x, "abc,cd->abd", (None, 2), bias_axes="d")
     value = np.random.default_rng(0).standard_normal((2, 4, 3)).astype("float32")
     want = value @ layer.kernel.numpy() + layer.bias.numpy()
@@ -36,7 +36,7 @@ def test_the_layer_applies_the_equation():
 
 
 def test_errors_say_what_the_equation_lacks():
-    x = tw.Input(shape=(None, None, 3), name="x")
+    x = tw.Input(batch_shape=(None, None, 3), name="x")
     with pytest.raises(tw.ArgumentError, match=r"(?s)not of the form.*Fix"):
         EinsumDense(x, "abc->abd", (None, 2))
     with pytest.raises(tw.ArgumentError, match="bias axes"):

@@ -10,8 +10,11 @@ import tensorweave as tw
     "name", ["Subtract.v1", "Average.v1", "Maximum.v1", "Minimum.v1", "Multiply.v1"]
 )
 def test_masks_of_the_inputs_combine(name):
-    a, b = tw.Input(shape=(None, None, 2), name="a"), tw.Input(shape=(None, None, 2), name="b")
-    ma, mb = (tw.Input(shape=(None, None), dtype=tf.bool, name=n) for n in ("ma", "mb"))
+    a, b = (
+        tw.Input(batch_shape=(None, None, 2), name="a"),
+        tw.Input(batch_shape=(None, None, 2), name="b"),
+    )
+    ma, mb = (tw.Input(batch_shape=(None, None), dtype=tf.bool, name=n) for n in ("ma", "mb"))
     a.padding_mask = ma
     assert tw.layers[name](a, b).padding_mask is ma
     b.padding_mask = mb

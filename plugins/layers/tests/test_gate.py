@@ -26,7 +26,7 @@ def test_gate_per_unit_and_grouped():
 
 
 def test_coupled_gate():
-    x1, x2, g = (tw.Input(shape=(None, None, 4)) for _ in range(3))
+    x1, x2, g = (tw.Input(batch_shape=(None, None, 4)) for _ in range(3))
     v1, v2, vg = (rng.standard_normal((2, 3, 4)).astype("float32") for _ in range(3))
     layer = tw.layers["tensorweave-layers:CoupledGate.v1"](x1, x2, g, gate_activation="tanh")
     s = np.tanh(vg)

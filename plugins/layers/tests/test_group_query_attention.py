@@ -11,7 +11,7 @@ RNG = np.random.default_rng(17)
 
 
 def test_one_key_value_head_per_query_head_is_mhattention():
-    x = tw.Input(shape=(None, None, 4), name="x")
+    x = tw.Input(batch_shape=(None, None, 4), name="x")
     gqa = GQA(x, n_heads=2, n_kv_heads=2)
     mha = tw.layers["MHAttention.v1"](x, n_heads=2)
     for ours, theirs in zip(gqa.variables, mha.variables, strict=True):
@@ -23,7 +23,7 @@ def test_one_key_value_head_per_query_head_is_mhattention():
 
 
 def test_a_shared_head_equals_its_copy_for_each_query_head():
-    x = tw.Input(shape=(None, None, 4), name="x")
+    x = tw.Input(batch_shape=(None, None, 4), name="x")
     gqa = GQA(x, n_heads=4, n_kv_heads=2, head_dim=2)
     mha = tw.layers["MHAttention.v1"](x, n_heads=4, head_dim=2)
     for name in ("query_kernel", "query_bias", "output_kernel", "output_bias"):
@@ -38,9 +38,9 @@ def test_a_shared_head_equals_its_copy_for_each_query_head():
 
 
 def test_reuse_keeps_the_heads_and_errors_name_the_fix():
-    x = tw.Input(shape=(None, None, 6), name="x")
+    x = tw.Input(batch_shape=(None, None, 6), name="x")
     gqa = GQA(x, n_heads=6, n_kv_heads=3)
-    again = gqa.reuse_with(tw.Input(shape=(None, None, 6)), causal=True)
+    again = gqa.reuse_with(tw.Input(batch_shape=(None, None, 6)), causal=True)
     assert again.n_kv_heads == 3 and again.causal and again.key_kernel is gqa.key_kernel
     with pytest.raises(tw.ArgumentError, match=r"(?s)not divisible by n_kv_heads=4.*Fix"):
         GQA(x, n_heads=6, n_kv_heads=4)

@@ -11,7 +11,7 @@ RNG = np.random.default_rng(3)
 
 
 def test_matches_numpy_and_keras():
-    x = tw.Input(shape=(None, None, 5))
+    x = tw.Input(batch_shape=(None, None, 5))
     ln = LayerNorm(x, epsilon=1e-5)
     gamma, beta = RNG.standard_normal(5).astype("float32"), RNG.standard_normal(5).astype("float32")
     ln.gamma.assign(gamma)
@@ -30,9 +30,9 @@ def test_matches_numpy_and_keras():
 
 def test_reuse_shares_and_errors():
     ln = LayerNorm(tw.Input(n_units=4))
-    again = ln.reuse_with(tw.Input(shape=(None, 2, 4)))
+    again = ln.reuse_with(tw.Input(shape=(2, 4)))
     assert again.gamma is ln.gamma and again.shape == (None, 2, 4)
     with pytest.raises(tw.ShapeError, match="4 features"):
         ln.reuse_with(tw.Input(n_units=3))
     with pytest.raises(tw.ShapeError, match=r"LayerNorm 'ln'.*\(None, None\)"):
-        LayerNorm(tw.Input(shape=(None, None)), name="ln")
+        LayerNorm(tw.Input(batch_shape=(None, None)), name="ln")

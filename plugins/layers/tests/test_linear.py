@@ -22,7 +22,7 @@ def test_matches_numpy():
 
 
 def test_no_bias_and_rank3_uses_the_last_axis():
-    x = tw.Input(shape=(None, None, 3))
+    x = tw.Input(batch_shape=(None, None, 3))
     layer = Linear(x, 2, add_bias=False)
     assert layer.shape == (None, None, 2)
     assert [v.name for v in layer.variables] == [f"{layer.name}/weights:0"]
@@ -98,7 +98,7 @@ def test_reuse_shares_weights_in_a_graph():
     units=st.integers(1, 5),
 )
 def test_output_shape_property(batch, lead, width, units):
-    x = tw.Input(shape=(None, *lead, width))
+    x = tw.Input(batch_shape=(None, *lead, width))
     layer = Linear(x, units)
     assert layer.shape == (None, *lead, units)
     out = layer(np.zeros((batch, *lead, width), "float32"))
@@ -110,13 +110,13 @@ def test_errors_name_the_layer_shapes_and_fix():
     with pytest.raises(tw.ShapeError, match=r"(?s)Linear 'enc'.*width 4.*'x' \(None, 3\).*Fix"):
         Linear(x, shared_weights=tf.Variable(tf.ones([4, 2])), name="enc")
     with pytest.raises(tw.ShapeError, match="no known last dimension"):
-        Linear(tw.Input(shape=(None, None)), 2)
+        Linear(tw.Input(batch_shape=(None, None)), 2)
     with pytest.raises(tw.ShapeError, match=r"(?s)rank 1.*Reshape"):
-        Linear(tw.Input(shape=(None,)), 2)
+        Linear(tw.Input(shape=()), 2)
     with pytest.raises(TypeError, match=r"(?s)int64.*Lookup"):
         Linear(tw.Input(n_units=3, dtype=tf.int64), 2)
     with pytest.raises(tw.ShapeError, match=r"(?s)sparse input.*rank 2"):
-        Linear(tw.Input(shape=(None, 2, 3), sparse=True), 2)
+        Linear(tw.Input(shape=(2, 3), sparse=True), 2)
     with pytest.raises(
         tw.UnknownComponentError, match=r"(?s)w_init=.glorot_unifrom..*glorot_uniform"
     ):

@@ -11,7 +11,7 @@ IDS = np.array([[1, 4, 0, 0], [3, 3, 2, 0]], "int64")
 
 
 def _ids(shape=(None, None), sparse=False):
-    return tw.Input(shape=shape, dtype=tf.int64, sparse=sparse)
+    return tw.Input(batch_shape=shape, dtype=tf.int64, sparse=sparse)
 
 
 def _grad(layer, value):
@@ -97,7 +97,7 @@ def _bags(rng, rows, vocab):
 @pytest.mark.parametrize("combiner", ["sum", "mean", "sqrtn"])
 def test_sparse_rows_are_weighted_bags_of_ids_as_in_tensorx(combiner):
     rng = np.random.default_rng(7)
-    x = tw.Input(shape=(None, 6), sparse=True)
+    x = tw.Input(shape=(6,), sparse=True)
     layer = tw.layers["tensorweave-layers:Lookup.v1"](
         x, vocab_size=6, n_units=3, seq_len=2, combiner=combiner
     )
@@ -125,7 +125,7 @@ def test_sparse_rows_are_weighted_bags_of_ids_as_in_tensorx(combiner):
 
 
 def test_one_bag_per_row_without_seq_len_and_int_counts():
-    x = tw.Input(shape=(None, 4), dtype=tf.int64, sparse=True)
+    x = tw.Input(shape=(4,), dtype=tf.int64, sparse=True)
     layer = tw.layers["tensorweave-layers:Lookup.v1"](x, vocab_size=4, n_units=2)
     assert layer.shape == (None, 2)
     counts = np.array([[2, 0, 1, 0], [0, 0, 0, 3]], "int64")
@@ -137,7 +137,7 @@ def test_one_bag_per_row_without_seq_len_and_int_counts():
 def test_batch_padding_to_a_fixed_batch_size(sparse):
     rng = np.random.default_rng(2)
     if sparse:
-        x = tw.Input(shape=(None, 5), sparse=True)
+        x = tw.Input(shape=(5,), sparse=True)
         kwargs = {"seq_len": 2}
         value = _bags(rng, 6, 5)  # 3 sequences of 2 rows
         feed = tf.sparse.from_dense(value)
@@ -177,7 +177,7 @@ def test_errors():
         tw.layers["tensorweave-layers:Lookup.v1"](_ids(), vocab_size=5, n_units=2, combiner="mean")
     with pytest.raises(ValueError, match="seq_len"):
         tw.layers["tensorweave-layers:Lookup.v1"](_ids((None,)), vocab_size=5, n_units=2, seq_len=3)
-    bags = tw.Input(shape=(None, 6), sparse=True, name="bags")
+    bags = tw.Input(shape=(6,), sparse=True, name="bags")
     with pytest.raises(tw.ShapeError, match=r"(?s)'bags' \(None, 6\) sparse.*vocab_size=5.*'ids'"):
         tw.layers["tensorweave-layers:Lookup.v1"](bags, vocab_size=5, n_units=2)
     with pytest.raises(ValueError, match="sparse_values='values'"):
@@ -189,7 +189,7 @@ def test_errors():
 
 
 def test_a_batch_of_bags_not_a_multiple_of_seq_len_pads_the_last_sequence():
-    x = tw.Input(shape=(None, 3), sparse=True)
+    x = tw.Input(shape=(3,), sparse=True)
     layer = tw.layers["tensorweave-layers:Lookup.v1"](
         x, vocab_size=3, n_units=2, seq_len=2, w_init="ones"
     )
@@ -224,6 +224,6 @@ def test_mask_zero_on_sparse_ids_marks_the_given_nonzero_ids():
 
 
 def test_mask_zero_needs_steps():
-    bags = tw.Input(shape=(None, 4), sparse=True, name="bags")
+    bags = tw.Input(shape=(4,), sparse=True, name="bags")
     with pytest.raises(tw.ArgumentError, match=r"(?s)weighted bags.*Fix"):
         tw.layers["tensorweave-layers:Lookup.v1"](bags, vocab_size=4, n_units=2, mask_zero=True)

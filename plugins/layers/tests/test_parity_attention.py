@@ -33,10 +33,10 @@ VALUE_MASK = np.array([[1, 1, 1, 0], [1, 0, 1, 1]], bool)
 
 
 def _masked_inputs(width, value_width=None):
-    q = tw.Input(shape=(None, None, width), name="q")
-    v = tw.Input(shape=(None, None, value_width or width), name="v")
-    qm = tw.Input(shape=(None, None), dtype=tf.bool, name="qm")
-    vm = tw.Input(shape=(None, None), dtype=tf.bool, name="vm")
+    q = tw.Input(batch_shape=(None, None, width), name="q")
+    v = tw.Input(batch_shape=(None, None, value_width or width), name="v")
+    qm = tw.Input(batch_shape=(None, None), dtype=tf.bool, name="qm")
+    vm = tw.Input(batch_shape=(None, None), dtype=tf.bool, name="vm")
     return q, v, qm, vm
 
 
@@ -59,9 +59,9 @@ def test_attention_matches_keras_with_masks_scale_and_the_causal_mask():
 
 
 def test_concat_scores_with_a_separate_key_match_keras():
-    q = tw.Input(shape=(None, None, 3), name="q")
-    k = tw.Input(shape=(None, None, 3), name="k")
-    v = tw.Input(shape=(None, None, 2), name="v")
+    q = tw.Input(batch_shape=(None, None, 3), name="q")
+    k = tw.Input(batch_shape=(None, None, 3), name="k")
+    v = tw.Input(batch_shape=(None, None, 2), name="v")
     att = tw.layers["Attention.v1"](q, k, v, score_mode="concat", use_scale=True)
     att.scale.assign(1.3)
     att.concat_score_weight.assign(0.7)
@@ -95,9 +95,9 @@ def test_additive_attention_matches_keras():
 
 
 def test_group_query_attention_matches_keras():
-    q = tw.Input(shape=(None, None, 6), name="q")
-    kv = tw.Input(shape=(None, None, 5), name="kv")
-    mask = tw.Input(shape=(None, None), dtype=tf.bool, name="mask")
+    q = tw.Input(batch_shape=(None, None, 6), name="q")
+    kv = tw.Input(batch_shape=(None, None, 5), name="kv")
+    mask = tw.Input(batch_shape=(None, None), dtype=tf.bool, name="mask")
     gqa = tw.layers["GroupQueryAttention.v1"](
         q, kv, kv, mask, n_heads=4, n_kv_heads=2, head_dim=3, causal=True
     )

@@ -70,7 +70,7 @@ def _our_weights(layer: tw.Layer) -> list:
     ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)],
 )
 def test_convolution_matches_keras(parity, randn, name, options, keras_class, keras_options, shape):
-    x = tw.Input(shape=(None, *shape[1:]), name="x")
+    x = tw.Input(shape=shape[1:], name="x")
     ours = tw.layers[name](x, **options)
     ref = keras_class(**keras_options, bias_initializer="random_normal")
     ref.build((None, *shape[1:]))

@@ -21,7 +21,7 @@ RNG = np.random.default_rng(4)
     ],
 )
 def test_einsum_dense_matches_keras(equation, output_shape, bias_axes, input_shape, activation):
-    x = tw.Input(shape=(None, *input_shape[1:]), name="x")
+    x = tw.Input(shape=input_shape[1:], name="x")
     ours = tw.layers["EinsumDense.v1"](
         x, equation, output_shape, bias_axes=bias_axes, activation=activation
     )

@@ -37,7 +37,7 @@ def _sequence(*shape):
 
 
 def test_position_embedding_matches_keras_hub():
-    x = tw.Input(shape=(None, None, 3), name="x")
+    x = tw.Input(batch_shape=(None, None, 3), name="x")
     layer = tw.layers["PositionEmbedding.v1"](x, seq_len=6)
     value = _sequence(2, 4, 3)
 
@@ -51,7 +51,7 @@ def test_position_embedding_matches_keras_hub():
 
 
 def test_sinusoidal_position_embedding_matches_keras_hub():
-    x = tw.Input(shape=(None, None, 5), name="x")
+    x = tw.Input(batch_shape=(None, None, 5), name="x")
     layer = tw.layers["SinusoidalPositionEmbedding.v1"](x, max_wavelength=50.0)
     value = _sequence(2, 7, 5)
 
@@ -72,7 +72,7 @@ def test_sinusoidal_position_embedding_matches_keras_hub():
 
 @pytest.mark.parametrize("shape", [(2, 5, 6), (2, 4, 3, 4)])
 def test_rotary_embedding_matches_keras_hub(shape):
-    x = tw.Input(shape=(None, None, *shape[2:]), name="x")
+    x = tw.Input(batch_shape=(None, None, *shape[2:]), name="x")
     layer = tw.layers["RotaryEmbedding.v1"](x, max_wavelength=100.0, scaling_factor=2.0)
     value = _sequence(*shape)
 
@@ -93,11 +93,11 @@ def test_rotary_embedding_matches_keras_hub(shape):
 
 @pytest.mark.parametrize("tie_weights", [True, False])
 def test_reversible_embedding_matches_keras(tie_weights):
-    ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+    ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
     emb = tw.layers["ReversibleEmbedding.v1"](
         ids, vocab_size=7, n_units=4, tie_weights=tie_weights, logit_soft_cap=3.0
     )
-    hidden = tw.Input(shape=(None, None, 4), name="hidden")
+    hidden = tw.Input(batch_shape=(None, None, 4), name="hidden")
     logits = emb.reuse_with(hidden, reverse=True)
     ref = keras.layers.ReversibleEmbedding(7, 4, tie_weights=tie_weights, logit_soft_cap=3.0)
     ref.build((None, None))

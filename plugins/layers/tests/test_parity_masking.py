@@ -46,7 +46,7 @@ def _assert_same(a, b):
 
 def test_masked_global_average_matches_keras():
     table = RNG.standard_normal((VOCAB, WIDTH)).astype("float32")
-    ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+    ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
     emb = _lookup(ids, table)
     pooled = tw.layers["GlobalAvgPool.v1"](emb)
     assert pooled.inputs == (emb, emb.padding_mask)  # wired by the layers, not by hand
@@ -61,8 +61,8 @@ def test_masked_global_average_matches_keras():
 
 def test_masked_dot_product_attention_matches_keras():
     table = RNG.standard_normal((VOCAB, WIDTH)).astype("float32")
-    q_ids = tw.Input(shape=(None, None), dtype=tf.int64, name="q_ids")
-    v_ids = tw.Input(shape=(None, None), dtype=tf.int64, name="v_ids")
+    q_ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="q_ids")
+    v_ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="v_ids")
     q = _lookup(q_ids, table)
     v = q.reuse_with(v_ids)  # one table, as one Keras Embedding for both
     att = tw.layers["Attention.v1"](q, v, use_scale=True)
@@ -83,8 +83,8 @@ def test_masked_dot_product_attention_matches_keras():
 
 def test_mhattention_takes_the_key_padding_mask_as_keras_takes_the_value_mask():
     table = RNG.standard_normal((VOCAB, WIDTH)).astype("float32")
-    q_ids = tw.Input(shape=(None, None), dtype=tf.int64, name="q_ids")
-    v_ids = tw.Input(shape=(None, None), dtype=tf.int64, name="v_ids")
+    q_ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="q_ids")
+    v_ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="v_ids")
     q = _lookup(q_ids, table)
     v = q.reuse_with(v_ids)  # one table, as one Keras Embedding for both
     att = tw.layers["MHAttention.v1"](q, v, n_heads=2)
@@ -107,8 +107,8 @@ def test_mhattention_takes_the_key_padding_mask_as_keras_takes_the_value_mask():
 
 
 def test_masked_global_max_skips_padding_and_an_empty_row_gives_zeros():
-    x = tw.Input(shape=(None, None, 2), name="x")
-    mask = tw.Input(shape=(None, None), dtype=tf.bool, name="mask")
+    x = tw.Input(batch_shape=(None, None, 2), name="x")
+    mask = tw.Input(batch_shape=(None, None), dtype=tf.bool, name="mask")
     pooled = tw.layers["GlobalMaxPool.v1"](x, mask=mask)
     value = RNG.standard_normal((3, 4, 2)).astype("float32") - 5.0
     real = np.array([[1, 1, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0]], bool)
@@ -118,7 +118,7 @@ def test_masked_global_max_skips_padding_and_an_empty_row_gives_zeros():
 
 
 def test_an_explicit_mask_wins_over_the_padding_mask():
-    ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+    ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
     emb = tw.layers["Lookup.v1"](ids, vocab_size=VOCAB, n_units=WIDTH, mask_zero=True)
     first = tw.ops.equal(tw.ops.range(tw.ops.shape(ids)[1]), 0)[None, :]  # the first step only
     pooled = tw.layers["GlobalAvgPool.v1"](emb, mask=first)
@@ -128,6 +128,6 @@ def test_an_explicit_mask_wins_over_the_padding_mask():
 
 
 def test_a_mask_of_the_wrong_shape_is_refused():
-    x = tw.Input(shape=(None, None, 2), name="x")
+    x = tw.Input(batch_shape=(None, None, 2), name="x")
     with pytest.raises(tw.ShapeError, match=r"(?s)mask .*shaped like the input.*Fix"):
-        tw.layers["GlobalAvgPool.v1"](x, mask=tw.Input(shape=(None,), dtype=tf.bool))
+        tw.layers["GlobalAvgPool.v1"](x, mask=tw.Input(shape=(), dtype=tf.bool))

@@ -21,7 +21,7 @@ def _run(fn, inputs):
 
 def _compare(ours, ref, shapes):
     values = [tf.constant(RNG.standard_normal(s).astype("float32")) for s in shapes]
-    layers = [tw.Input(shape=(None, *s[1:]), name=f"x{i}") for i, s in enumerate(shapes)]
+    layers = [tw.Input(shape=s[1:], name=f"x{i}") for i, s in enumerate(shapes)]
     layer = ours(*layers)
     got = _run(tw.compile(layer), values)
     want = _run(lambda *v: ref(list(v)), values)

@@ -67,7 +67,7 @@ IDS = [c[0] for c in CASES]
 
 @pytest.mark.parametrize(("name", "options", "ref", "formula", "shape"), CASES, ids=IDS)
 def test_training_is_kerass_formula_on_our_draws(parity, randn, name, options, ref, formula, shape):
-    ours = tw.layers[name](tw.Input(shape=(None, *shape[1:])), **options)
+    ours = tw.layers[name](tw.Input(shape=shape[1:]), **options)
     rng = ours.state.generator()
     start = rng.state.numpy()
 
@@ -80,7 +80,7 @@ def test_training_is_kerass_formula_on_our_draws(parity, randn, name, options, r
 
 @pytest.mark.parametrize(("name", "options", "ref", "formula", "shape"), CASES, ids=IDS)
 def test_inference_is_kerass_inference(parity, randn, name, options, ref, formula, shape):
-    training = tw.layers[name](tw.Input(shape=(None, *shape[1:])), **options)
+    training = tw.layers[name](tw.Input(shape=shape[1:]), **options)
     inference = tw.with_options(training, training=False)
     assert inference is not training and inference.training is False
     parity(inference, lambda x: ref(x, training=False), [randn(*shape)])
@@ -91,7 +91,7 @@ def test_training_output_is_distributed_as_kerass(randn, name, options, ref, for
     keras.utils.set_random_seed(0)  # both generators seeded: the same draws every run
     big = (1024, *shape[1:-1], 32)
     value = randn(*big) + 1.0
-    ours = tw.compile(tw.layers[name](tw.Input(shape=(None, *big[1:])), **options))(value)
+    ours = tw.compile(tw.layers[name](tw.Input(shape=big[1:]), **options))(value)
     theirs = ref(value, training=True)
     for stat in (np.mean, np.std):
         assert stat(ours.numpy()) == pytest.approx(stat(np.asarray(theirs)), abs=0.05), stat

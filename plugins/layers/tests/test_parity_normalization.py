@@ -27,7 +27,7 @@ def _randomize(*variables):
 def test_group_and_instance_norm_match_keras_group_normalization(
     parity, randn, name, options, ref, shape
 ):
-    ours = tw.layers[name](tw.Input(shape=(None, *shape[1:])), **options)
+    ours = tw.layers[name](tw.Input(shape=shape[1:]), **options)
     ref.build(shape)
     _randomize(ref.gamma, ref.beta)
     parity(
@@ -40,7 +40,7 @@ def test_group_and_instance_norm_match_keras_group_normalization(
 
 
 def test_rms_norm_matches_keras(parity, randn):
-    ours = tw.layers["RMSNorm.v1"](tw.Input(shape=(None, None, 5)))
+    ours = tw.layers["RMSNorm.v1"](tw.Input(batch_shape=(None, None, 5)))
     ref = keras.layers.RMSNormalization()
     ref.build((2, 3, 5))
     _randomize(ref.scale)
@@ -48,7 +48,7 @@ def test_rms_norm_matches_keras(parity, randn):
 
 
 def test_spectral_norm_matches_keras_in_training(parity, randn):
-    x = tw.Input(shape=(None, 5, 5, 2))
+    x = tw.Input(shape=(5, 5, 2))
     ours = tw.layers["SpectralNorm.v1"](x, "Conv2D.v1", n_units=3, power_iterations=2)
     ref = keras.layers.SpectralNormalization(keras.layers.Conv2D(3, 3, padding="same"), 2)
     ref.build((None, 5, 5, 2))

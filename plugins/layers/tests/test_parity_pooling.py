@@ -19,14 +19,14 @@ CASES = [
 
 @pytest.mark.parametrize(("name", "options", "ref", "shape"), CASES, ids=[c[0] for c in CASES])
 def test_pooling_matches_keras(parity, randn, name, options, ref, shape):
-    ours = tw.layers[name](tw.Input(shape=(None, *shape[1:])), **options)
+    ours = tw.layers[name](tw.Input(shape=shape[1:]), **options)
     parity(ours, ref, [randn(*shape)])
     assert ours.shape[1:] == tuple(ref.compute_output_shape(shape)[1:])
 
 
 def test_adaptive_pooling_windows_match_a_numpy_reference(randn):
     """Dynamic sizes (Keras needs static ones): windows [floor(i n / m), ceil((i + 1) n / m))."""
-    x = tw.Input(shape=(None, None, None, 2))
+    x = tw.Input(batch_shape=(None, None, None, 2))
     value = randn(1, 7, 4, 2)
     for name, reduce in (("AdaptiveAvgPool2D.v1", np.mean), ("AdaptiveMaxPool2D.v1", np.max)):
         got = tw.compile(tw.layers[name](x, (3, 3)))(value).numpy()

@@ -44,7 +44,7 @@ def test_a_name_means_the_defaults_as_in_keras():
 
 
 def test_a_convolution_adds_the_terms_keras_adds(randn):
-    x = tw.Input(shape=(None, 5, 5, 2))
+    x = tw.Input(shape=(5, 5, 2))
     ours = tw.layers["Conv2D.v1"](x, 3, w_regularizer="l2", b_regularizer="l1")
     ref = keras.layers.Conv2D(3, 3, kernel_regularizer="l2", bias_regularizer="l1")
     ref.build((None, 5, 5, 2))

@@ -43,7 +43,7 @@ CASES = [
     ("name", "options", "ref", "shape"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)]
 )
 def test_reshaping_matches_the_reference(parity, randn, name, options, ref, shape):
-    ours = tw.layers[name](tw.Input(shape=(None, *shape[1:])), **options)
+    ours = tw.layers[name](tw.Input(shape=shape[1:]), **options)
     parity(ours, ref, [randn(*shape)])
 
 
@@ -54,7 +54,7 @@ def test_linear_upsampling_is_tf_image_resize_along_each_axis(randn, name, shape
     """Keras upsamples sequences and volumes by repetition only; ours also interpolates, as
     ``tf.image.resize`` (bilinear, half-pixel centres) does per pair of axes."""
     value = randn(*shape)
-    ours = tw.layers[name](tw.Input(shape=(None, *shape[1:])), 2, interpolation="bilinear")
+    ours = tw.layers[name](tw.Input(shape=shape[1:]), 2, interpolation="bilinear")
     got = tw.compile(ours)(value).numpy()
     if len(shape) == 3:  # a sequence is an image of height 1
         want = tf.image.resize(value[:, None], (1, shape[1] * 2))[:, 0]

@@ -89,8 +89,8 @@ def _assert_same(got, want):
 
 @pytest.mark.parametrize("normalize_first", [False, True])
 def test_encoder_block_matches_keras_hubs_encoder(normalize_first):
-    x = tw.Input(shape=(None, None, 4), name="x")
-    mask = tw.Input(shape=(None, None), dtype=tf.bool, name="mask")
+    x = tw.Input(batch_shape=(None, None, 4), name="x")
+    mask = tw.Input(batch_shape=(None, None), dtype=tf.bool, name="mask")
     x.padding_mask = mask
     block = tw.layers["TransformerEncoderBlock.v1"](
         x, n_heads=2, intermediate_dim=6, normalize_first=normalize_first
@@ -108,8 +108,8 @@ def test_encoder_block_matches_keras_hubs_encoder(normalize_first):
 
 
 def test_decoder_block_matches_keras_hubs_decoder():
-    x = tw.Input(shape=(None, None, 4), name="x")
-    memory = tw.Input(shape=(None, None, 6), name="memory")
+    x = tw.Input(batch_shape=(None, None, 4), name="x")
+    memory = tw.Input(batch_shape=(None, None, 6), name="memory")
     block = tw.layers["TransformerDecoderBlock.v1"](
         x, memory, n_heads=2, intermediate_dim=8, normalize_first=True
     )

@@ -8,7 +8,7 @@ import tensorweave as tw
 
 
 def test_rows_per_step_and_the_mask_of_the_tokens():
-    ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+    ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
     tokens = tw.layers["Lookup.v1"](ids, vocab_size=5, n_units=2, mask_zero=True)
     positions = tw.layers["PositionEmbedding.v1"](tokens, seq_len=4)
     both = tokens + positions
@@ -21,9 +21,9 @@ def test_rows_per_step_and_the_mask_of_the_tokens():
 
 def test_sequences_longer_than_seq_len_fail():
     with pytest.raises(tw.ShapeError, match=r"(?s)more than seq_len=3.*Fix"):
-        tw.layers["PositionEmbedding.v1"](tw.Input(shape=(None, 5, 2)), seq_len=3)
-    layer = tw.layers["PositionEmbedding.v1"](tw.Input(shape=(None, None, 2)), seq_len=3)
+        tw.layers["PositionEmbedding.v1"](tw.Input(shape=(5, 2)), seq_len=3)
+    layer = tw.layers["PositionEmbedding.v1"](tw.Input(batch_shape=(None, None, 2)), seq_len=3)
     with pytest.raises(tf.errors.InvalidArgumentError, match="longer than seq_len"):
         layer.compute(tf.zeros((1, 4, 2)))
     with pytest.raises(tw.ArgumentError, match="seq_len"):
-        tw.layers["PositionEmbedding.v1"](tw.Input(shape=(None, None, 2)), seq_len=0)
+        tw.layers["PositionEmbedding.v1"](tw.Input(batch_shape=(None, None, 2)), seq_len=0)

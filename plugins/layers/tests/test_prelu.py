@@ -6,7 +6,7 @@ import tensorweave as tw
 
 
 def test_shared_axes_give_one_slope_per_remaining_entry():
-    x = tw.Input(shape=(None, None, 4, 3))
+    x = tw.Input(batch_shape=(None, None, 4, 3))
     assert tw.layers["PReLU.v1"](x, shared_axes=[1, 2]).alpha.shape.as_list() == [1, 1, 3]
     with pytest.raises(tw.ShapeError, match="add that axis to shared_axes"):
         tw.layers["PReLU.v1"](x)

@@ -17,7 +17,7 @@ def test_identity_skip():
 
 
 def test_projection_when_widths_differ():
-    x, h = tw.Input(shape=(None, None, 3)), tw.Input(shape=(None, None, 5))
+    x, h = tw.Input(batch_shape=(None, None, 3)), tw.Input(batch_shape=(None, None, 5))
     layer = tw.layers["tensorweave-layers:Residual.v1"](x, h)
     assert layer.projected and layer.shape == (None, None, 5)
     p = layer.projection.numpy()
@@ -27,8 +27,8 @@ def test_projection_when_widths_differ():
 
 
 def test_errors():
-    x = tw.Input(shape=(None, 2, 3), name="x")
-    h = tw.Input(shape=(None, 4, 3), name="h")
+    x = tw.Input(shape=(2, 3), name="x")
+    h = tw.Input(shape=(4, 3), name="h")
     with pytest.raises(tw.ShapeError, match=r"(?s)Residual.*last axis"):
         tw.layers["tensorweave-layers:Residual.v1"](x, h)
     with pytest.raises(tw.ShapeError, match="different ranks"):

@@ -11,7 +11,7 @@ Reversible = tw.layers["ReversibleEmbedding.v1"]
 
 
 def _ids():
-    return tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+    return tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
 
 
 def test_the_reverse_is_the_transposed_table_and_trains_it():
@@ -28,7 +28,7 @@ def test_the_reverse_is_the_transposed_table_and_trains_it():
 def test_untied_weights_and_the_soft_cap():
     emb = Reversible(_ids(), vocab_size=5, n_units=3, tie_weights=False, logit_soft_cap=0.5)
     assert emb.reverse_embeddings.shape == (3, 5)
-    logits = emb.reuse_with(tw.Input(shape=(None, 3)), reverse=True)
+    logits = emb.reuse_with(tw.Input(shape=(3,)), reverse=True)
     out = logits.compute(tf.fill([2, 3], 10.0)).numpy()
     want = 0.5 * np.tanh(np.full((2, 3), 10.0) @ emb.reverse_embeddings.numpy() / 0.5)
     np.testing.assert_allclose(out, want, rtol=1e-5)
@@ -37,8 +37,8 @@ def test_untied_weights_and_the_soft_cap():
 
 def test_errors():
     with pytest.raises(TypeError, match=r"(?s)integer ids.*reverse=True"):
-        Reversible(tw.Input(shape=(None, 3)), vocab_size=5, n_units=3)
+        Reversible(tw.Input(shape=(3,)), vocab_size=5, n_units=3)
     with pytest.raises(tw.ShapeError, match="n_units=3"):
-        Reversible(tw.Input(shape=(None, 4)), vocab_size=5, n_units=3, reverse=True)
+        Reversible(tw.Input(shape=(4,)), vocab_size=5, n_units=3, reverse=True)
     with pytest.raises(tw.ArgumentError, match="logit_soft_cap"):
         Reversible(_ids(), vocab_size=5, n_units=3, logit_soft_cap=0)

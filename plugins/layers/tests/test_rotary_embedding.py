@@ -26,7 +26,7 @@ def test_rotated_dot_products_depend_on_the_distance_only(shift, heads, half):
 
 
 def test_position_zero_is_left_as_it_is_and_norms_are_kept():
-    x = tw.Input(shape=(None, None, 4), name="x")
+    x = tw.Input(batch_shape=(None, None, 4), name="x")
     layer = tw.layers["RotaryEmbedding.v1"](x)
     value = np.random.default_rng(0).standard_normal((2, 5, 4)).astype("float32")
     out = layer.compute(value).numpy()
@@ -38,6 +38,6 @@ def test_position_zero_is_left_as_it_is_and_norms_are_kept():
 
 def test_an_odd_width_cannot_be_paired():
     with pytest.raises(tw.ShapeError, match=r"(?s)an even width.*divisible by 2"):
-        tw.layers["RotaryEmbedding.v1"](tw.Input(shape=(None, None, 3)))
+        tw.layers["RotaryEmbedding.v1"](tw.Input(batch_shape=(None, None, 3)))
     with pytest.raises(tw.ArgumentError, match="scaling_factor"):
-        tw.layers["RotaryEmbedding.v1"](tw.Input(shape=(None, None, 4)), scaling_factor=0)
+        tw.layers["RotaryEmbedding.v1"](tw.Input(batch_shape=(None, None, 4)), scaling_factor=0)

@@ -8,7 +8,7 @@ import tensorweave as tw
 
 @pytest.mark.parametrize("width", [4, 5])
 def test_the_transformer_table(width):
-    layer = tw.layers["SinusoidalPositionEmbedding.v1"](tw.Input(shape=(None, None, width)))
+    layer = tw.layers["SinusoidalPositionEmbedding.v1"](tw.Input(batch_shape=(None, None, width)))
     out = layer.compute(np.zeros((1, 9, width), "float32")).numpy()[0]
     position, unit = np.arange(9)[:, None], np.arange(width)[None, :]
     angle = position / 10_000 ** (2 * (unit // 2) / width)
@@ -20,5 +20,5 @@ def test_errors():
         tw.layers["SinusoidalPositionEmbedding.v1"](tw.Input(n_units=4))
     with pytest.raises(tw.ArgumentError, match="max_wavelength"):
         tw.layers["SinusoidalPositionEmbedding.v1"](
-            tw.Input(shape=(None, None, 4)), max_wavelength=1
+            tw.Input(batch_shape=(None, None, 4)), max_wavelength=1
         )

@@ -18,7 +18,7 @@ def test_it_wraps_a_built_layer_and_normalizes_its_weights():
 
 
 def test_u_is_state_and_moves_only_in_training(tmp_path):
-    x = tw.Input(shape=(None, 4, 4, 2), value=np.ones((1, 4, 4, 2), "float32"))
+    x = tw.Input(shape=(4, 4, 2), value=np.ones((1, 4, 4, 2), "float32"))
     sn = tw.layers["SpectralNorm.v1"](x, "Conv2D.v1", n_units=3)
     assert not sn.u.trainable and sn.u.shape.as_list() == [1, 3]
     assert {v.name for v in sn.trainable_variables} == {v.name for v in sn.layer.variables}

@@ -15,7 +15,7 @@ def test_small_cnn_learns_and_inference_copy_is_deterministic():
     scale = np.where(labels, 1.5, 0.3)[:, :, None, None]
     images = (rng.standard_normal((64, 8, 8, 1)) * scale).astype("float32")
 
-    img = tw.Input(shape=(None, 8, 8, 1), name="img")
+    img = tw.Input(shape=(8, 8, 1), name="img")
     h = tw.layers["Conv2D.v1"](img, n_units=8, kernel_size=3)
     h = tw.ops.relu(tw.layers["BatchNorm.v1"](h, momentum=0.8))  # few steps: fast stats
     h = tw.layers["MaxPool2D.v1"](h, 2)
@@ -29,7 +29,7 @@ def test_small_cnn_learns_and_inference_copy_is_deterministic():
     def loss_now(fn):
         return float(tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(labels, fn(images))))
 
-    infer_model = model.reuse_with(tw.Input(shape=(None, 8, 8, 1)), training=False)
+    infer_model = model.reuse_with(tw.Input(shape=(8, 8, 1)), training=False)
     infer = tw.compile(infer_model)
     before = loss_now(infer)
     for _ in range(30):

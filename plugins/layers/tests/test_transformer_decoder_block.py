@@ -12,8 +12,8 @@ RNG = np.random.default_rng(10)
 
 
 def test_the_future_of_the_target_and_the_source_padding_are_hidden():
-    x = tw.Input(shape=(None, None, 4), name="x")
-    src = tw.Input(shape=(None, None), dtype=tf.int64, name="src")
+    x = tw.Input(batch_shape=(None, None, 4), name="x")
+    src = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="src")
     memory = tw.layers["Lookup.v1"](src, vocab_size=7, n_units=6, mask_zero=True)
     block = Decoder(x, memory, n_heads=2, intermediate_dim=8)
     assert block.inputs == (x, memory, memory.padding_mask)
@@ -31,7 +31,7 @@ def test_the_future_of_the_target_and_the_source_padding_are_hidden():
 
 
 def test_without_context_it_is_a_decoder_only_block():
-    x = tw.Input(shape=(None, None, 4), name="x")
+    x = tw.Input(batch_shape=(None, None, 4), name="x")
     block = Decoder(x, n_heads=2, intermediate_dim=8)
     assert sum(isinstance(n, MHAttention) for n in block.inner_graph.nodes) == 1
     assert block.compute(np.ones((2, 3, 4), "float32")).shape.as_list() == [2, 3, 4]

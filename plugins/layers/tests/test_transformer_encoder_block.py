@@ -13,7 +13,7 @@ RNG = np.random.default_rng(9)
 
 
 def test_padded_steps_do_not_change_the_real_ones():
-    ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+    ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
     emb = tw.layers["Lookup.v1"](ids, vocab_size=9, n_units=4, mask_zero=True)
     block = Encoder(emb, n_heads=2, intermediate_dim=8)
     attention = [n for n in block.inner_graph.nodes if isinstance(n, MHAttention)]
@@ -25,14 +25,14 @@ def test_padded_steps_do_not_change_the_real_ones():
 
 
 def test_causal_blocks_the_future_and_reuse_shares_every_weight():
-    x = tw.Input(shape=(None, None, 4), name="x")
+    x = tw.Input(batch_shape=(None, None, 4), name="x")
     block = Encoder(x, n_heads=1, intermediate_dim=4, causal=True, normalize_first=True)
     value = RNG.standard_normal((1, 5, 4)).astype("float32")
     changed = value.copy()
     changed[:, 3:] = 9.0
     a, b = block.compute(value).numpy(), block.compute(changed).numpy()
     np.testing.assert_allclose(a[:, :3], b[:, :3], rtol=1e-5, atol=1e-6)
-    x2 = tw.Input(shape=(None, None, 4), name="x2")
+    x2 = tw.Input(batch_shape=(None, None, 4), name="x2")
     for again in (
         block.reuse_with(x2),
         Encoder(x2, n_heads=1, intermediate_dim=4, share_state_with=block),
@@ -42,7 +42,7 @@ def test_causal_blocks_the_future_and_reuse_shares_every_weight():
 
 
 def test_dropout_follows_training():
-    x = tw.Input(shape=(None, None, 4), name="x")
+    x = tw.Input(batch_shape=(None, None, 4), name="x")
     block = Encoder(x, n_heads=2, intermediate_dim=4, dropout=0.5)
     assert any(isinstance(n, Dropout) for n in block.inner_graph.nodes)
     quiet = block.reuse_with(x, training=False)
@@ -52,7 +52,7 @@ def test_dropout_follows_training():
 
 
 def test_errors():
-    x = tw.Input(shape=(None, None, 6), name="x")
+    x = tw.Input(batch_shape=(None, None, 6), name="x")
     with pytest.raises(tw.ArgumentError, match=r"(?s)width 6 is not divisible by n_heads=4.*Fix"):
         Encoder(x, n_heads=4, intermediate_dim=8)
     with pytest.raises(tw.ShapeError, match="dense"):

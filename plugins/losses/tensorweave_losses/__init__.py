@@ -8,7 +8,7 @@ the ``losses`` and ``metrics`` kinds (``tensorweave_losses.kinds``). Importing t
 is cheap: each name's module is imported when the name is first used.
 
 >>> import tensorweave as tw
->>> labels = tw.Input(shape=(None,), dtype="int64", name="labels")
+>>> labels = tw.Input(shape=(), dtype="int64", name="labels")
 >>> logits = tw.Input(n_units=3, name="logits")
 >>> loss = tw.losses["sparse_categorical_cross_entropy.v1"](labels, logits, from_logits=True)
 >>> round(float(loss([2], [[0.0, 0.0, 0.0]])), 4)

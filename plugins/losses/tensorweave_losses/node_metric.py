@@ -7,7 +7,7 @@ shapes of its inputs); the node's other arguments (``sample_weight=`` fed by a l
 ``mask``) are bound to every update.
 
 >>> import tensorweave as tw
->>> y, p = tw.Input(shape=(None,), name="y"), tw.Input(shape=(None,), name="p")
+>>> y, p = tw.Input(shape=(), name="y"), tw.Input(shape=(), name="p")
 >>> state = tw.metrics["f1.v1"](y, p, threshold=0.5).streaming()
 >>> state.update([1.0, 0.0], [0.9, 0.8]); state.update([1.0, 1.0], [0.1, 0.7])
 >>> round(float(state.result()), 4)  # tp=2 fp=1 fn=1 over both batches

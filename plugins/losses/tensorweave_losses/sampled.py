@@ -11,8 +11,8 @@ Word2vec with an embedding layer: the graph embeds the centre words (any
 ``tw.Lambda(tf.nn.embedding_lookup)`` over a table), and the loss node takes the context
 ids and that embedding, plus the output variables::
 
-    words = tw.Input(shape=(None,), dtype="int64", name="words")
-    context = tw.Input(shape=(None, 1), dtype="int64", name="context")
+    words = tw.Input(shape=(), dtype="int64", name="words")
+    context = tw.Input(shape=(1,), dtype="int64", name="context")
     embedded = tw.layers["Lookup.v1"](words, ...)          # [batch, dim]
     out_w = tf.Variable(tf.random.normal([vocab, dim], stddev=0.05), name="nce_w")
     out_b = tf.Variable(tf.zeros([vocab]), name="nce_b")

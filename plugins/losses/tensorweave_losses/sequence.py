@@ -14,7 +14,7 @@ logits' ``padding_mask`` is the mask (a model whose ids went through
 >>> round(float(perplexity([[1, 2, 0]], logits, lengths=[2])), 4)
 4.0
 >>> import tensorweave as tw
->>> ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+>>> ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
 >>> scores = tw.layers["Lookup.v1"](ids, vocab_size=4, n_units=4, w_init="zeros", mask_zero=True)
 >>> loss = sequence_cross_entropy(ids, scores)       # the padding mask of the scores
 >>> loss.inputs[-1] is scores.padding_mask, round(float(loss([[1, 2, 0]])), 4)

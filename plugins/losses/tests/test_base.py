@@ -14,7 +14,7 @@ RNG = np.random.default_rng(0)
 
 
 def test_layer_mode_builds_a_loss_node_equal_to_the_function():
-    labels = tw.Input(shape=(None,), dtype="int64", name="labels")
+    labels = tw.Input(shape=(), dtype="int64", name="labels")
     logits = tw.Input(n_units=5, name="logits")
     node = sparse_categorical_cross_entropy(labels, logits, label_smoothing=0.1, from_logits=True)
     assert isinstance(node, LossLayer) and node.shape == () and node.dtype == tf.float32
@@ -47,7 +47,7 @@ def test_training_graph_ends_in_loss_node_and_gradients_reach_upstream_variables
 
 def test_layer_and_tensor_arguments_mix_and_keyword_layers_become_inputs():
     y = tw.Input(n_units=2, name="y")
-    weights = tw.Input(shape=(None,), name="weights")
+    weights = tw.Input(shape=(), name="weights")
     target = np.array([[1.0, 2.0], [3.0, 4.0]], "float32")
     node = mse(target, y, sample_weight=weights)
     assert node.inputs == (y, weights)
@@ -58,10 +58,10 @@ def test_layer_and_tensor_arguments_mix_and_keyword_layers_become_inputs():
 def test_reuse_with_keeps_options_and_shares_variables():
     w = tf.Variable(tf.zeros([10, 3]))
     b = tf.Variable(tf.zeros([10]))
-    ids, h = tw.Input(shape=(None, 1), dtype="int64"), tw.Input(n_units=3)
+    ids, h = tw.Input(shape=(1,), dtype="int64"), tw.Input(n_units=3)
     node = tw.losses["sampled_softmax.v1"](ids, h, weights=w, biases=b, num_sampled=2)
     assert {id(v) for v in node.variables} == {id(w), id(b)}
-    ids2, h2 = tw.Input(shape=(None, 1), dtype="int64"), tw.Input(n_units=3)
+    ids2, h2 = tw.Input(shape=(1,), dtype="int64"), tw.Input(n_units=3)
     again = node.reuse_with(ids2, h2)
     assert isinstance(again, LossLayer) and again.shares_state_with(node)
     assert again.options == node.options

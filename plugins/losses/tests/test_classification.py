@@ -95,7 +95,7 @@ def test_errors_name_the_metric():
 
 
 def test_as_layer():
-    labels = tw.Input(shape=(None,), dtype="int64")
+    labels = tw.Input(shape=(), dtype="int64")
     scores = tw.Input(n_units=3)
     node = top_k_accuracy(labels, scores, k=2)
     y, s = np.array([0, 2]), np.array([[0.1, 0.5, 0.4], [0.3, 0.2, 0.1]], "float32")

@@ -56,8 +56,8 @@ def test_the_last_class_as_blank():
 
 
 def test_gradient_flows_to_the_logits_in_a_compiled_graph():
-    labels = tw.Input(shape=(None, None), dtype="int64")
-    logits = tw.Input(shape=(None, None, 3))
+    labels = tw.Input(batch_shape=(None, None), dtype="int64")
+    logits = tw.Input(batch_shape=(None, None, 3))
     node = tw.losses["ctc.v1"](labels, logits)
     x = tf.Variable(np.zeros((1, 3, 3), "float32"))
     with tf.GradientTape() as tape:

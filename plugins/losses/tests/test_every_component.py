@@ -112,7 +112,8 @@ def test_node_compiled_equals_function(kind, name):
     fn = tw.registry(kind)[f"{DIST}:{name}"]
     values, kwargs = TABLE[kind][name]
     inputs = [
-        tw.Input(shape=(None, *np.shape(v)[1:]), dtype=np.asarray(v).dtype.name) for v in values
+        tw.Input(batch_shape=(None, *np.shape(v)[1:]), dtype=np.asarray(v).dtype.name)
+        for v in values
     ]
     node = fn(*inputs, **kwargs)
     assert isinstance(node, tw.Layer) and node.function is fn.function

@@ -68,7 +68,7 @@ def test_bad_arguments_and_logits_as_probabilities_are_refused():
 
 
 def test_as_a_graph_node_with_a_weight_input():
-    y, p, w = tw.Input(n_units=3), tw.Input(n_units=3), tw.Input(shape=(None,))
+    y, p, w = tw.Input(n_units=3), tw.Input(n_units=3), tw.Input(shape=())
     node = tw.losses["categorical_focal_cross_entropy.v1"](
         y, p, from_logits=True, sample_weight=w, gamma=1.0
     )

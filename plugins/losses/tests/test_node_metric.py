@@ -44,7 +44,7 @@ BINARY = {
 @pytest.mark.parametrize("batch_size", [1, 7, 64, 1000])
 def test_binary_metrics_over_batches_equal_sklearn_on_the_whole_set(name, batch_size):
     labels, scores = _imbalanced()
-    y, p = tw.Input(shape=(None,), name="y"), tw.Input(shape=(None,), name="p")
+    y, p = tw.Input(shape=(), name="y"), tw.Input(shape=(), name="p")
     node = tw.metrics[name](y, p)
     got = _stream(node, batch_size, labels, scores)
     np.testing.assert_allclose(got, BINARY[name](labels, scores), rtol=1e-6, atol=1e-7)
@@ -70,8 +70,8 @@ def test_a_batch_average_of_f1_would_be_wrong():
 def test_threshold_and_weights_are_bound_for_any_batch_size(batch_size, threshold, seed):
     labels, scores = _imbalanced(n=97, seed=seed)
     weights = np.random.default_rng(seed).random(97).astype("float32")
-    y, p = tw.Input(shape=(None,), name="y"), tw.Input(shape=(None,), name="p")
-    w = tw.Input(shape=(None,), name="w")
+    y, p = tw.Input(shape=(), name="y"), tw.Input(shape=(), name="p")
+    w = tw.Input(shape=(), name="w")
     node = tw.metrics["f1.v1"](y, p, threshold=threshold, sample_weight=w)
     got = _stream(node, batch_size, labels, scores, weights)
     want = skm.f1_score(labels, scores > threshold, sample_weight=weights, zero_division=0.0)
@@ -83,15 +83,15 @@ def test_sparse_accuracy_and_masked_perplexity_over_batches(batch_size):
     rng = np.random.default_rng(2)
     ids = rng.integers(0, 4, size=101)
     scores = rng.normal(size=(101, 4)).astype("float32")
-    y, p = tw.Input(shape=(None,), dtype="int64", name="y"), tw.Input(n_units=4, name="p")
+    y, p = tw.Input(shape=(), dtype="int64", name="y"), tw.Input(n_units=4, name="p")
     got = _stream(tw.metrics["sparse_accuracy.v1"](y, p), batch_size, ids, scores)
     np.testing.assert_allclose(got, skm.accuracy_score(ids, scores.argmax(-1)), rtol=1e-6)
     # perplexity of sequences of different lengths: exp of the mean over every real token
     seq = rng.integers(0, 4, size=(101, 6))
     logits = rng.normal(size=(101, 6, 4)).astype("float32")
     mask = (np.arange(6)[None] < rng.integers(1, 7, size=101)[:, None]).astype("float32")
-    s, lg = tw.Input(shape=(None, None), dtype="int64"), tw.Input(shape=(None, None, 4))
-    m = tw.Input(shape=(None, None))
+    s, lg = tw.Input(batch_shape=(None, None), dtype="int64"), tw.Input(batch_shape=(None, None, 4))
+    m = tw.Input(batch_shape=(None, None))
     node = tw.metrics["perplexity.v1"](s, lg, mask=m)
     log_p = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
     token_ce = -np.take_along_axis(log_p, seq[..., None], -1)[..., 0]
@@ -101,7 +101,7 @@ def test_sparse_accuracy_and_masked_perplexity_over_batches(batch_size):
 
 def test_bucketed_auc_streams_its_histogram_and_losses_have_no_state():
     labels, scores = _imbalanced()
-    y, p = tw.Input(shape=(None,), name="y"), tw.Input(shape=(None,), name="p")
+    y, p = tw.Input(shape=(), name="y"), tw.Input(shape=(), name="p")
     node = tw.metrics["auc.v1"](y, p, num_thresholds=50)
     whole = float(tw.metrics["auc.v1"](labels, scores, num_thresholds=50))
     np.testing.assert_allclose(_stream(node, 13, labels, scores), whole, rtol=1e-6)
@@ -130,7 +130,7 @@ CATALOGUE = {
 
 def _inputs(labels_kind):
     if labels_kind == "ids":
-        return tw.Input(shape=(None,), dtype="int64"), tw.Input(n_units=N_CLASSES)
+        return tw.Input(shape=(), dtype="int64"), tw.Input(n_units=N_CLASSES)
     return tw.Input(n_units=N_CLASSES), tw.Input(n_units=N_CLASSES)
 
 
@@ -153,7 +153,7 @@ def test_every_catalogue_metric_streams_to_its_whole_set_figure(seed, cuts):
     bounds = [0, *cuts, n]
     for name, (options, y_kind, p_kind) in CATALOGUE.items():
         y, p = _inputs(y_kind)
-        w = tw.Input(shape=(None,), name="w")
+        w = tw.Input(shape=(), name="w")
         node = tw.metrics[name](y, p, sample_weight=w, **options)
         state = node.streaming()
         for lo, hi in itertools.pairwise(bounds):
@@ -165,11 +165,11 @@ def test_every_catalogue_metric_streams_to_its_whole_set_figure(seed, cuts):
 
 
 def test_per_class_states_need_a_known_last_axis():
-    y, p = tw.Input(shape=(None, None)), tw.Input(shape=(None, None))
+    y, p = tw.Input(batch_shape=(None, None)), tw.Input(batch_shape=(None, None))
     with pytest.raises(tw.ShapeError, match=r"fbeta: .*one total per class.*Fix: give"):
         tw.metrics["fbeta.v1"](y, p, average="macro").streaming()
     assert tw.metrics["fbeta.v1"](y, p).streaming() is not None  # micro pools the classes
-    single = tw.metrics["r2.v1"](tw.Input(shape=(None,)), tw.Input(shape=(None,))).streaming()
+    single = tw.metrics["r2.v1"](tw.Input(shape=()), tw.Input(shape=())).streaming()
     single.update([1.0, 2.0], [1.0, 2.5])
     single.update([3.0], [3.0])
     np.testing.assert_allclose(single.result(), 1.0 - 0.25 / 2.0, rtol=1e-6)

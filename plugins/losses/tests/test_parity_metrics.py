@@ -139,9 +139,9 @@ def _keras(metric: keras.metrics.Metric, batches: list[tuple[np.ndarray, ...]]) 
 
 def _node(name: str, keys: tuple[str, str], options: dict[str, Any]) -> tw.Layer:
     labels, predictions = (DATA[k] for k in keys)
-    y = tw.Input(shape=(None, *labels.shape[1:]), dtype=labels.dtype.name, name="y")
-    p = tw.Input(shape=(None, *predictions.shape[1:]), name="p")
-    w = tw.Input(shape=(None,), name="w")
+    y = tw.Input(shape=labels.shape[1:], dtype=labels.dtype.name, name="y")
+    p = tw.Input(shape=predictions.shape[1:], name="p")
+    w = tw.Input(shape=(), name="w")
     return tw.metrics[name](y, p, sample_weight=w, **options)
 
 

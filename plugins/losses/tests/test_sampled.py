@@ -110,8 +110,8 @@ def test_word2vec_graph_with_embedding_lookup_trains_and_stays_sparse():
     table = tf.Variable(tf.random.normal([VOCAB, DIM], stddev=0.1), name="table")
     out_w = tf.Variable(tf.random.normal([VOCAB, DIM], stddev=0.1), name="out_w")
     out_b = tf.Variable(tf.zeros([VOCAB]), name="out_b")
-    words = tw.Input(shape=(None,), dtype="int64", name="words")
-    context = tw.Input(shape=(None, 1), dtype="int64", name="context")
+    words = tw.Input(shape=(), dtype="int64", name="words")
+    context = tw.Input(shape=(1,), dtype="int64", name="context")
     embedded = tw.Lambda(lambda ids: tf.nn.embedding_lookup(table, ids), words, variables=[table])
     loss = sampled_softmax(context, embedded, weights=out_w, biases=out_b, num_sampled=8)
     graph = tw.Graph.build(inputs=[words, context], outputs=loss)
@@ -138,7 +138,7 @@ def test_word2vec_graph_with_embedding_lookup_trains_and_stays_sparse():
 
 def test_loss_node_keeps_its_variables_in_state_for_checkpoints(tmp_path):
     w, b, labels, inputs, values = _setup(3)
-    ids, h = tw.Input(shape=(None, 1), dtype="int64"), tw.Input(n_units=DIM)
+    ids, h = tw.Input(shape=(1,), dtype="int64"), tw.Input(n_units=DIM)
     node = nce(ids, h, weights=w, biases=b, num_sampled=SAMPLED, sampled_values=values)
     assert {id(v) for v in node.trainable_variables} == {id(w), id(b)}
     before = float(node(labels, inputs))

@@ -82,9 +82,9 @@ def test_errors():
 
 
 def test_as_layer_with_lengths_input():
-    ids = tw.Input(shape=(None, None), dtype="int64", name="ids")
-    logits = tw.Input(shape=(None, None, 4), name="logits")
-    lengths = tw.Input(shape=(None,), dtype="int32", name="lengths")
+    ids = tw.Input(batch_shape=(None, None), dtype="int64", name="ids")
+    logits = tw.Input(batch_shape=(None, None, 4), name="logits")
+    lengths = tw.Input(shape=(), dtype="int32", name="lengths")
     node = sequence_cross_entropy(ids, logits, lengths=lengths)
     _, y, z, n = _data(2, 3, 4, 1)
     n = n.astype("int32")
@@ -96,9 +96,9 @@ def test_as_layer_with_lengths_input():
 
 
 def test_on_layers_the_padding_mask_of_the_logits_is_the_mask():
-    ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+    ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
     logits = tw.layers["Lookup.v1"](ids, vocab_size=5, n_units=5, mask_zero=True)
-    targets = tw.Input(shape=(None, None), dtype=tf.int64, name="targets")
+    targets = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="targets")
     loss = tw.losses["sequence_cross_entropy.v1"](targets, logits)
     ppl = tw.metrics["perplexity.v1"](targets, logits)
     assert loss.inputs[-1] is logits.padding_mask and ppl.inputs[-1] is logits.padding_mask
@@ -110,6 +110,6 @@ def test_on_layers_the_padding_mask_of_the_logits_is_the_mask():
     np.testing.assert_allclose(got[0].numpy(), want, rtol=1e-5)
     np.testing.assert_allclose(got[1].numpy(), np.exp(want), rtol=1e-5)
     every = tw.losses["sequence_cross_entropy.v1"](
-        targets, logits, lengths=tw.Input(shape=(None,), dtype=tf.int32)
+        targets, logits, lengths=tw.Input(shape=(), dtype=tf.int32)
     )
     assert logits.padding_mask not in every.inputs  # lengths= (or mask=) wins

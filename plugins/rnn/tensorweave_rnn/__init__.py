@@ -41,7 +41,7 @@ work and warn.
 >>> cell = tw.cells["LSTMCell.v1"](x, h, c, n_units=4)
 >>> cell.shape, cell.state_size
 ((None, 4), [4, 4])
->>> seq = tw.Input(shape=(None, None, 3))
+>>> seq = tw.Input(batch_shape=(None, None, 3))
 >>> tw.layers["RNN.v1"](seq, cell="LSTMCell.v1", n_units=4, return_sequences=False).shape
 (None, 4)
 """

@@ -7,7 +7,7 @@ backward half the output at the first step (the end of its run). Without ``lengt
 ``mask=``, the sequence's ``padding_mask`` is the mask (as for ``RNN``).
 
 >>> import tensorweave as tw
->>> seq = tw.Input(shape=(None, None, 3))
+>>> seq = tw.Input(batch_shape=(None, None, 3))
 >>> Bidirectional(seq, cell="GRUCell.v1", n_units=4).shape
 (None, None, 8)
 >>> Bidirectional(seq, cell="GRUCell.v1", n_units=4, merge="sum").shape

@@ -12,7 +12,7 @@ The image size must be known (``H, W, C`` fixed), as the states are flattened ma
 Weights (``kernel``, ``recurrent_kernel``, ``bias``) have Keras's layout and gate order.
 
 >>> import numpy as np, tensorweave as tw
->>> frames = tw.Input(shape=(None, None, 6, 6, 1), name="frames")
+>>> frames = tw.Input(batch_shape=(None, None, 6, 6, 1), name="frames")
 >>> conv = ConvLSTM2D(frames, n_units=2, kernel_size=3)
 >>> conv.shape, conv.cell.kernel.shape.as_list()
 ((None, None, 4, 4, 2), [3, 3, 1, 8])
@@ -85,7 +85,7 @@ class ConvLSTM2D(tw.Layer):
             raise tw.ShapeError(
                 f"ConvLSTM2D: the sequence {seq.name!r} has shape {seq.shape}; it needs "
                 "[batch, time, height, width, channels] with the image size known.\n  Fix: "
-                "build the input as tw.Input(shape=(None, None, H, W, C))."
+                "build the input as tw.Input(batch_shape=(None, None, H, W, C))."
             )
         pixels = int(image[0]) * int(image[1]) * int(image[2])  # type: ignore[arg-type]
         if lengths is None and mask is None and seq.padding_mask is not None:
@@ -93,10 +93,10 @@ class ConvLSTM2D(tw.Layer):
         aux = [a for a in (lengths, mask) if a is not None]
         # the RNN runs on stand-ins for the flattened frames and their padding
         stand_ins = {
-            "lengths": None if lengths is None else tw.Input(shape=(None,), dtype=lengths.dtype),
-            "mask": None if mask is None else tw.Input(shape=mask.shape, dtype=mask.dtype),
+            "lengths": None if lengths is None else tw.Input(shape=(), dtype=lengths.dtype),
+            "mask": None if mask is None else tw.Input(batch_shape=mask.shape, dtype=mask.dtype),
         }
-        frames = tw.Input(shape=(None, None, pixels), dtype=seq.dtype, name="frames")
+        frames = tw.Input(batch_shape=(None, None, pixels), dtype=seq.dtype, name="frames")
         cell: Any = None
         if share_state_with is None:
             cell = ConvLSTM2DCell(

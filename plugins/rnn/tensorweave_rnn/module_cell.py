@@ -22,7 +22,7 @@ A minimal gated unit (Zhou et al., 2016) from ``tw`` ops, its weights in ``Lambd
 >>> cell = ModuleCell(x, n_units=4, build=minimal_gated)
 >>> cell.state_size, len(cell.trainable_variables)
 ([4], 8)
->>> seq = tw.Input(shape=(None, None, 3))
+>>> seq = tw.Input(batch_shape=(None, None, 3))
 >>> tw.layers["RNN.v1"](seq, cell=cell).shape
 (None, None, 4)
 """

@@ -22,7 +22,7 @@ instead; the loops live in ``tensorweave_rnn.loop``). Options:
 - ``cell=[...]`` with ``n_units=[...]``: a stack of cells.
 
 >>> import numpy as np, tensorweave as tw
->>> seq = tw.Input(shape=(None, None, 3), name="seq")
+>>> seq = tw.Input(batch_shape=(None, None, 3), name="seq")
 >>> rnn = RNN(seq, cell="GRUCell.v1", n_units=4)
 >>> h_final, = rnn.final_state
 >>> out, h = tw.compile(tw.Graph.build(seq, [rnn, h_final]))(np.ones((2, 5, 3), "float32"))
@@ -95,7 +95,7 @@ class RNN(tw.Layer):
             raise tw.ShapeError(
                 f"{label}: the sequence {seq.name!r} has shape {seq.shape} (rank "
                 f"{len(seq.shape)}), but RNN needs rank 3 {layout} with known features.\n  "
-                "Fix: build the input as tw.Input(shape=(None, None, features)); for a single "
+                "Fix: build the input as tw.Input(batch_shape=(None, None, features)); for a single "
                 "step, call the cell directly."
             )
         if lengths is not None and mask is not None:

@@ -12,7 +12,7 @@ RNG = np.random.default_rng(5)
 
 
 def test_reuse_takes_return_sequences_and_time_major_like_rnn():
-    seq = tw.Input(shape=(None, None, 3), name="seq")
+    seq = tw.Input(batch_shape=(None, None, 3), name="seq")
     last = tw.layers["Bidirectional.v1"](seq, cell="GRUCell.v1", n_units=3, return_sequences=False)
     every = last.reuse_with(seq, return_sequences=True)
     assert last.shape == (None, 6) and every.shape == (None, None, 6)
@@ -30,7 +30,7 @@ def test_reuse_takes_return_sequences_and_time_major_like_rnn():
 
 
 def test_the_padding_mask_of_the_sequence_is_the_mask():
-    ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+    ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
     emb = tw.layers["Lookup.v1"](ids, vocab_size=5, n_units=3, mask_zero=True)
     bi = tw.layers["Bidirectional.v1"](emb, cell="LSTMCell.v1", n_units=2)
     assert bi.inputs == (emb, emb.padding_mask) and bi.padding_mask is emb.padding_mask
@@ -43,5 +43,5 @@ def test_the_padding_mask_of_the_sequence_is_the_mask():
     )
     out = tw.compile(bi)(ids_value).numpy()
     assert np.all(out[0, 2:] == 0) and np.all(out[1, 3:] == 0)  # padded steps are zeros
-    plain = bi.reuse_with(tw.Input(shape=(None, None, 3), name="plain"))
+    plain = bi.reuse_with(tw.Input(batch_shape=(None, None, 3), name="plain"))
     assert len(plain.inputs) == 1 and plain.padding_mask is None

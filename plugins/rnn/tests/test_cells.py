@@ -204,22 +204,22 @@ def _copy_cell(x, *state, n_units, name=None, share_state_with=None, **options):
 
 def test_input_dropout_mask_is_shared_across_steps():
     tf.random.set_seed(3)
-    seq = tw.Input(shape=(None, None, 64))
+    seq = tw.Input(batch_shape=(None, None, 64))
     rnn = tw.layers["RNN.v1"](seq, cell=_copy_cell, n_units=64, dropout=0.5)
     out = rnn(np.ones((3, 6, 64), "float32")).numpy()
     assert set(np.unique(out)) == {0.0, 2.0}
     for t in range(1, 6):
         np.testing.assert_array_equal(out[:, t], out[:, 0])  # one mask per sequence
     assert not np.array_equal(out[0, 0], out[1, 0])  # one mask per row
-    off = rnn.reuse_with(tw.Input(shape=(None, None, 64)), training=False)
+    off = rnn.reuse_with(tw.Input(batch_shape=(None, None, 64)), training=False)
     np.testing.assert_array_equal(off(np.ones((3, 6, 64), "float32")), 1.0)
-    off = rnn.reuse_with(tw.Input(shape=(None, None, 64)), training=False)
+    off = rnn.reuse_with(tw.Input(batch_shape=(None, None, 64)), training=False)
     np.testing.assert_array_equal(off(np.ones((3, 6, 64), "float32")), 1.0)
 
 
 def test_output_and_state_dropout():
     tf.random.set_seed(4)
-    seq = tw.Input(shape=(None, None, 32))
+    seq = tw.Input(batch_shape=(None, None, 32))
     rnn = tw.layers["RNN.v1"](seq, cell=_copy_cell, n_units=32, output_dropout=0.5)
     out = rnn(np.ones((2, 4, 32), "float32")).numpy()
     assert set(np.unique(out)) == {0.0, 2.0}
@@ -296,7 +296,7 @@ def test_wrong_state_width_names_cell_and_shapes():
     with pytest.raises(tw.ShapeError, match=r"got 1 previous state.*state_size is \[4, 4\]"):
         tw.cells["LSTMCell.v1"](x, h, n_units=4)
     with pytest.raises(tw.ShapeError, match=r"GRUCell: the step input .* has shape \(None, 2, 3\)"):
-        GRUCell(tw.Input(shape=(None, 2, 3)), n_units=4)
+        GRUCell(tw.Input(shape=(2, 3)), n_units=4)
 
 
 def test_the_cells_kind_refuses_broken_cells():
@@ -317,7 +317,7 @@ def test_the_cells_kind_refuses_broken_cells():
 
     with tw.cells.scoped(), pytest.raises(tw.InvalidComponentError, match="must define step"):
         tw.cells.register("NoStep.v1", NoStep)
-    seq = tw.Input(shape=(None, None, 3))
+    seq = tw.Input(batch_shape=(None, None, 3))
     with pytest.raises(CellContractError, match=r"RNN \(cell 'NoStep'\).*must define step"):
         tw.layers["RNN.v1"](seq, cell=NoStep, n_units=2)
 
@@ -387,7 +387,7 @@ def test_the_cells_kind_is_declared_by_this_pack_with_the_contract_as_its_check(
 
 
 def test_a_bare_cell_name_and_an_unknown_one_resolve_like_every_option():
-    seq = tw.Input(shape=(None, None, 3))
+    seq = tw.Input(batch_shape=(None, None, 3))
     rnn = tw.layers["RNN.v1"](seq, cell="GRUCell", n_units=2)
     assert type(rnn.cell).__name__ == "GRUCell"
     with pytest.raises(tw.UnknownComponentError, match=r"RNN.*cell='GRUCel'"):

@@ -35,7 +35,7 @@ def _frames(batch=2, steps=4):
 
 
 def test_shapes_follow_the_convolution():
-    seq = tw.Input(shape=FRAMES)
+    seq = tw.Input(batch_shape=FRAMES)
     assert ConvLSTM2D(seq, n_units=4, kernel_size=3).shape == (None, None, 3, 3, 4)
     strided = ConvLSTM2D(seq, n_units=4, kernel_size=3, strides=2, padding="same")
     assert strided.shape == (None, None, 3, 3, 4)
@@ -45,8 +45,8 @@ def test_shapes_follow_the_convolution():
 
 
 def test_a_mask_skips_steps_and_the_padding_mask_is_taken_by_default():
-    seq = tw.Input(shape=FRAMES, name="seq")
-    mask = tw.Input(shape=(None, None), dtype=tf.bool, name="mask")
+    seq = tw.Input(batch_shape=FRAMES, name="seq")
+    mask = tw.Input(batch_shape=(None, None), dtype=tf.bool, name="mask")
     masked = ConvLSTM2D(seq, n_units=2, kernel_size=3, padding="same", mask=mask)
     frames, real = _frames(), np.array([[1, 1, 0, 0], [1, 1, 1, 1]], bool)
     out = tw.compile(masked)(frames, real).numpy()
@@ -60,11 +60,11 @@ def test_a_mask_skips_steps_and_the_padding_mask_is_taken_by_default():
 
 
 def test_reuse_shares_the_cell_and_takes_per_use_options():
-    seq = tw.Input(shape=FRAMES, name="seq")
+    seq = tw.Input(batch_shape=FRAMES, name="seq")
     conv = ConvLSTM2D(seq, n_units=2, kernel_size=3, dropout=0.5)
     last = conv.reuse_with(seq, return_sequences=False, training=False)
     assert last.shape == (None, 3, 3, 2) and last.cell.kernel is conv.cell.kernel
-    again = last.reuse_with(tw.Input(shape=FRAMES))
+    again = last.reuse_with(tw.Input(batch_shape=FRAMES))
     frames = _frames()
     np.testing.assert_allclose(again.compute(frames), last.compute(frames), rtol=1e-6)
     np.testing.assert_allclose(
@@ -74,8 +74,8 @@ def test_reuse_shares_the_cell_and_takes_per_use_options():
 
 def test_errors_name_the_layer_and_the_fix():
     with pytest.raises(tw.ShapeError, match=r"(?s)image size known.*Fix"):
-        ConvLSTM2D(tw.Input(shape=(None, None, None, 5, 2)), n_units=2)
+        ConvLSTM2D(tw.Input(batch_shape=(None, None, None, 5, 2)), n_units=2)
     with pytest.raises(tw.ShapeError, match="smaller than the kernel"):
-        ConvLSTM2D(tw.Input(shape=(None, None, 2, 2, 1)), n_units=2, kernel_size=3)
+        ConvLSTM2D(tw.Input(batch_shape=(None, None, 2, 2, 1)), n_units=2, kernel_size=3)
     with pytest.raises(tw.ArgumentError, match="cannot be combined"):
-        ConvLSTM2D(tw.Input(shape=FRAMES), n_units=2, strides=2, dilation_rate=2)
+        ConvLSTM2D(tw.Input(batch_shape=FRAMES), n_units=2, strides=2, dilation_rate=2)

@@ -32,7 +32,7 @@ def test_conv_lstm2d_matches_keras(options):
     )
     frames = RNG.standard_normal((2, 4, 7, 6, 2)).astype("float32")
     ref(frames)
-    seq = tw.Input(shape=(None, None, 7, 6, 2), name="frames")
+    seq = tw.Input(batch_shape=(None, None, 7, 6, 2), name="frames")
     conv = tw.layers["ConvLSTM2D.v1"](seq, n_units=3, kernel_size=3, **options)
     for name in WEIGHTS:
         getattr(conv.cell, name).assign(getattr(ref.cell, name))

@@ -43,7 +43,7 @@ def test_masked_lstm_matches_keras(return_sequences):
         UNITS, return_sequences=return_sequences, zero_output_for_mask=return_sequences
     )
     lstm(embedding(IDS))
-    ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+    ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
     emb = tw.layers["Lookup.v1"](ids, vocab_size=VOCAB, n_units=WIDTH, mask_zero=True)
     rnn = tw.layers["RNN.v1"](
         emb, cell="LSTMCell.v1", n_units=UNITS, return_sequences=return_sequences
@@ -61,7 +61,7 @@ def test_masked_bidirectional_matches_keras():
     embedding = keras.layers.Embedding(VOCAB, WIDTH, mask_zero=True)
     ref = keras.layers.Bidirectional(keras.layers.GRU(UNITS, return_sequences=True))
     ref(embedding(IDS))
-    ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+    ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
     emb = tw.layers["Lookup.v1"](ids, vocab_size=VOCAB, n_units=WIDTH, mask_zero=True)
     bi = tw.layers["Bidirectional.v1"](emb, cell="GRUCell.v1", n_units=UNITS)
     emb.embeddings.assign(embedding.embeddings)

@@ -150,11 +150,11 @@ def test_rnn_matches_plain_tf_loop(cell_name, variant):
     use_lengths = opts.pop("lengths", False)
     use_initial = opts.pop("initial", False)
     time_major = opts.get("time_major", False)
-    seq = tw.Input(shape=(None, None, d), name="seq")
+    seq = tw.Input(batch_shape=(None, None, d), name="seq")
     inputs, values = [seq], [np.transpose(seq_v, (1, 0, 2)) if time_major else seq_v]
     kwargs = {}
     if use_lengths:
-        lengths = tw.Input(shape=(None,), dtype="int32", name="lengths")
+        lengths = tw.Input(shape=(), dtype="int32", name="lengths")
         kwargs["lengths"] = lengths
         inputs.append(lengths)
         values.append(lengths_v)
@@ -190,7 +190,7 @@ def test_rnn_matches_plain_tf_loop(cell_name, variant):
 
 
 def test_gradients_match_plain_tf_loop():
-    seq = tw.Input(shape=(None, None, 3))
+    seq = tw.Input(batch_shape=(None, None, 3))
     rnn = RNN(seq, cell="LSTMCell.v1", n_units=4)
     cell = rnn.cell
     x = _rand(2, 5, 3)
@@ -211,9 +211,9 @@ def test_gradients_match_plain_tf_loop():
 
 
 def test_mask_equals_lengths_and_arbitrary_masks_skip_steps():
-    seq = tw.Input(shape=(None, None, 3))
-    lengths = tw.Input(shape=(None,), dtype="int32")
-    mask = tw.Input(shape=(None, None), dtype="bool")
+    seq = tw.Input(batch_shape=(None, None, 3))
+    lengths = tw.Input(shape=(), dtype="int32")
+    mask = tw.Input(batch_shape=(None, None), dtype="bool")
     by_len = RNN(seq, cell="GRUCell.v1", n_units=4, lengths=lengths)
     by_mask = RNN(seq, cell=by_len.cell, n_units=4, mask=mask)  # a built cell: shared weights
     x, lv = _rand(3, 5, 3), np.array([5, 3, 1], "int32")
@@ -229,8 +229,8 @@ def test_mask_equals_lengths_and_arbitrary_masks_skip_steps():
 
 
 def test_compiled_once_for_any_batch_and_length_with_a_while_loop():
-    seq = tw.Input(shape=(None, None, 3))
-    lengths = tw.Input(shape=(None,), dtype="int32")
+    seq = tw.Input(batch_shape=(None, None, 3))
+    lengths = tw.Input(shape=(), dtype="int32")
     rnn = RNN(seq, cell=["LSTMCell.v1", "LSTMCell.v1"], n_units=4, lengths=lengths)
     f = tw.compile(tw.Graph.build([seq, lengths], rnn))
     for batch, steps in [(2, 5), (3, 9), (1, 1), (7, 35)]:
@@ -246,7 +246,7 @@ def test_compiled_once_for_any_batch_and_length_with_a_while_loop():
 
 
 def test_stateful_carries_state_and_resets():
-    seq = tw.Input(shape=(None, None, 3))
+    seq = tw.Input(batch_shape=(None, None, 3))
     rnn = RNN(seq, cell="LSTMCell.v1", n_units=4, stateful=True)
     plain = RNN(seq, cell=rnn.cell, n_units=4)
     f, g = tw.compile(rnn), tw.compile(plain)
@@ -265,7 +265,7 @@ def test_stateful_carries_state_and_resets():
 
 
 def test_stack_equals_chained_cells():
-    seq = tw.Input(shape=(None, None, 3))
+    seq = tw.Input(batch_shape=(None, None, 3))
     rnn = RNN(seq, cell=["LSTMCell.v1", "GRUCell.v1"], n_units=[4, 2], return_sequences=False)
     lower, upper = rnn.cell.cells
     assert rnn.state_size == [4, 4, 2]
@@ -276,8 +276,8 @@ def test_stack_equals_chained_cells():
 
 
 def test_bidirectional_matches_two_loops():
-    seq = tw.Input(shape=(None, None, 3))
-    lengths = tw.Input(shape=(None,), dtype="int32")
+    seq = tw.Input(batch_shape=(None, None, 3))
+    lengths = tw.Input(shape=(), dtype="int32")
     bi = Bidirectional(seq, cell="GRUCell.v1", n_units=3, lengths=lengths)
     x, lv = _rand(2, 5, 3), np.array([5, 2], "int32")
     zeros = [np.zeros((2, 3), "float32")]
@@ -292,14 +292,14 @@ def test_bidirectional_matches_two_loops():
     np.testing.assert_allclose(got[1, :2, 3:], fw_on_reversed[0, ::-1], rtol=1e-5, atol=1e-6)
     last = Bidirectional(seq, cell="GRUCell.v1", n_units=3, merge="sum", return_sequences=False)
     assert last.shape == (None, 3) and bi.shape == (None, None, 6)
-    again = bi.reuse_with(tw.Input(shape=(None, None, 3)), tw.Input(shape=(None,), dtype="int32"))
+    again = bi.reuse_with(tw.Input(batch_shape=(None, None, 3)), tw.Input(shape=(), dtype="int32"))
     assert {id(v) for v in again.variables} == {id(v) for v in bi.variables}
 
 
 def test_third_party_cell_by_registered_name():
     with tw.cells.scoped():
         tw.cells.register("MinimalGated.v1", _mgu)
-        seq = tw.Input(shape=(None, None, 3))
+        seq = tw.Input(batch_shape=(None, None, 3))
         rnn = tw.layers["RNN.v1"](seq, cell="MinimalGated.v1", n_units=4)
         assert isinstance(rnn.cell, ModuleCell)
         x = _rand(2, 5, 3)
@@ -310,16 +310,16 @@ def test_third_party_cell_by_registered_name():
 
 
 def test_reuse_shares_weights_and_switches_regularization():
-    seq = tw.Input(shape=(None, None, 3))
+    seq = tw.Input(batch_shape=(None, None, 3))
     rnn = RNN(seq, cell="LSTMCell.v1", n_units=4, recurrent_dropout=0.5, dropconnect=0.3)
-    evaluation = rnn.reuse_with(tw.Input(shape=(None, None, 3)), training=False)
+    evaluation = rnn.reuse_with(tw.Input(batch_shape=(None, None, 3)), training=False)
     assert evaluation.cell.shares_state_with(rnn.cell) and not evaluation.cell.training
     assert rnn.cell.training
     x = _rand(2, 4, 3)
     a, b = evaluation(x), evaluation(x)
     np.testing.assert_array_equal(a, b)  # deterministic once regularization is off
     module = tw.Module(seq, rnn)
-    inference = module.reuse_with(tw.Input(shape=(None, None, 3)), training=False)
+    inference = module.reuse_with(tw.Input(batch_shape=(None, None, 3)), training=False)
     np.testing.assert_allclose(inference.compute(tf.constant(x)), a, rtol=1e-6)
 
 
@@ -333,7 +333,7 @@ def test_rank2_sequence_is_a_clear_error():
 
 
 def test_initial_state_of_wrong_width_names_cell_and_shapes():
-    seq = tw.Input(shape=(None, None, 3))
+    seq = tw.Input(batch_shape=(None, None, 3))
     h, c = tw.Input(n_units=4), tw.Input(n_units=3)
     with pytest.raises(tw.ShapeError) as err:
         RNN(seq, h, c, cell="LSTMCell.v1", n_units=4)
@@ -342,9 +342,9 @@ def test_initial_state_of_wrong_width_names_cell_and_shapes():
 
 
 def test_bad_options():
-    seq = tw.Input(shape=(None, None, 3))
+    seq = tw.Input(batch_shape=(None, None, 3))
     with pytest.raises(tw.ShapeError, match=r"lengths .* expected \(None,\) integers"):
-        RNN(seq, n_units=2, lengths=tw.Input(shape=(None,), dtype="float32"))
+        RNN(seq, n_units=2, lengths=tw.Input(shape=(), dtype="float32"))
     with pytest.raises(tw.UnknownComponentError, match=r"LSTMCel\.v1"):
         RNN(seq, cell="LSTMCel.v1", n_units=2)
     with pytest.raises(ValueError, match="merge must be one of"):
@@ -354,13 +354,13 @@ def test_bad_options():
 
 
 def test_final_state_in_a_module_and_without_the_cached_run():
-    seq = tw.Input(shape=(None, None, 3))
+    seq = tw.Input(batch_shape=(None, None, 3))
     rnn = RNN(seq, cell="LSTMCell.v1", n_units=4)
     h, c = rnn.final_state
     x = _rand(2, 5, 3)
     _, (want_h, want_c) = rnn.run(tf.constant(x))
     module = tw.Module(seq, c)
-    again = module.reuse_with(tw.Input(shape=(None, None, 3)))
+    again = module.reuse_with(tw.Input(batch_shape=(None, None, 3)))
     np.testing.assert_allclose(again.compute(tf.constant(x)), want_c, rtol=1e-6)
     # an output that is not from the cached run: the accessor runs the loop itself
     np.testing.assert_allclose(h.compute(tf.zeros([2, 5, 4]), tf.constant(x)), want_h, rtol=1e-6)
@@ -376,8 +376,8 @@ def test_no_hook_module_a_lookup_would_load():
 def test_hoisted_input_projection_equals_per_step_matmuls(cell_name):
     """RNN computes x @ kernel for all steps in one matmul; values and gradients are those
     of the per-step maths, also with input dropout and DropConnect (same seed)."""
-    seq = tw.Input(shape=(None, None, 3))
-    lengths = tw.Input(shape=(None,), dtype="int32")
+    seq = tw.Input(batch_shape=(None, None, 3))
+    lengths = tw.Input(shape=(), dtype="int32")
     opts = {"dropout": 0.3, "dropconnect": 0.2, "recurrent_dropout": 0.1}
     hoisted = RNN(seq, cell=cell_name, n_units=4, lengths=lengths, **opts)
     per_step = RNN(seq, cell=cell_name, n_units=4, lengths=lengths, hoist_inputs=False, **opts)
@@ -396,10 +396,10 @@ def test_hoisted_input_projection_equals_per_step_matmuls(cell_name):
 
 
 def test_reuse_keeps_the_initial_state_inputs_unless_new_ones_are_given():
-    seq = tw.Input(shape=(None, None, 3))
+    seq = tw.Input(batch_shape=(None, None, 3))
     h0, c0 = tw.Input(n_units=4, name="h0"), tw.Input(n_units=4, name="c0")
     rnn = RNN(seq, h0, c0, cell="LSTMCell.v1", n_units=4)
-    seq2 = tw.Input(shape=(None, None, 3))
+    seq2 = tw.Input(batch_shape=(None, None, 3))
     kept = rnn.reuse_with(seq2)  # as TensorX: the original's initial states
     assert kept.inputs == (seq2, h0, c0) and kept.shares_state_with(rnn)
     x = _rand(2, 5, 3)
@@ -412,8 +412,8 @@ def test_reuse_keeps_the_initial_state_inputs_unless_new_ones_are_given():
 
 
 def test_reuse_takes_the_per_use_options_and_keeps_the_rest():
-    seq = tw.Input(shape=(None, None, 3))
-    lengths = tw.Input(shape=(None,), dtype="int32")
+    seq = tw.Input(batch_shape=(None, None, 3))
+    lengths = tw.Input(shape=(), dtype="int32")
     rnn = RNN(seq, cell="GRUCell.v1", n_units=4, lengths=lengths, dropout=0.5)
     last = rnn.reuse_with(seq, lengths, return_sequences=False, training=False)
     assert last.shape == (None, 4) and rnn.shape == (None, None, 4)
@@ -449,8 +449,8 @@ def test_unrolled_static_length_equals_the_while_loop(options):
     outs = []
     first = None
     for time in (6, None):
-        seq = tw.Input(shape=(None, time, 4), name="seq")
-        lens = tw.Input(shape=(None,), dtype="int32", name="lens")
+        seq = tw.Input(batch_shape=(None, time, 4), name="seq")
+        lens = tw.Input(shape=(), dtype="int32", name="lens")
         extra = {"lengths": lens} if aux else {}
         if first is None:
             rnn = first = RNN(seq, cell=cell, n_units=5, **extra, **options)
@@ -475,7 +475,7 @@ def test_unrolled_static_length_equals_the_while_loop(options):
 
 
 def _masked_ids():
-    ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+    ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
     return ids, tw.layers["Lookup.v1"](ids, vocab_size=5, n_units=3, mask_zero=True)
 
 
@@ -497,7 +497,7 @@ def test_the_padding_mask_of_the_sequence_is_the_mask_unless_one_is_given():
 def test_reuse_takes_the_new_sequences_padding_mask():
     _, emb = _masked_ids()
     rnn = RNN(emb, cell="GRUCell.v1", n_units=2)
-    plain = rnn.reuse_with(tw.Input(shape=(None, None, 3), name="plain"))
+    plain = rnn.reuse_with(tw.Input(batch_shape=(None, None, 3), name="plain"))
     assert len(plain.inputs) == 1 and plain.shares_state_with(rnn)
     _, other = _masked_ids()
     again = rnn.reuse_with(other)

@@ -26,7 +26,7 @@ class Counting(tw.Layer):
 
 @given(shape=shapes(max_rank=4), batch=batch_sizes, seed=st.integers(0, 1000))
 def test_eager_equals_compiled(shape, batch, seed):
-    x = tw.Input(shape=shape, name="x")
+    x = tw.Input(batch_shape=shape, name="x")
     y = tw.ops.reduce_sum(Add(x) * x - 1.0, axis=-1)
     value = values(shape, batch, seed)
     eager = tw.Graph.build(inputs=x, outputs=y)(value)
@@ -45,7 +45,7 @@ def test_batch_size_changes_do_not_retrace():
 
 
 def test_sequence_length_changes_do_not_retrace():
-    x = tw.Input(shape=(None, None, 2), name="seq")
+    x = tw.Input(batch_shape=(None, None, 2), name="seq")
     counting = Counting(x)
     f = tw.compile(counting)
     for batch, steps in ((1, 3), (2, 7), (5, 1)):
@@ -54,7 +54,7 @@ def test_sequence_length_changes_do_not_retrace():
 
 
 def test_input_signature_leaves_batch_dynamic():
-    x = tw.Input(shape=(None, None, 4), name="x")
+    x = tw.Input(batch_shape=(None, None, 4), name="x")
     f = tw.compile(Counting(x))
     (spec,) = f.function.input_signature
     assert spec.shape.as_list() == [None, None, 4] and spec.dtype == tf.float32
@@ -212,7 +212,7 @@ def test_ids_stay_runtime_inputs_of_an_outer_xla_train_step():
     TensorFlow treat its integer inputs as compile-time constants (a recompilation per
     batch); inline, the ids stay parameters of the XLA computation."""
     table = tf.Variable(tf.random.uniform([50, 4]))
-    ids = tw.Input(shape=(None, 5), dtype="int32", name="ids")
+    ids = tw.Input(shape=(5,), dtype="int32", name="ids")
     f = tw.compile(tw.Lambda(lambda t: tf.reduce_sum(tf.gather(table, t)), ids, variables=[table]))
 
     @tf.function(jit_compile=True)

@@ -17,14 +17,55 @@ def test_n_units_gives_a_dynamic_batch():
     assert x.inputs == () and x.value is None
 
 
-def test_full_shape_forces_a_dynamic_batch():
-    x = tw.Input(shape=(4, None, 8))
-    assert x.shape == (None, None, 8)
+def test_shape_is_one_examples_shape_as_in_keras():
+    assert tw.Input(shape=(8, 8, 1)).shape == (None, 8, 8, 1)
+    assert tw.Input(shape=(64,)).shape == (None, 64)
+    assert tw.Input(shape=(), dtype="int64").shape == (None,)
+    assert tw.Input(shape=(4, None, 8)).shape == (None, 4, None, 8)
+    assert tw.Input(shape=tf.TensorShape([3])).shape == (None, 3)
+
+
+def test_batch_shape_is_the_full_shape():
+    assert tw.Input(batch_shape=(None, None, 8)).shape == (None, None, 8)
+    assert tw.Input(batch_shape=(None,)).shape == (None,)
+    with pytest.raises(tw.ArgumentError, match=r"must start with None.*batch_shape=\(None, 8\)"):
+        tw.Input(batch_shape=(32, 8))
+    with pytest.raises(tw.ArgumentError, match=r"shape= \(one example\) or batch_shape="):
+        tw.Input(shape=(8,), batch_shape=(None, 8))
+
+
+def test_a_leading_none_is_the_old_convention_with_a_warning():
+    fix = r"Fix: shape=\(8,\) .*batch_shape=\(None, None, 8\)"
+    with pytest.warns(tw.ShapeConventionWarning, match=fix):
+        x = tw.Input(shape=(None, 8))
+    assert x.shape == (None, 8)
+    with pytest.warns(tw.ShapeConventionWarning, match=r"Fix: shape=\(\)"):
+        assert tw.Input(shape=(None,)).shape == (None,)
+    assert issubclass(tw.ShapeConventionWarning, FutureWarning)  # shown to users by default
+
+
+def test_shapes_that_can_only_be_mistakes_are_refused_with_the_fix():
+    with pytest.raises(tw.ArgumentError, match=r"tuple of dimensions, got 8\. Fix: shape=\(8,\)"):
+        tw.Input(shape=8)
+    with pytest.raises(tw.ArgumentError, match=r"shape\[1\] must be None"):
+        tw.Input(shape=(3, -2))
+    with pytest.raises(tw.ArgumentError, match="tuple of dimensions"):
+        tw.Input(shape="8, 8")
+
+
+def test_dtype_is_checked_at_the_door():
+    with pytest.raises(tw.ArgumentError, match=r"dtype='bogus' is not a dtype.*float32.*int64"):
+        tw.Input(n_units=3, dtype="bogus")
+    with pytest.raises(tw.ArgumentError, match=r"Did you mean 'int64'\?"):
+        tw.Input(n_units=3, dtype="int46")
+    with pytest.raises(tw.ArgumentError, match="sparse must be True or False"):
+        tw.Input(n_units=3, sparse="yes")
+    assert tw.Input(n_units=1, dtype=np.int32).dtype == tf.int32
 
 
 @given(shape=shapes(), batch=batch_sizes)
 def test_any_batch_size_is_accepted(shape, batch):
-    x = tw.Input(shape=shape, name="x")
+    x = tw.Input(batch_shape=shape, name="x")
     x.value = values(shape, batch)
     assert x.value.shape.as_list() == [batch, *shape[1:]]
     assert x.value.dtype == tf.float32
@@ -135,12 +176,12 @@ def test_sparse_output_is_tracked():
 
 
 def test_bad_constructions_are_refused():
-    with pytest.raises(tw.ShapeError, match="n_units= or shape="):
+    with pytest.raises(tw.ShapeError, match="n_units=, shape= or batch_shape="):
         tw.Input()
-    with pytest.raises(tw.ShapeError, match="batch dimension"):
-        tw.Input(shape=())
     with pytest.raises(tw.ShapeError, match="n_units=3 disagrees"):
-        tw.Input(n_units=3, shape=(None, 4))
+        tw.Input(n_units=3, shape=(4,))
+    with pytest.raises(tw.ShapeError, match="n_units=3 disagrees"):
+        tw.Input(n_units=3, shape=())
     with pytest.raises(TypeError, match="no state to share"):
         tw.Input(n_units=1, share_state_with=tw.Input(n_units=1))
 

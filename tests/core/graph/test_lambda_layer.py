@@ -56,6 +56,14 @@ def test_unknown_rank_needs_a_shape_and_a_given_shape_is_enough():
     assert tw.Lambda(shapeless, x, shape=(None, 2)).shape == (None, 2)
 
 
+def test_a_shape_without_the_batch_is_refused_with_the_fix():
+    x = tw.Input(n_units=3)
+    with pytest.raises(
+        tw.ShapeError, match=r"shape=\(3,\) has rank 1.*rank 2.*Fix: e\.g\. shape=\(None, 3\)"
+    ):
+        tw.Lambda(tf.nn.relu, x, shape=(3,))  # Keras's Lambda(output_shape=) has no batch
+
+
 def test_explicit_description_skips_tracing():
     calls = []
 

@@ -34,11 +34,11 @@ class KeepingSum(Sum):
 
 
 def _sequence(name):
-    return tw.Input(shape=(None, None, 2), name=name)
+    return tw.Input(batch_shape=(None, None, 2), name=name)
 
 
 def _mask(name):
-    return tw.Input(shape=(None, None), dtype=tf.bool, name=name)
+    return tw.Input(batch_shape=(None, None), dtype=tf.bool, name=name)
 
 
 @given(dag=dags(max_inputs=3, max_nodes=10), data=st.data())
@@ -103,12 +103,12 @@ def test_masks_that_do_not_fit_are_refused_with_a_fix():
     with pytest.raises(tw.ArgumentError, match=r"(?s)must be a layer .* Fix: .*not_equal"):
         x.padding_mask = np.ones((2, 3), bool)
     with pytest.raises(tw.ArgumentError, match=r"dense boolean layer, got .floats. \(float32\)"):
-        x.padding_mask = tw.Input(shape=(None, None), name="floats")
+        x.padding_mask = tw.Input(batch_shape=(None, None), name="floats")
     with pytest.raises(tw.ShapeError, match=r"leading axes"):
-        x.padding_mask = tw.Input(shape=(None, None, 2), dtype=tf.bool, name="too_deep")
-    fixed = tw.Input(shape=(None, 4, 2), name="fixed")
+        x.padding_mask = tw.Input(batch_shape=(None, None, 2), dtype=tf.bool, name="too_deep")
+    fixed = tw.Input(shape=(4, 2), name="fixed")
     with pytest.raises(tw.ShapeError, match=r"\(None, 5\)"):
-        fixed.padding_mask = tw.Input(shape=(None, 5), dtype=tf.bool, name="five")
+        fixed.padding_mask = tw.Input(shape=(5,), dtype=tf.bool, name="five")
 
 
 def test_a_deep_chain_passes_the_mask_without_recursion():
@@ -134,7 +134,7 @@ def test_a_module_keeps_the_inner_mask_it_takes_as_an_input():
 
 
 def test_the_mask_node_runs_compiled_with_its_layer():
-    ids = tw.Input(shape=(None, None), dtype=tf.int64, name="ids")
+    ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
     seq = tw.Lambda(lambda t: tf.one_hot(t, 3), ids)
     seq.padding_mask = tw.ops.not_equal(ids, 0)
     out = KeepingSum(seq)

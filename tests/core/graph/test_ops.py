@@ -64,10 +64,10 @@ def test_matmul_with_constants_and_layers():
     assert y.shape == (None, 2)
     np.testing.assert_allclose(y().numpy(), A @ w)
     np.testing.assert_allclose(
-        (w.T @ tw.Input(shape=(None, 3, 1)))((np.ones((1, 3, 1)))), [w.T @ np.ones((3, 1))]
+        (w.T @ tw.Input(shape=(3, 1)))((np.ones((1, 3, 1)))), [w.T @ np.ones((3, 1))]
     )
-    left = tw.Input(shape=(None, 2, 3), value=np.ones((1, 2, 3), "float32"))
-    right = tw.Input(shape=(None, 3, 4), value=np.ones((1, 3, 4), "float32"))
+    left = tw.Input(shape=(2, 3), value=np.ones((1, 2, 3), "float32"))
+    right = tw.Input(shape=(3, 4), value=np.ones((1, 3, 4), "float32"))
     z = left @ right
     assert z.shape == (None, 2, 4) and z.inputs == (left, right)
     np.testing.assert_allclose(z().numpy(), np.full((1, 2, 4), 3.0))
@@ -179,3 +179,15 @@ def test_layers_inside_list_arguments_become_inputs(ab):
     np.testing.assert_allclose(total().numpy(), A + B)
     reshaped = tw.ops.reshape(a, [-1, 3, 1])  # a list of constants stays a constant
     assert reshaped.inputs == (a,) and reshaped.shape == (None, 3, 1)
+
+
+def test_unnamed_ops_get_distinct_names_so_a_summary_has_one_row_each():
+    tw.reset_names()
+    x = tw.Input(batch_shape=(None, 2, 3), name="x")
+    per_row, per_col = tw.ops.reduce_sum(x, axis=1), tw.ops.reduce_sum(x, axis=2)
+    first, second = tw.ops.abs(per_row), tw.ops.abs(per_col)
+    assert (per_row.name, per_col.name) == ("reduce_sum", "reduce_sum_1")
+    assert (first.name, second.name) == ("abs", "abs_1")
+    rows = [r.name for r in tw.graph.summarize.summary_rows([first, second])]
+    assert len(rows) == len(set(rows)) == 5
+    assert tw.ops.reduce_sum(x, axis=1, name="total").name == "total"

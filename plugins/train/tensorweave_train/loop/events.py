@@ -17,7 +17,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
+
+import tensorweave as tw
 
 if TYPE_CHECKING:
     from tensorweave_train.loop.model import Model
@@ -140,7 +142,8 @@ class Callback:
     """Base class: set ``triggers`` and ``priority``; implement ``__call__(event, state)``.
 
     ``state_dict``/``load_state_dict`` (JSON-able) let checkpoints carry a callback's
-    memory (best value, patience left) across a crash.
+    memory (best value, patience left) across a crash. A keyword the constructor does
+    not take raises ``tw.ArgumentError`` naming the parameters and the closest match.
     """
 
     triggers: tuple[Trigger, ...] = ()
@@ -148,6 +151,10 @@ class Callback:
     # False: step events may arrive after a multi-step call rather than at the step itself
     # (see ``loop.execution``); True: the loop ends a call at every step this callback wants.
     exact_steps: bool = True
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        tw.check_keywords(cls, kwargs)  # the words a config's unknown key gets
+        return super().__new__(cls)
 
     def wants(self, event: Event, state: TrainState, changed: str | None = None) -> bool:
         """Whether any trigger matches this event."""

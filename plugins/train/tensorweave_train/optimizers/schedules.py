@@ -18,15 +18,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Self
 
 import tensorflow as tf
+
+import tensorweave as tw
 
 __all__ = ["Schedule", "Constant", "StepDecay", "ExponentialDecay", "CosineDecay", "WarmUp"]
 
 
 class Schedule:
-    """Base class; subclasses implement ``factor(step)`` on a float32 step tensor."""
+    """Base class; subclasses implement ``factor(step)`` on a float32 step tensor. A
+    keyword the constructor does not take raises ``tw.ArgumentError`` naming the
+    parameters and the closest match."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        tw.check_keywords(cls, kwargs)  # the words a config's unknown key gets
+        return super().__new__(cls)
 
     def __call__(self, step: Any) -> tf.Tensor:
         return self.factor(tf.cast(step, tf.float32))

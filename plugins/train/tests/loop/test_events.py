@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from twtrain_helpers import regression_data, regression_model
 
+import tensorweave as tw
 import tensorweave_train as twt
 
 
@@ -54,3 +56,16 @@ def test_step_start_trigger_sees_the_step_about_to_run():
     cb = twt.LambdaCallback(lambda ev, st: seen.append(st.step), twt.on_step(every=2, at="start"))
     regression_model().train(regression_data(n=32), epochs=1, batch_size=8, callbacks=[cb])
     assert seen == [1, 3]  # before steps 2 and 4 (state.step counts finished steps)
+
+
+def test_callback_keyword_it_does_not_take_names_the_parameters():
+    with pytest.raises(tw.ArgumentError, match=r"'patiense' .* Did you mean 'patience'\?"):
+        twt.EarlyStopping(patiense=2)
+
+    class Counting(twt.Callback):
+        def __init__(self, every: int = 1, **options: object) -> None:
+            self.every, self.options = every, options
+
+    assert Counting(every=2, colour="red").options == {"colour": "red"}  # **options: any
+    with pytest.raises(tw.ArgumentError, match=r"Parameters: fn, priority"):
+        twt.LambdaCallback(print, prority=1)

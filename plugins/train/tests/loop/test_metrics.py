@@ -16,7 +16,7 @@ import tensorweave_train as twt
 def _classifier(**kw):
     tw.reset_names()
     tf.random.set_seed(4)
-    x, t = tw.Input(n_units=5, name="x"), tw.Input(shape=(None,), name="t")
+    x, t = tw.Input(n_units=5, name="x"), tw.Input(shape=(), name="t")
     logit = tw.layers["Linear.v1"](x, n_units=1)
     p = tw.Lambda(lambda z: tf.sigmoid(z[:, 0]), logit, name="p")
     metrics = {

@@ -77,7 +77,7 @@ def test_an_explicit_inference_branch_is_kept():
 def test_sequence_layers_attention_lookup_and_cell_dropout_switch_off():
     tw.reset_names()
     tf.random.set_seed(1)
-    ids = tw.Input(shape=(None, None), dtype="int32", name="ids")
+    ids = tw.Input(batch_shape=(None, None), dtype="int32", name="ids")
     emb = tw.layers["Lookup.v1"](ids, vocab_size=11, n_units=8)
     emb = tw.layers["DropLookup.v1"](emb, ids, rate=0.5)
     att = tw.layers["MHAttention.v1"](emb, n_units=8, n_heads=2, dropout=0.5)

@@ -1,0 +1,135 @@
+"""Keyword arguments a component does not take: its parameters and the closest match.
+
+One check behind both doors: a key a config validator does not know
+(``model.nodes.h.activaton``) and a keyword a Python constructor does not take
+(``tw.layers["FC.v1"](x, n_units=4, activaton="relu")``) get the same words from
+``unknown_keyword``: what was given, the closest parameter, and the parameter list.
+``check_keywords`` raises it as a ``tw.ArgumentError`` before the component runs; every
+``tw.Stateful`` (layers, cells, optimizers, models from any pack) calls it on
+construction. Deprecated names of ``tw.renamed_arguments`` are accepted, a ``**kwargs``
+parameter accepts anything. This module imports no TensorFlow.
+
+>>> def fc(x, n_units, *, activation=None, name=None): ...
+>>> check_keywords(fc, {"n_units": 4, "activaton": "relu"}, "FC.v1")
+Traceback (most recent call last):
+...
+tensorweave.errors.ArgumentError: FC.v1: 'activaton' is not a parameter of FC.v1. Did you mean 'activation'? Parameters: x, n_units, activation, name.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import inspect
+import weakref
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any
+
+from tensorweave.errors import ArgumentError
+from tensorweave.renames import renames_of
+
+__all__ = ["Keywords", "keywords_of", "unknown_keyword", "check_keywords", "component_label"]
+
+_BY_KEYWORD = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+
+
+@dataclass(frozen=True)
+class Keywords:
+    """What a component takes by keyword.
+
+    Attributes:
+        names: the parameters a caller may name, in signature order.
+        open: whether a ``**kwargs`` parameter takes any other name.
+        aliases: deprecated names (``tw.renamed_arguments``) and the names they stand for.
+    """
+
+    names: tuple[str, ...]
+    open: bool
+    aliases: Mapping[str, str]
+
+    def unknown(self, given: Iterable[str]) -> list[str]:
+        """The names in ``given`` this component does not take, in order."""
+        if self.open:
+            return []
+        return [k for k in given if k not in self.names and k not in self.aliases]
+
+
+_cache: weakref.WeakKeyDictionary[type, Keywords] = weakref.WeakKeyDictionary()
+
+
+def keywords_of(component: Any) -> Keywords:
+    """The keywords ``component`` (a class, read from its constructor, or a function)
+    takes; cached per class, as classes are built many times."""
+    if inspect.isclass(component):
+        found = _cache.get(component)
+        if found is None:
+            found = _cache[component] = _read(component.__init__, renames_of(component), True)
+        return found
+    return _read(component, renames_of(component), False)
+
+
+def _read(target: Callable[..., Any], aliases: Mapping[str, str], bound: bool) -> Keywords:
+    try:
+        params = list(inspect.signature(target).parameters.values())
+    except (TypeError, ValueError):  # a builtin without a signature: accept anything
+        return Keywords((), True, aliases)
+    if bound and params and params[0].kind is not inspect.Parameter.VAR_POSITIONAL:
+        params = params[1:]  # ``self`` of a constructor
+    names = tuple(p.name for p in params if p.kind in _BY_KEYWORD)
+    open_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+    return Keywords(names, open_kw, dict(aliases))
+
+
+def unknown_keyword(key: str, owner: str, known: Iterable[str]) -> str:
+    """The message for ``key``, which ``owner`` does not take: the closest of ``known``
+    (the parameters that could be meant) and the list of them.
+
+    >>> unknown_keyword("n_unit", "Linear.v1", ["x", "n_units", "add_bias"])
+    "'n_unit' is not a parameter of Linear.v1. Did you mean 'n_units'? Parameters: x, n_units, add_bias."
+    """
+    known = list(known)
+    close = difflib.get_close_matches(key, known, n=1)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    listed = ", ".join(known) if known else "none"
+    return f"{key!r} is not a parameter of {owner}.{hint} Parameters: {listed}."
+
+
+def check_keywords(component: Any, kwargs: Mapping[str, Any], owner: str | None = None) -> None:
+    """Raise ``ArgumentError`` (the ``unknown_keyword`` message) when ``kwargs`` holds a name
+    ``component`` does not take; ``owner`` names it in the message (default: its name and
+    the distribution that provides it)."""
+    if not kwargs:
+        return
+    keywords = keywords_of(component)
+    unknown = keywords.unknown(kwargs)
+    if not unknown:
+        return
+    short = owner or getattr(component, "__name__", None) or type(component).__name__
+    problems = " ".join(unknown_keyword(k, short, keywords.names) for k in unknown)
+    raise ArgumentError(f"{owner or component_label(component)}: {problems}")
+
+
+def component_label(component: Any) -> str:
+    """``Scale (my-pack 1.0.0)``: a class or function's name and, when an
+    installed distribution holds its module, that distribution."""
+    name = str(getattr(component, "__qualname__", None) or getattr(component, "__name__", "?"))
+    dist = _distribution(getattr(component, "__module__", "") or "")
+    return f"{name} ({dist})" if dist else name
+
+
+def _distribution(module: str) -> str:
+    top = module.partition(".")[0]
+    names = _packages().get(top, [])
+    if not names:
+        return ""
+    try:
+        return f"{names[0]} {metadata.version(names[0])}"
+    except metadata.PackageNotFoundError:
+        return names[0]
+
+
+@functools.cache
+def _packages() -> Mapping[str, list[str]]:
+    return metadata.packages_distributions()
