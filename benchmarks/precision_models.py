@@ -60,8 +60,8 @@ def ptb_tensorweave(precision: str) -> Epoch:
     from tensorweave_train import SGD, Model
 
     L = tw.layers
-    tokens = tw.Input(shape=(None, PTB_STEPS), dtype="int32", name="tokens")
-    targets = tw.Input(shape=(None, PTB_STEPS), dtype="int32", name="targets")
+    tokens = tw.Input(shape=(PTB_STEPS,), dtype="int32", name="tokens")
+    targets = tw.Input(shape=(PTB_STEPS,), dtype="int32", name="targets")
     h = L["Lookup.v1"](tokens, PTB_VOCAB, PTB_UNITS)
     for _ in range(PTB_LAYERS):
         h = L["RNN.v1"](h, cell="LSTMCell.v1", n_units=PTB_UNITS)

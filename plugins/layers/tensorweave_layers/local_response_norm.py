@@ -10,7 +10,7 @@ activations: it computes in float32 under a mixed precision policy.
 
 >>> import numpy as np, tensorweave as tw
 >>> from tensorweave_layers import LocalResponseNorm
->>> x = tw.Input(shape=(None, 1, 1, 2), name="x", value=np.array([[[[1.0, 2.0]]]]))
+>>> x = tw.Input(shape=(1, 1, 2), name="x", value=np.array([[[[1.0, 2.0]]]]))
 >>> y = LocalResponseNorm(x, depth_radius=1, bias=1.0, alpha=1.0, beta=1.0)
 >>> [round(float(v), 3) for v in y().numpy().ravel()]     # 1 / (1 + 1 + 4), 2 / (1 + 1 + 4)
 [0.167, 0.333]

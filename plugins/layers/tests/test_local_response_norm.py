@@ -20,7 +20,7 @@ def numpy_lrn(x, r, bias, alpha, beta):
 def test_matches_the_formula_with_the_cifar10_settings():
     x = np.random.default_rng(0).normal(size=(2, 3, 3, 7)).astype("float32")
     node = tw.layers["LocalResponseNorm.v1"](
-        tw.Input(shape=(None, 3, 3, 7)), depth_radius=4, bias=1.0, alpha=0.001 / 9.0, beta=0.75
+        tw.Input(shape=(3, 3, 7)), depth_radius=4, bias=1.0, alpha=0.001 / 9.0, beta=0.75
     )
     np.testing.assert_allclose(
         tw.compile(node)(x), numpy_lrn(x, 4, 1.0, 0.001 / 9.0, 0.75), rtol=1e-5
@@ -28,7 +28,7 @@ def test_matches_the_formula_with_the_cifar10_settings():
 
 
 def test_computes_in_float32_under_mixed_bfloat16():
-    x = tw.Input(shape=(None, 2, 2, 3), name="x")
+    x = tw.Input(shape=(2, 2, 3), name="x")
     lrn = LocalResponseNorm(x, depth_radius=1)
     policy = tw.Precision("mixed_bfloat16")
     assert policy.apply(lrn, tf.ones([1, 2, 2, 3], tf.bfloat16)).dtype == tf.float32

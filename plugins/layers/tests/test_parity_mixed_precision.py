@@ -10,7 +10,7 @@ import tensorweave as tw
 
 
 def test_conv_layer_norm_dense_chain_matches_keras_mixed_bfloat16(parity, randn):
-    x = tw.Input(shape=(None, 5, 5, 3))
+    x = tw.Input(shape=(5, 5, 3))
     conv = tw.layers["Conv2D.v1"](x, 4, 3, activation="relu")
     norm = tw.layers["LayerNorm.v1"](conv, epsilon=1e-3)
     ours = tw.layers["Linear.v1"](norm, 5)

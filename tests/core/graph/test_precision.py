@@ -142,7 +142,7 @@ def test_a_module_hands_its_inner_layers_dtypes_on_and_only_the_graph_output_is_
 
 
 def test_integer_inputs_are_not_cast_and_float32_policies_cast_nothing():
-    ids = tw.Input(shape=(None,), dtype="int64", name="ids")
+    ids = tw.Input(shape=(), dtype="int64", name="ids")
     counted = tw.Lambda(lambda i: tf.cast(i, tf.float32) * 2.0, ids)
     assert tw.compile(counted, precision="mixed_bfloat16")(np.array([1, 2])).numpy().tolist() == [
         2.0,
