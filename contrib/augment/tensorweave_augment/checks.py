@@ -27,9 +27,7 @@ def keeps_shape_and_dtype(augmenter: Any) -> None:
     node, through ``tw.compile``)."""
     x = _batch()
     rng = tf.random.Generator.from_seed(0)
-    node = tw.Lambda(
-        lambda t: augmenter(t, rng), tw.Input(shape=tuple(x.shape[1:])), shape=x.shape
-    )
+    node = tw.Lambda(lambda t: augmenter(t, rng), tw.Input(shape=tuple(x.shape[1:])), shape=x.shape)
     for out in (augmenter(x, rng), tw.compile(node)(x)):
         assert out.shape == x.shape and out.dtype == x.dtype, (
             f"{augmenter!r} gave {out.dtype.name} {out.shape} for {x.dtype.name} {x.shape}"
