@@ -53,7 +53,9 @@ LR = 0.01
 BF16 = tf.bfloat16
 # TensorLayer's CIFAR-10 CNN has two LRN layers (norm1 after pool1, norm2 before pool2):
 # ``lrn=True`` adds them (``bench_precision.py``); its float32 figures are without
-LRN = {"depth_radius": 4, "bias": 1.0, "alpha": 0.001 / 9.0, "beta": 0.75}
+LRN = {"depth_radius": 4, "k": 1.0, "alpha": 0.001 / 9.0, "beta": 0.75}
+# the same settings in TensorFlow's spelling (``tf.nn.local_response_normalization`` calls k bias)
+TF_LRN = {"depth_radius": 4, "bias": 1.0, "alpha": 0.001 / 9.0, "beta": 0.75}
 
 
 # -- CIFAR-10 CNN -----------------------------------------------------------------------------
@@ -152,7 +154,7 @@ def _low(x: tf.Tensor, bf16: bool) -> tf.Tensor:
 
 def _lrn(x: tf.Tensor) -> tf.Tensor:
     """LRN in float32 (no bfloat16 kernel), handed back in the dtype it got."""
-    return tf.cast(tf.nn.local_response_normalization(tf.cast(x, tf.float32), **LRN), x.dtype)
+    return tf.cast(tf.nn.local_response_normalization(tf.cast(x, tf.float32), **TF_LRN), x.dtype)
 
 
 def cnn_hand_written(jit: bool = False, bf16: bool = False, lrn: bool = False) -> Any:
@@ -207,7 +209,7 @@ def cnn_keras(policy: str = "float32", lrn: bool = False) -> Any:
 
     def norm() -> list[Any]:
         lrn_layer = keras.layers.Lambda(
-            tf.nn.local_response_normalization, arguments=LRN, dtype="float32"
+            tf.nn.local_response_normalization, arguments=TF_LRN, dtype="float32"
         )
         return [lrn_layer] if lrn else []
 

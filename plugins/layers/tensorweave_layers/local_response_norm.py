@@ -3,7 +3,7 @@
 ``norm1``/``norm2``). It is ``tf.nn.local_response_normalization``::
 
     sqr_sum[b, i, j, c] = sum(x[b, i, j, c - r : c + r + 1] ** 2)
-    y = x / (bias + alpha * sqr_sum) ** beta
+    y = x / (k + alpha * sqr_sum) ** beta
 
 TensorFlow has no bfloat16 kernel for it on the CPU, and it is a statistic of the
 activations: it computes in float32 under a mixed precision policy.
@@ -11,7 +11,7 @@ activations: it computes in float32 under a mixed precision policy.
 >>> import numpy as np, tensorweave as tw
 >>> from tensorweave_layers import LocalResponseNorm
 >>> x = tw.Input(shape=(1, 1, 2), name="x", value=np.array([[[[1.0, 2.0]]]]))
->>> y = LocalResponseNorm(x, depth_radius=1, bias=1.0, alpha=1.0, beta=1.0)
+>>> y = LocalResponseNorm(x, depth_radius=1, k=1.0, alpha=1.0, beta=1.0)
 >>> [round(float(v), 3) for v in y().numpy().ravel()]     # 1 / (1 + 1 + 4), 2 / (1 + 1 + 4)
 [0.167, 0.333]
 """
@@ -30,14 +30,18 @@ from ._spatial import LAYOUTS, check_rank
 __all__ = ["LocalResponseNorm"]
 
 
+@tw.renamed_arguments({"bias": "k"})
 class LocalResponseNorm(tw.Layer):
     """Local response normalization across channels (TensorFlow's defaults).
 
     Args:
         x: images ``[batch, height, width, channels]`` (dense).
         depth_radius: the half-width ``r`` of the window of channels.
-        bias, alpha, beta: as in the formula of the module docstring (TensorLayer's CIFAR-10
-            model uses ``depth_radius=4, bias=1.0, alpha=0.001 / 9.0, beta=0.75``).
+        k, alpha, beta: as in the formula of the module docstring (TensorLayer's CIFAR-10
+            model uses ``depth_radius=4, k=1.0, alpha=0.001 / 9.0, beta=0.75``). The offset
+            ``k`` is PyTorch's name; ``tf.nn.local_response_normalization`` calls it ``bias``,
+            which tensorweave reserves for the on/off switch (``add_bias``): ``bias=`` still
+            works, with a ``tw.RenamedArgumentWarning``.
         name, share_state_with: see ``tw.Layer`` (no variables).
     """
 
@@ -48,7 +52,7 @@ class LocalResponseNorm(tw.Layer):
         x: tw.Layer,
         *,
         depth_radius: int = 5,
-        bias: float = 1.0,
+        k: float = 1.0,
         alpha: float = 1.0,
         beta: float = 0.5,
         name: str | None = None,
@@ -57,7 +61,7 @@ class LocalResponseNorm(tw.Layer):
         who = owner("LocalResponseNorm", name)
         check_rank(x, 4, LAYOUTS[2], who, f"reshape the input to {LAYOUTS[2]}.")
         self.depth_radius = tw.positive_int(depth_radius, "depth_radius", who)
-        self.bias, self.alpha, self.beta = float(bias), float(alpha), float(beta)
+        self.k, self.alpha, self.beta = float(k), float(alpha), float(beta)
         super().__init__(
             x, shape=x.shape, dtype=x.dtype, name=name, share_state_with=share_state_with
         )
@@ -65,5 +69,5 @@ class LocalResponseNorm(tw.Layer):
     def compute(self, x: Any) -> tf.Tensor:
         """``tf.nn.local_response_normalization`` with this layer's settings."""
         return tf.nn.local_response_normalization(
-            x, depth_radius=self.depth_radius, bias=self.bias, alpha=self.alpha, beta=self.beta
+            x, depth_radius=self.depth_radius, bias=self.k, alpha=self.alpha, beta=self.beta
         )
