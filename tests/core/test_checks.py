@@ -63,3 +63,10 @@ def test_compiled_graph_checks_inputs_instead_of_converting(value: object, messa
     with pytest.raises(tw.InputValueError, match="expects dtype float32, got complex64"):
         f(tf.complex(tf.ones((1, 2)), tf.ones((1, 2))))
     assert f.trace_count == 1
+
+
+def test_an_array_of_objects_is_not_told_to_build_an_object_input() -> None:
+    x = tw.Input(n_units=2, name="x")
+    with pytest.raises(tw.InputValueError, match="Fix: give an array of numbers") as info:
+        x.check(np.array([[1.0, None]], dtype=object))
+    assert "dtype=" not in str(info.value)

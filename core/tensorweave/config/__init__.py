@@ -7,7 +7,9 @@ tables with a ``nodes`` table are layer graphs wired by node name. See the modul
 - ``loading``: ``load``, ``loads``, ``--a.b.c=value`` overrides and ``${a.b}`` references;
 - ``resolve``: ``validate`` (every problem with its dotted path) and ``resolve``;
 - ``graphs``: graph blocks (inputs, layers, reuse, modules);
-- ``fill``: defaults, providers and versions written out (``fill``, ``save``).
+- ``fill``: defaults, providers and versions written out (``fill``, ``save``);
+- ``writing``: built objects written back as config (``graph_block``, ``promise_of``,
+  ``registered_name``; ``Configurable`` objects remember their arguments).
 
 >>> import tensorweave as tw
 >>> from tensorweave import config
@@ -37,16 +39,19 @@ from tensorweave.config.loading import (
 from tensorweave.config.promises import is_promise, lookup, promise_kind
 from tensorweave.config.resolve import resolve, resolve_graph, validate
 from tensorweave.config.schema import Param, check_type, params_of
+from tensorweave.config.writing import Configurable, graph_block, promise_of, registered_name
 
 __all__ = [
     "ConfigError",
     "Problems",
     "ConfigGraph",
+    "Configurable",
     "Param",
     "apply_overrides",
     "check_type",
     "fill",
     "get_path",
+    "graph_block",
     "interpolate",
     "is_graph_block",
     "is_promise",
@@ -58,6 +63,8 @@ __all__ = [
     "parse_override",
     "parse_value",
     "promise_kind",
+    "promise_of",
+    "registered_name",
     "resolve",
     "resolve_graph",
     "save",

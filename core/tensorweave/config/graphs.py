@@ -7,9 +7,11 @@ A *graph block* is a table with a ``nodes`` table. Each node is one of:
   ``null``) marks another dynamic dimension and ``dtype`` (default ``"float32"``) may be
   given: ``t = { input = [], dtype = "int64" }``;
 - a layer: a promise with ``inputs`` naming other nodes, passed positionally first:
-  ``h = { "@layers" = "Linear.v1", inputs = ["x"], n_units = 32 }``; a parameter typed
-  as a layer (``lengths``, ``mask``, ``sample_weight``…: ``tw.Layer``, ``Layer | None``
-  or a list of layers) names nodes too, passed by keyword:
+  ``h = { "@layers" = "Linear.v1", inputs = ["x"], n_units = 32 }``. The promise may be
+  of any kind whose component builds a layer (a ``tw.Module`` is one), e.g. a pack's
+  whole architectures by name; a node that builds something else is refused at its path.
+  A parameter typed as a layer (``lengths``, ``mask``, ``sample_weight``…: ``tw.Layer``,
+  ``Layer | None`` or a list of layers) names nodes too, passed by keyword:
   ``rnn = { "@layers" = "RNN.v1", inputs = ["emb"], lengths = "n" }``;
 - a reuse: ``h2 = { reuse = "h", inputs = ["x2"] }`` is ``h.reuse_with(x2)`` (shared
   state, e.g. a training copy or tied weights); other keys go to ``reuse_with``;
@@ -17,7 +19,8 @@ A *graph block* is a table with a ``nodes`` table. Each node is one of:
   output = "o" } }`` builds the inner nodes on the outer inputs (inner ``a`` is outer
   ``x``) and folds them into one ``tw.Module`` named ``block``.
 
-``share_state_with = "h"`` in a layer node passes the node ``h``. Every other key of the
+``share_state_with = "h"`` in a layer node passes the node ``h``; ``trainable = false`` in
+a layer, reuse or module node freezes it (``Layer.freeze``). Every other key of the
 block (``inputs``, ``outputs``, ``targets``, ``loss``, ``metrics``...) holds node names
 (a string, a list or a table of strings), checked to exist; ``ConfigGraph`` gives the
 nodes back by those names. Node names must not contain dots. Nodes may be listed in any
@@ -50,7 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ConfigGraph", "is_graph_block", "check_graph", "build_graph", "layer_keywords"]
 
-NODE_KEYS = ("inputs", "reuse", "module", "share_state_with")
+NODE_KEYS = ("inputs", "reuse", "module", "share_state_with", "trainable")
 
 
 class _NodeRef:
@@ -220,6 +223,8 @@ def check_graph(
             r.errors.append((sub, f"a node must be a table, got {spec!r}"))
             continue
         n_in = len(_deps({"inputs": spec.get("inputs", [])}))
+        if "trainable" in spec and not isinstance(spec["trainable"], bool):
+            r.errors.append((join_path(sub, "trainable"), "expected true or false"))
         if "input" in spec:
             shape = spec["input"]
             if not isinstance(shape, list) or any(
@@ -273,7 +278,11 @@ def check_graph(
             r.check_promise(node, sub, n_inputs=n_in, extra=NODE_KEYS)
         else:
             r.errors.append(
-                (sub, "a node needs `input`, a '@layers' component, `reuse` or `module`")
+                (
+                    sub,
+                    "a node needs `input`, a component that builds a layer ('@layers', or "
+                    "any kind whose components do), `reuse` or `module`",
+                )
             )
     _check_refs(r, block, path, set(nodes) | outer)
 
@@ -323,7 +332,7 @@ def build_graph(
                 opts = {
                     k: r.build(v, join_path(sub, k))
                     for k, v in spec.items()
-                    if k not in ("reuse", "inputs")
+                    if k not in ("reuse", "inputs", "trainable")
                 }
                 built[name] = built[spec["reuse"]].reuse_with(*ins, name=name, **opts)
             elif "module" in spec:
@@ -341,9 +350,12 @@ def build_graph(
                     extra[key] = (
                         built[value] if isinstance(value, str) else [built[v] for v in value]
                     )
-                built[name] = r.build_promise(
-                    spec, sub, inputs=ins, extra=extra, skip=(*NODE_KEYS, *wired)
+                built[name] = _layer_of(
+                    r.build_promise(spec, sub, inputs=ins, extra=extra, skip=(*NODE_KEYS, *wired)),
+                    spec,
                 )
+            if spec.get("trainable") is False:
+                built[name].freeze()
         except ConfigError:
             raise
         except Exception as err:
@@ -351,6 +363,18 @@ def build_graph(
     section = {k: v for k, v in block.items() if k != "nodes"}
     own = {k: v for k, v in built.items() if k in nodes}
     return ConfigGraph(own, section)
+
+
+def _layer_of(value: Any, spec: Mapping[str, Any]) -> Layer:
+    """``value`` when it is a layer: every node of a graph is one (any kind may build it)."""
+    if isinstance(value, Layer):
+        return value
+    kind, comp = promise_kind(spec)  # type: ignore[misc]
+    raise TypeError(
+        f"{kind} component {comp} built a {type(value).__name__}, not a layer: every node of "
+        "a graph is a tw.Layer (a tw.Module is one). Fix: name a component that builds "
+        "layers here, or move this table out of the graph's nodes."
+    )
 
 
 def _takes_name(spec: Mapping[str, Any]) -> bool:

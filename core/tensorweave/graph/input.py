@@ -121,8 +121,7 @@ class Input(Layer):
             if array.dtype.kind not in _same_kinds(self.dtype):
                 raise InputValueError(
                     f"Input {self.name!r} expects {self.dtype.name}, got an array of "
-                    f"{array.dtype}. Fix: cast the data, or build the input with dtype="
-                    f"{_dtype_hint(array.dtype)}."
+                    f"{array.dtype}. {_dtype_fix(array.dtype)}"
                 )
             tensor = tf.convert_to_tensor(array, dtype=self.dtype)
         if tensor.dtype != self.dtype:
@@ -179,12 +178,14 @@ def _same_kinds(dtype: tf.DType) -> str:
     return "fiubcUSO"
 
 
-def _dtype_hint(np_dtype: np.dtype) -> str:
-    if np_dtype.kind == "f":
-        return "tf.float32"
-    if np_dtype.kind in "iu":
-        return "tf.int64"
-    return repr(str(np_dtype))
+def _dtype_fix(np_dtype: np.dtype) -> str:
+    if np_dtype.kind == "O":  # no input can take Python objects
+        return (
+            "Fix: give an array of numbers (this one holds Python objects: rows of different "
+            "lengths, None, or one input's values mixed with another's)."
+        )
+    hint = {"f": "tf.float32", "i": "tf.int64", "u": "tf.int64"}.get(np_dtype.kind)
+    return f"Fix: cast the data, or build the input with dtype={hint or repr(str(np_dtype))}."
 
 
 def _full_shape(n_units: int | None, shape: Any, batch_shape: Any, who: str) -> Shape:

@@ -266,6 +266,59 @@ class Layer(Stateful):
         return _unique(self.state.trainable_variables)
 
     @property
+    def trainable(self) -> bool:
+        """Whether this layer's variables train: ``False`` after ``freeze()`` (or
+        ``layer.trainable = False``), as Keras's ``layer.trainable``.
+
+        A frozen layer's variables are left out of ``trainable_variables`` here, in every
+        ``Graph`` and ``Model`` that holds the layer (or a ``reuse_with`` of it: they share
+        the state), so no optimizer updates them. Setting it sets every layer kept inside
+        this one too (a ``Module``'s layers), as Keras does; a step compiled before the
+        change must be traced again to see it (``Model.train`` does that by itself).
+
+        >>> import tensorflow as tf, tensorweave as tw
+        >>> x = tw.Input(n_units=2)
+        >>> y = tw.Lambda(lambda a: a * v, x, variables=[v := tf.Variable(1.0)])
+        >>> y.trainable = False
+        >>> y.trainable, y.trainable_variables, len(y.variables)
+        (False, (), 1)
+        """
+        return bool(self.state.trainable)
+
+    @trainable.setter
+    def trainable(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise TypeError(
+                f"{type(self).__name__} {self.name!r}: trainable must be True or False, got "
+                f"{value!r}. Fix: layer.freeze() or layer.unfreeze()."
+            )
+        for module in (self.state, *self.state.submodules):
+            if isinstance(module, LayerState):
+                module.trainable = value
+
+    def freeze(self) -> Layer:
+        """Stop training this layer's variables (and those of the layers inside it);
+        returns the layer, so ``tw.layers["Linear.v1"](x, 8).freeze()`` reads in one line.
+        See ``trainable``.
+
+        >>> import tensorflow as tf, tensorweave as tw
+        >>> x = tw.Input(n_units=3, name="x")
+        >>> w = tf.Variable(tf.ones([3, 2]))
+        >>> inner = tw.Lambda(lambda a: a @ w, x, variables=[w])
+        >>> body = tw.Module(x, inner).freeze()
+        >>> body.trainable, inner.trainable, body.trainable_variables, len(body.variables)
+        (False, False, (), 1)
+        """
+        self.trainable = False
+        return self
+
+    def unfreeze(self) -> Layer:
+        """Train this layer's variables again (and those of the layers inside it);
+        returns the layer. See ``trainable``."""
+        self.trainable = True
+        return self
+
+    @property
     def padding_mask(self) -> Layer | None:
         """The node that marks the real steps of this one's output, or ``None``.
 

@@ -6,9 +6,11 @@ hands to the new node, so both read the very same ``tf.Variable`` objects. The s
 attribute of a layer TensorFlow tracks). It also owns the layer's random generator, so
 stochastic layers draw reproducibly and resume where a checkpoint left off, and it records
 the regularizer of each variable that has one (``regularize``), so a trainer adds
-``tw.regularization_loss(graph)`` to its loss for layers of any pack. Under a mixed
-precision policy, a layer's trainable float variables read from its state come in the
-dtype the layer computes in (``tensorweave.graph.precision``). Kept apart from
+``tw.regularization_loss(graph)`` to its loss for layers of any pack, and whether its
+variables train (``trainable``: ``Layer.freeze`` sets it, and every layer sharing the state
+is frozen with it). Under a mixed precision policy, a layer's trainable float variables read
+from its state come in the dtype the layer computes in (``tensorweave.graph.precision``).
+Kept apart from
 ``layer.py``, which defines the node: its inputs, shape, names and the contract subclasses
 fill in.
 
@@ -63,6 +65,30 @@ class LayerState(tf.Module):
     def __init__(self, name: str = "state") -> None:
         super().__init__(name=module_name(name))
         self._penalties = _Penalties()
+        #: whether this state's own variables train (``Layer.freeze``/``unfreeze`` set it)
+        self.trainable = True
+
+    @property
+    def trainable_variables(self) -> tuple[tf.Variable, ...]:
+        """The trainable variables of this state and of the states kept inside it, less
+        those of frozen states (``trainable`` is ``False``): what every optimizer sees.
+
+        >>> import tensorflow as tf
+        >>> outer, inner = LayerState("outer"), LayerState("inner")
+        >>> outer.w, inner.v = tf.Variable([1.0]), tf.Variable([2.0])
+        >>> outer.inner = inner
+        >>> inner.trainable = False
+        >>> [v.numpy().tolist() for v in outer.trainable_variables]
+        [[1.0]]
+        """
+        every = super().trainable_variables
+        frozen = {
+            v.ref()
+            for s in (self, *self.submodules)
+            if isinstance(s, LayerState) and not s.trainable
+            for v in s.variables
+        }
+        return tuple(v for v in every if v.ref() not in frozen) if frozen else every
 
     def __getattribute__(self, name: str) -> Any:
         # Under a mixed precision policy, the layer computing now reads its trainable float
@@ -148,12 +174,9 @@ def regularization_loss(layers: Layer | Graph | Iterable[Layer]) -> tf.Tensor:
     >>> round(float(tw.regularization_loss(tw.Graph.build(x, twice))), 4)
     0.5
     """
-    if hasattr(layers, "state"):
-        nodes: Iterable[Any] = [layers]
-    elif hasattr(layers, "nodes"):
-        nodes = layers.nodes
-    else:
-        nodes = layers
+    # no annotated assignment here: AutoGraph (the function runs inside compiled steps)
+    # refuses annotated names it has to carry through branches
+    nodes = [layers] if hasattr(layers, "state") else getattr(layers, "nodes", layers)
     states: dict[int, LayerState] = {}
     for node in nodes:
         for module in (node.state, *node.state.submodules):

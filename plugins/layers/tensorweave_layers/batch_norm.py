@@ -4,7 +4,9 @@ The training node normalizes with the batch's mean and variance over every axis 
 last (channels) and updates ``moving_mean``/``moving_variance`` (non-trainable variables)
 each time it runs: ``moving = momentum * moving + (1 - momentum) * batch``.
 ``bn.reuse_with(x, training=False)`` is the inference node: it normalizes with the moving
-statistics it shares with the training node, and updates nothing.
+statistics it shares with the training node, and updates nothing. A frozen BatchNorm
+(``bn.freeze()``, or a frozen ``Module`` holding it) runs as the inference node, as Keras's
+does with ``trainable=False``: fine-tuning the layers after it leaves its statistics alone.
 
 >>> import numpy as np, tensorweave as tw
 >>> x = tw.Input(n_units=2, name="x", value=[[0.0, 10.0], [2.0, 30.0]])
@@ -110,9 +112,10 @@ class BatchNorm(tw.Layer):
         )
 
     def compute(self, x: Any) -> tf.Tensor:
-        """Normalize ``x``; in training, also update the moving statistics."""
+        """Normalize ``x``; in training, also update the moving statistics (not when
+        frozen: then it normalizes with them, as the inference node)."""
         state = self.state
-        if self.training:
+        if self.training and state.trainable:
             mean, variance = tf.nn.moments(x, axes=self._axes)
             decay = tf.constant(1.0 - self.momentum, x.dtype)
             state.moving_mean.assign_sub((state.moving_mean - tf.stop_gradient(mean)) * decay)

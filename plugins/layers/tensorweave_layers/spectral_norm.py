@@ -14,7 +14,7 @@ runs the layer; gradients reach the normalized kernel. With ``training=False`` (
 >>> x = tw.Input(n_units=3, name="x", value=np.ones((2, 3), "float32"))
 >>> sn = SpectralNorm(x, "Linear.v1", n_units=4, power_iterations=20)
 >>> _ = sn()
->>> round(float(np.linalg.svd(sn.layer.weights.numpy(), compute_uv=False)[0]), 3)
+>>> round(float(np.linalg.svd(sn.layer.weights.numpy(), compute_uv=False)[0]), 2)
 1.0
 >>> sn.reuse_with(x, training=False).layer.weights is sn.layer.weights
 True

@@ -64,6 +64,24 @@ def test_inference_matches_keras_batch_normalization():
     )
 
 
+def test_frozen_runs_as_inference_as_keras_trainable_false():
+    x = tw.Input(shape=(4, 3))
+    bn = BatchNorm(x)
+    weights = [RNG.standard_normal(3).astype("float32") for _ in range(3)]
+    weights.append(RNG.uniform(0.5, 2.0, 3).astype("float32"))
+    for var, w in zip((bn.gamma, bn.beta, bn.moving_mean, bn.moving_variance), weights):
+        var.assign(w)
+    ref = keras.layers.BatchNormalization(epsilon=1e-3)
+    ref.build((None, 4, 3))
+    ref.set_weights(weights)
+    ref.trainable = False
+    tw.Module(x, bn).freeze()  # frozen through the module that holds it
+    value = RNG.standard_normal((2, 4, 3)).astype("float32")
+    got = bn.compute(value).numpy()
+    np.testing.assert_allclose(got, ref(value, training=True).numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(bn.moving_mean.numpy(), weights[2])  # nothing updated
+
+
 def test_module_reuse_switches_to_inference():
     x = tw.Input(n_units=2)
     block = tw.Module(x, BatchNorm(x))

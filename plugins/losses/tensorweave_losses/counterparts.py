@@ -7,8 +7,8 @@ component's parity test compares it with; ``also=`` names others that mean the s
 class and function spellings both match (``MeanSquaredError``, ``mean_squared_error``).
 Light on purpose: no TensorFlow.
 
->>> {row.kind for row in COUNTERPARTS}
-{'losses', 'metrics'}
+>>> sorted({row.kind for row in COUNTERPARTS})
+['losses', 'metrics']
 """
 
 from __future__ import annotations

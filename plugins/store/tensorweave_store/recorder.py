@@ -5,7 +5,10 @@ plain ``Model.train`` ask for it by name (the run is opened at the start and clo
 end of training: ``finished``; ``failed`` with the error when training raises,
 ``interrupted`` on Ctrl-C, as for ``tensorweave train``)::
 
-    model.train(data, 5, callbacks=[("RecordRun.v1", {"name": "my-exp", "tags": ["a"]})])
+    model.train(data, epochs=5, callbacks=[("RecordRun.v1", {"name": "my-exp", "tags": ["a"]})])
+
+Under a multi-worker strategy only the chief records (one run); a job's run lists the
+workers in its summary (``tensorweave runs show``).
 
 >>> RecordRun(name="x").priority
 90
@@ -16,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tensorweave_train import Callback, Event, TrainState, on_epoch, on_train
+from tensorweave_train import Callback, Event, TrainState, is_chief, on_epoch, on_train
 
 __all__ = ["RecordRun"]
 
@@ -51,6 +54,8 @@ class RecordRun(Callback):
         self.triggers = (on_train(at="start"), on_epoch(), on_train())
 
     def __call__(self, event: Event, state: TrainState) -> None:
+        if state.model is not None and not is_chief(state.model.strategy):
+            return  # several workers: the chief records the one run
         if event is Event.TRAIN_START and self.handle is None:
             from tensorweave_store.store import open_store
 

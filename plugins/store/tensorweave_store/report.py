@@ -95,6 +95,13 @@ def show_run(
         f"  started {utc_text(run.created_at)}  heartbeat {utc_text(run.heartbeat_at)}  "
         f"ended {utc_text(run.ended_at)} (UTC)",
     ]
+    spread = run.summary or {}
+    if spread.get("workers"):  # a run of several workers: one record, by the chief
+        lines.append(
+            f"  strategy: {spread.get('strategy')}, {spread.get('replicas')} replicas on "
+            f"{len(spread['workers'])} workers: {', '.join(spread['workers'])} "
+            f"(chief {spread.get('chief')})"
+        )
     if run.error:
         lines.append(f"  error: {run.error}")
     if run.figures:

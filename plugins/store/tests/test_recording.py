@@ -114,7 +114,7 @@ def test_model_train_that_raises_closes_its_run(recording, error, status, messag
         twt.LambdaCallback(boom, twt.on_epoch(at="start")),
     ]
     with pytest.raises(type(error)):
-        _tiny_model().train(data, 3, batch_size=16, callbacks=callbacks)
+        _tiny_model().train(data, epochs=3, batch_size=16, callbacks=callbacks)
     (run,) = recording.runs(tags=["py-fail"])
     assert (run.name, run.kind, run.status, run.error) == ("boom", "model.train", status, message)
     assert run.epochs_done == 1 and run.ended_at is not None
@@ -139,7 +139,7 @@ def test_model_train_records_when_asked(recording):
     )
     xs = np.random.default_rng(0).random((32, 4)).astype("float32")
     data = {"x": xs, "t": xs[:, :2] * 2}
-    model.train(data, 3, batch_size=16, validation=data)  # not asked: nothing recorded
+    model.train(data, epochs=3, batch_size=16, validation=data)  # not asked: nothing recorded
     assert recording.runs() == []
     model.train(
         data,

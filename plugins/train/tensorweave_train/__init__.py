@@ -7,11 +7,16 @@ the package or one of its entry points is cheap):
   ``test_step`` compiled and run several per call), ``Trainer`` (the event-driven loop),
   ``Callback`` and the events, ``Checkpointer`` (crash-safe checkpoints), ``History``,
   ``LossScale`` (dynamic loss scaling under ``precision="mixed_float16"``);
+- ``gan``: ``GAN`` (a generator and a discriminator trained in turn through
+  ``Model.train``), ``GANTrainer`` (``GANTrainer.v1``, a job config's ``[trainer]``);
 - ``callbacks``: ``EarlyStopping``, ``StopOnNaN``, ``CSVLogger``, ``TensorBoard``,
-  ``Progress``/``ProgressBar``, ``ReduceLROnPlateau``, ``CheckpointCallback``;
-- ``optimizers``: ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad``, schedules, clipping;
+  ``Progress``/``ProgressBar``, ``ReduceLROnPlateau``, ``CheckpointCallback``,
+  ``SwapEMAWeights``, ``LearningRateScheduler``;
+- ``optimizers``: ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad``, ``Nadam``,
+  ``Adamax``, ``Adadelta``, ``Ftrl``, ``Lion``, ``Lamb``, ``Adafactor``, schedules, clipping;
 - ``runs``: ``Run`` (a run directory, opened), ``train_job``/``resume_job`` (a config into
-  a run), ``load_model``, ``export_run``, ``Predictor``, ``Ensemble``, ``WarmStart``;
+  a run), ``load_model``, ``export_run``, ``Predictor``, ``Ensemble``, ``WarmStart``,
+  ``distribution`` (a job's ``tf.distribute`` strategy) and ``Cluster`` (``TF_CONFIG``);
 - ``commands``: ``tensorweave train|evaluate|predict|resume|export|plot|draw``.
 
 Components are registered by versioned name (``tw.optimizers["Adam.v1"]``,
@@ -34,15 +39,21 @@ from tensorweave_train import moved
 
 if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_train import kinds
+    from tensorweave_train.callbacks.averages import SwapEMAWeights
     from tensorweave_train.callbacks.checkpoint import CheckpointCallback
     from tensorweave_train.callbacks.loggers import CSVLogger, TensorBoard
     from tensorweave_train.callbacks.monitors import EarlyStopping, ReduceLROnPlateau
     from tensorweave_train.callbacks.progress import Progress, ProgressBar
+    from tensorweave_train.callbacks.scheduler import LearningRateScheduler
     from tensorweave_train.callbacks.stop_on_nan import StopOnNaN
     from tensorweave_train.commands.arguments import parse_command_line
+    from tensorweave_train.gan.model import GAN
+    from tensorweave_train.gan.noise import LatentNoise
+    from tensorweave_train.gan.trainer import GANTrainer
     from tensorweave_train.hooks import ensure_hookspecs
     from tensorweave_train.loop.checkpoints import Checkpointer, CorruptCheckpointWarning
     from tensorweave_train.loop.data import Batches, as_batches
+    from tensorweave_train.loop.distribute import is_chief
     from tensorweave_train.loop.events import (
         Callback,
         Event,
@@ -61,19 +72,32 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_train.loop.trainer import Trainer
     from tensorweave_train.optimizers import (
         SGD,
+        Adadelta,
+        Adafactor,
         Adagrad,
         Adam,
+        Adamax,
         AdamW,
         Constant,
         CosineDecay,
+        CosineDecayRestarts,
         ExponentialDecay,
+        Ftrl,
+        InverseTimeDecay,
+        Lamb,
+        Lion,
+        Nadam,
+        OneCycle,
         Optimizer,
+        PiecewiseConstant,
+        PolynomialDecay,
         RMSprop,
         Schedule,
         StepDecay,
         WarmUp,
         clip_gradients,
     )
+    from tensorweave_train.runs.cluster import Cluster, ClusterError, cluster_config
     from tensorweave_train.runs.config import (
         Job,
         build_job,
@@ -87,6 +111,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_train.runs.export import Predictor, export_saved_model
     from tensorweave_train.runs.processors import PredictInputError
     from tensorweave_train.runs.run import Run, export_run, load_model, load_run
+    from tensorweave_train.runs.strategy import Distribution, distribution
     from tensorweave_train.runs.training import Interrupted, resume_job, train_job
     from tensorweave_train.runs.warm_start import WarmStart
 
@@ -116,6 +141,10 @@ _EXPORTS = {
     "Checkpointer": f"{_L}.checkpoints",
     "CorruptCheckpointWarning": f"{_L}.checkpoints",
     "NonFiniteWarning": f"{_L}.nonfinite",
+    # GANs
+    "GAN": "gan.model",
+    "GANTrainer": "gan.trainer",
+    "LatentNoise": "gan.noise",
     # callbacks
     "CheckpointCallback": f"{_C}.checkpoint",
     "CSVLogger": f"{_C}.loggers",
@@ -125,6 +154,8 @@ _EXPORTS = {
     "Progress": f"{_C}.progress",
     "ProgressBar": f"{_C}.progress",
     "StopOnNaN": f"{_C}.stop_on_nan",
+    "SwapEMAWeights": f"{_C}.averages",
+    "LearningRateScheduler": f"{_C}.scheduler",
     # optimizers, schedules, clipping
     "Optimizer": _O,
     "SGD": _O,
@@ -132,6 +163,13 @@ _EXPORTS = {
     "AdamW": _O,
     "RMSprop": _O,
     "Adagrad": _O,
+    "Nadam": _O,
+    "Adamax": _O,
+    "Adadelta": _O,
+    "Ftrl": _O,
+    "Lion": _O,
+    "Lamb": _O,
+    "Adafactor": _O,
     "clip_gradients": _O,
     "Schedule": _O,
     "Constant": _O,
@@ -139,6 +177,11 @@ _EXPORTS = {
     "ExponentialDecay": _O,
     "CosineDecay": _O,
     "WarmUp": _O,
+    "PolynomialDecay": _O,
+    "PiecewiseConstant": _O,
+    "CosineDecayRestarts": _O,
+    "InverseTimeDecay": _O,
+    "OneCycle": _O,
     # runs
     "Run": f"{_R}.run",
     "load_model": f"{_R}.run",
@@ -160,6 +203,13 @@ _EXPORTS = {
     "export_saved_model": f"{_R}.export",
     "Ensemble": f"{_R}.ensemble",
     "WarmStart": f"{_R}.warm_start",
+    # distribution: the strategy of a job, the cluster, the chief
+    "Distribution": f"{_R}.strategy",
+    "distribution": f"{_R}.strategy",
+    "Cluster": f"{_R}.cluster",
+    "ClusterError": f"{_R}.cluster",
+    "cluster_config": f"{_R}.cluster",
+    "is_chief": f"{_L}.distribute",
     # for packs that add commands or hooks of their own (the store)
     "parse_command_line": "commands.arguments",
     "ensure_hookspecs": "hooks",
@@ -185,6 +235,9 @@ __all__ = [
     "Checkpointer",
     "CorruptCheckpointWarning",
     "NonFiniteWarning",
+    "GAN",
+    "GANTrainer",
+    "LatentNoise",
     "CheckpointCallback",
     "CSVLogger",
     "TensorBoard",
@@ -193,12 +246,21 @@ __all__ = [
     "Progress",
     "ProgressBar",
     "StopOnNaN",
+    "SwapEMAWeights",
+    "LearningRateScheduler",
     "Optimizer",
     "SGD",
     "Adam",
     "AdamW",
     "RMSprop",
     "Adagrad",
+    "Nadam",
+    "Adamax",
+    "Adadelta",
+    "Ftrl",
+    "Lion",
+    "Lamb",
+    "Adafactor",
     "clip_gradients",
     "Schedule",
     "Constant",
@@ -206,6 +268,11 @@ __all__ = [
     "ExponentialDecay",
     "CosineDecay",
     "WarmUp",
+    "PolynomialDecay",
+    "PiecewiseConstant",
+    "CosineDecayRestarts",
+    "InverseTimeDecay",
+    "OneCycle",
     "Run",
     "load_model",
     "load_run",
@@ -226,6 +293,12 @@ __all__ = [
     "export_saved_model",
     "Ensemble",
     "WarmStart",
+    "Distribution",
+    "distribution",
+    "Cluster",
+    "ClusterError",
+    "cluster_config",
+    "is_chief",
     "parse_command_line",
     "ensure_hookspecs",
     "kinds",

@@ -20,6 +20,10 @@ def _optimizer(component: str, keras: str) -> tw.Counterpart:
     return tw.Counterpart(component, keras=f"keras.optimizers.{keras}", kind="optimizers")
 
 
+def _schedule(component: str, keras: str) -> tw.Counterpart:
+    return tw.Counterpart(component, keras=f"keras.optimizers.schedules.{keras}", kind="schedules")
+
+
 def _callback(component: str, keras: str) -> tw.Counterpart:
     return tw.Counterpart(component, also=(f"keras.callbacks.{keras}",), kind="callbacks")
 
@@ -30,12 +34,24 @@ COUNTERPARTS = (
     _optimizer("AdamW.v1", "AdamW"),
     _optimizer("RMSprop.v1", "RMSprop"),
     _optimizer("Adagrad.v1", "Adagrad"),
+    _optimizer("Nadam.v1", "Nadam"),
+    _optimizer("Adamax.v1", "Adamax"),
+    _optimizer("Adadelta.v1", "Adadelta"),
+    _optimizer("Ftrl.v1", "Ftrl"),
+    _optimizer("Lion.v1", "Lion"),
+    _optimizer("Lamb.v1", "Lamb"),
+    _optimizer("Adafactor.v1", "Adafactor"),
     tw.Counterpart(
         "ExponentialDecay.v1", keras="keras.optimizers.schedules.ExponentialDecay", kind="schedules"
     ),
     tw.Counterpart(
         "CosineDecay.v1", keras="keras.optimizers.schedules.CosineDecay", kind="schedules"
     ),
+    _schedule("PolynomialDecay.v1", "PolynomialDecay"),
+    _schedule("PiecewiseConstant.v1", "PiecewiseConstantDecay"),
+    _schedule("CosineDecayRestarts.v1", "CosineDecayRestarts"),
+    _schedule("InverseTimeDecay.v1", "InverseTimeDecay"),
+    tw.Counterpart("OneCycle.v1", also=("torch.optim.lr_scheduler.OneCycleLR",), kind="schedules"),
     _callback("EarlyStopping.v1", "EarlyStopping"),
     _callback("CSVLogger.v1", "CSVLogger"),
     _callback("TensorBoard.v1", "TensorBoard"),
@@ -44,4 +60,10 @@ COUNTERPARTS = (
     _callback("StopOnNaN.v1", "TerminateOnNaN"),
     _callback("LambdaCallback.v1", "LambdaCallback"),
     _callback("ProgressBar.v1", "ProgbarLogger"),
+    _callback("SwapEMAWeights.v1", "SwapEMAWeights"),
+    tw.Counterpart(
+        "LearningRateScheduler.v1",
+        keras="keras.callbacks.LearningRateScheduler",
+        kind="callbacks",
+    ),
 )

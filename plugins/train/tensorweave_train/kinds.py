@@ -27,8 +27,10 @@ schedules = tw.Kind.of_callables(
 )
 trainers = tw.Kind.of_callables(
     "trainers",
-    doc="training loops: Trainer(model, callbacks=...) runs the events of a training",
-    expected="a trainer must be a class Trainer(model, ...)",
+    doc="how a model trains: the loop (Trainer.v1: Trainer(model, callbacks=...) runs the "
+    "events of a training) and recipes for a job config's [trainer] section, whose "
+    "build_model(graph, optimizer=...) makes the model (GANTrainer.v1)",
+    expected="a trainer must be a class Trainer(model, ...) or a recipe class",
 )
 callbacks = tw.Kind.of_callables(
     "callbacks",

@@ -4,8 +4,10 @@ shared by the tests and subprocesses."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +88,20 @@ def weights(model):
     return [v.numpy().copy() for v in model.variables]
 
 
+class Crash(Exception):
+    """A simulated crash (``crash_at``)."""
+
+
+def crash_at(step):
+    """A callback raising ``Crash`` at the end of ``step``, after the checkpoint's."""
+
+    def fn(ev, st):
+        if st.step == step:
+            raise Crash(f"simulated crash at step {step}")
+
+    return twt.LambdaCallback(fn, twt.on_step(), priority=1000)
+
+
 # -- runs and the command line -----------------------------------------------------------------
 TINY = ["--data.limit=200", "--train.epochs=2", "--train.batch_size=64", "--dims.hidden=8"]
 
@@ -160,3 +176,106 @@ def lock_holder(lock: Path) -> subprocess.Popen[str]:
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
     return proc
+
+
+# -- a small DCGAN on generated 8x8 images -----------------------------------------------------
+def gan_images(n=64, seed=0):
+    """``n`` 8x8x1 images in [-1, 1]: a bright square at a random place on a dark field."""
+    rng = np.random.default_rng(seed)
+    images = -np.ones((n, 8, 8, 1), "float32")
+    for image, (row, col) in zip(images, rng.integers(0, 5, size=(n, 2)), strict=True):
+        image[row : row + 4, col : col + 4] = 1.0
+    return images + rng.normal(scale=0.05, size=images.shape).astype("float32")
+
+
+def dcgan_networks(seed=0, latent=8, batch_norm=True):
+    """A DCGAN's generator (noise (1, 1, latent) -> 8x8x1, transposed convolutions and
+    BatchNorm) and discriminator (8x8x1 -> a logit, strided convolutions), as modules."""
+    tw.reset_names()
+    tf.random.set_seed(seed)
+    L = tw.layers
+    z = tw.Input(shape=(1, 1, latent), name="z")
+    # no bias before a BatchNorm (it would only learn rounding noise), as the DCGAN paper
+    h = L["Conv2DTranspose.v1"](
+        z, n_units=16, kernel_size=2, padding="valid", add_bias=not batch_norm
+    )
+    if batch_norm:
+        h = L["BatchNorm.v1"](h, momentum=0.9)
+    h = L["Activation.v1"](h, activation="relu")
+    h = L["Conv2DTranspose.v1"](h, n_units=8, kernel_size=4, strides=2, add_bias=not batch_norm)
+    if batch_norm:
+        h = L["BatchNorm.v1"](h, momentum=0.9)
+    h = L["Activation.v1"](h, activation="relu")
+    image = L["Conv2DTranspose.v1"](h, n_units=1, kernel_size=4, strides=2, activation="tanh")
+    generator = tw.Module(z, image, name="generator")
+    x = tw.Input(shape=(8, 8, 1), name="x")
+    h = L["Conv2D.v1"](x, n_units=8, kernel_size=4, strides=2, activation="leaky_relu")
+    h = L["Conv2D.v1"](h, n_units=16, kernel_size=4, strides=2, activation="leaky_relu")
+    logit = L["Linear.v1"](L["Flatten.v1"](h), n_units=1)
+    return generator, tw.Module(x, logit, name="discriminator")
+
+
+def dcgan(seed=0, **kw):
+    """A ``twt.GAN`` of ``dcgan_networks`` (``kw``: the GAN's options)."""
+    batch_norm = kw.pop("batch_norm", True)
+    generator, discriminator = dcgan_networks(seed, batch_norm=batch_norm)
+    optimizer = kw.pop("optimizer", None) or {
+        "generator": twt.Adam(2e-3, beta_1=0.5),
+        "discriminator": twt.Adam(2e-3, beta_1=0.5),
+    }
+    return twt.GAN(generator, discriminator, optimizer=optimizer, **kw)
+
+
+# -- training processes killed with SIGKILL ----------------------------------------------------
+TESTS = Path(__file__).parent
+
+
+def crash_run(run_dir, out, delay, *, model="regression", dropout=0.0):
+    """``twtrain_crash_script.py``: a training process of ``model`` that resumes from
+    ``run_dir``, sleeping ``delay`` s per step, its final weights in ``out``."""
+    env = dict(os.environ, PYTHONPATH=str(TESTS), TF_CPP_MIN_LOG_LEVEL="3")
+    script = str(TESTS / "twtrain_crash_script.py")
+    return subprocess.Popen(
+        [sys.executable, script, str(run_dir), str(out), str(delay), str(dropout), model],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def kill_after(victim, ckpt_dir, step):
+    """SIGKILL ``victim`` a little after it wrote a checkpoint at ``step`` or later; the
+    step of its newest checkpoint."""
+    deadline = time.time() + 240
+    while time.time() < deadline:
+        done = [p for p in ckpt_dir.glob("ckpt-*")] if ckpt_dir.exists() else []
+        if any(p.name >= f"ckpt-{step:010d}" for p in done):
+            break
+        assert victim.poll() is None, victim.communicate()
+        time.sleep(0.05)
+    time.sleep(0.2)  # a couple of steps past the checkpoint: mid-epoch (8 steps per epoch)
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.wait()
+    assert victim.returncode == -signal.SIGKILL
+    return int(max(p.name for p in ckpt_dir.glob("ckpt-*")).split("-")[1])
+
+
+def killed_twice_and_resumed(tmp_path, model, dropout=0.0):
+    """The final weights (``np.load``-ed) of an uninterrupted run of ``model`` and of one
+    SIGKILLed twice mid-epoch and resumed, with the crash script."""
+    ref = crash_run(tmp_path / "ref", tmp_path / "ref.npz", 0.0, model=model, dropout=dropout)
+    run, ckpt_dir = tmp_path / "run", tmp_path / "run" / "checkpoints"
+    kills = []
+    for at in (15, 30):
+        victim = crash_run(run, tmp_path / "run.npz", 0.1, model=model, dropout=dropout)
+        kills.append(kill_after(victim, ckpt_dir, at))
+    assert kills[0] < kills[1] and all(k % 8 for k in kills), kills  # both mid-epoch
+    resumed = crash_run(run, tmp_path / "run.npz", 0.0, model=model, dropout=dropout)
+    out, err = resumed.communicate(timeout=300)
+    assert resumed.returncode == 0, err
+    assert int(out.split("started-at ")[1].split()[0]) == kills[1]
+    ref_out, ref_err = ref.communicate(timeout=300)
+    assert ref.returncode == 0, ref_err
+    assert "started-at 0 " in ref_out
+    return np.load(tmp_path / "ref.npz"), np.load(tmp_path / "run.npz")

@@ -323,6 +323,31 @@ def test_an_uninstalled_component_names_the_distribution_the_config_recorded(
     )
 
 
+def test_trainable_false_freezes_a_node(regs: list) -> None:
+    block = {
+        "nodes": {
+            "x": {"input": [2]},
+            "h": {"@layers": "CfgScale.v1", "inputs": ["x"], "n_units": 2, "trainable": False},
+            "body": {
+                "inputs": ["x"],
+                "trainable": False,
+                "module": {
+                    "inputs": ["a"],
+                    "output": "o",
+                    "nodes": {"o": {"@layers": "CfgScale.v1", "inputs": ["a"], "n_units": 2}},
+                },
+            },
+            "y": {"@layers": "CfgSum.v1", "inputs": ["h", "body"]},
+        },
+        "outputs": "y",
+    }
+    g = config.resolve({"m": block})["m"]
+    assert not g["h"].trainable and not g["body"].trainable
+    assert g.graph().trainable_variables == ()
+    block["nodes"]["h"]["trainable"] = "no"
+    assert ("m.nodes.h.trainable", "expected true or false") in config.validate({"m": block})
+
+
 def test_an_override_to_null_drops_a_key_the_new_component_does_not_take(regs: list) -> None:
     with tw.registry("cfgtest_inits").scoped() as inits:
         inits.register("normal.v1", lambda stddev=1.0: ("normal", stddev))

@@ -248,3 +248,55 @@ def test_default_reuse_with_of_a_varargs_layer_takes_any_number_of_inputs():
     a = Add(xs[0], xs[1])
     b = a.reuse_with(*xs)
     assert b.inputs == tuple(xs) and b.state is a.state
+
+
+# -- freezing -------------------------------------------------------------------------
+def test_freeze_leaves_variables_out_of_every_trainable_list():
+    x = tw.Input(n_units=3, name="x")
+    h = Dense(x, 4, name="h")
+    y = Dense(h, 2, name="y")
+    twin = h.reuse_with(tw.Input(n_units=3))  # shares h's state: frozen with it
+    graph = tw.Graph.build(inputs=x, outputs=y)
+    assert h.freeze() is h
+    assert not h.trainable and not twin.trainable
+    assert h.trainable_variables == () and len(h.variables) == 2
+    assert {v.ref() for v in graph.trainable_variables} == {v.ref() for v in y.variables}
+    assert len(graph.variables) == 4  # still saved and restored: only training skips them
+    h.unfreeze()
+    assert h.trainable and len(graph.trainable_variables) == 4
+
+
+def test_freezing_a_module_freezes_the_layers_inside_it():
+    x = tw.Input(n_units=3, name="x")
+    inner = Dense(Dense(x, 4), 2)
+    block = tw.Module(x, inner, name="block")
+    outer = Dense(block, 1)
+    block.trainable = False
+    assert not inner.trainable and inner.trainable_variables == ()
+    graph = tw.Graph.build(inputs=x, outputs=outer)
+    assert {v.ref() for v in graph.trainable_variables} == {v.ref() for v in outer.variables}
+    block.trainable = True
+    assert inner.trainable and len(graph.trainable_variables) == 6
+
+
+def test_freezing_an_inner_layer_keeps_the_module_trainable():
+    x = tw.Input(n_units=3, name="x")
+    first = Dense(x, 4)
+    block = tw.Module(x, Dense(first, 2))
+    first.freeze()
+    assert block.trainable
+    assert len(block.trainable_variables) == 2 and len(block.variables) == 4
+
+
+def test_freeze_does_not_change_gradients_of_an_explicit_tape():
+    x = tw.Input(n_units=2, name="x")
+    h = Dense(x, 1).freeze()
+    with tf.GradientTape() as tape:
+        out = tf.reduce_sum(h.compute(tf.ones([1, 2])))
+    assert all(g is not None for g in tape.gradient(out, h.variables))
+
+
+def test_trainable_must_be_a_bool():
+    h = Dense(tw.Input(n_units=2), 1)
+    with pytest.raises(TypeError, match=r"trainable must be True or False.*freeze\(\)"):
+        h.trainable = "no"  # type: ignore[assignment]

@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 from tensorweave_train.loop.checkpoints import Checkpointer
+from tensorweave_train.loop.distribute import is_chief
 from tensorweave_train.loop.events import (
     Callback,
     Event,
@@ -58,8 +59,8 @@ class CheckpointCallback(Callback):
     def __call__(self, event: Event, state: TrainState) -> None:
         if state.model is None or state.trainer is None:
             return  # not in a training loop
-        if not state.model.strategy.extended.should_checkpoint:
-            return  # multi-worker: only the chief writes
+        if not is_chief(state.model.strategy):
+            return  # multi-worker: only the chief writes (restore shares it with the others)
         snapshot = state.trainer.snapshot()
         if event is Event.EPOCH_END:  # the epoch's work is done: resume at the next one
             snapshot.update(epoch=state.epoch + 1, epoch_step=0, epoch_done=False, loss_sum=0.0)

@@ -1,5 +1,6 @@
 """Loggers: ``CSVLogger`` (a row per epoch in a CSV file) and ``TensorBoard`` (scalars and
-the train step's graph), with Keras's argument names.
+the train step's graph), with Keras's argument names. Under a multi-worker strategy only
+the chief writes (the other workers' values are the same).
 
 >>> import os, tempfile
 >>> CSVLogger(os.path.join(tempfile.mkdtemp(), "log.csv")).priority
@@ -16,6 +17,7 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
+from tensorweave_train.loop.distribute import is_chief
 from tensorweave_train.loop.events import Callback, Event, TrainState, on_epoch, on_step, on_train
 
 __all__ = ["CSVLogger", "TensorBoard"]
@@ -51,6 +53,8 @@ class CSVLogger(Callback):
         self._sync()
 
     def __call__(self, event: Event, state: TrainState) -> None:
+        if not _writes(state):
+            return
         if event is Event.TRAIN_END:
             self._sync()
             return
@@ -98,6 +102,11 @@ class CSVLogger(Callback):
                 os.fsync(f.fileno())
             os.replace(tmp, self.path)
         return header
+
+
+def _writes(state: TrainState) -> bool:
+    """Whether this process writes: one process, or the chief of several workers."""
+    return state.model is None or is_chief(state.model.strategy)
 
 
 _SCALAR_META: Any = None  # the scalars plugin's metadata, serialised once
@@ -155,6 +164,8 @@ class TensorBoard(Callback):
         self._graph_of: Any = None  # the model whose graph is written (once per model)
 
     def __call__(self, event: Event, state: TrainState) -> None:
+        if not _writes(state):
+            return
         if self._writer is None:
             self._writer = tf.summary.create_file_writer(self.logdir)
         with self._writer.as_default(step=state.step):

@@ -122,6 +122,7 @@ class EarlyStopping(Monitor):
 class ReduceLROnPlateau(Monitor):
     """Multiply the optimizer's base learning rate by ``factor`` when ``monitor`` has not
     improved for ``patience`` epochs (not below ``min_lr``; then wait ``cooldown`` epochs).
+    A model with several optimizers has each one's rate reduced.
     """
 
     priority = 10
@@ -153,10 +154,11 @@ class ReduceLROnPlateau(Monitor):
             return
         self.wait += 1
         if self.wait >= self.patience and state.model is not None:
-            optimizer = state.model.optimizer
-            lr = optimizer.learning_rate
-            lr.assign(max(float(lr.numpy()) * self.factor, self.min_lr))
-            state.set("learning_rate", float(optimizer.current_learning_rate()))
+            for optimizer in state.model.optimizers.values():
+                lr = optimizer.learning_rate
+                lr.assign(max(float(lr.numpy()) * self.factor, self.min_lr))
+            for name, rate in state.model.learning_rates().items():
+                state.set(name, rate)
             self.wait, self._cooling = 0, self.cooldown
 
     def state_dict(self) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """``tensorweave predict RUN [RUN ...]``: a trained model on raw input, with its processors.
 
-Raw input comes from ``--input FILE`` (``.npy``, ``.json`` or text) or ``--text``; the run's
-saved pre-processing turns it into the model's input and its post-processing turns the
-outputs into answers (class ids). ``--probabilities`` and ``--top-k K`` print class
+Raw input comes from ``--input FILE`` (``.npy``, ``.npz``, ``.json`` or text) or ``--text``;
+a model with several inputs takes one array per input, by name (an ``.npz`` file or a JSON
+object). The run's saved pre-processing turns it into the model's input and its
+post-processing turns the outputs into answers (class ids). ``--probabilities`` and ``--top-k K`` print class
 probabilities instead; several runs predict as an ensemble combined by ``--voter``;
 ``--generate N`` extends a sequence N items.
 
@@ -29,7 +30,11 @@ def predict_parser() -> CommandParser:
     """The parser of ``tensorweave predict``."""
     p = run_parser("predict", "Run a trained model on raw input, with its processors.")
     p.usage = "tensorweave predict RUN [RUN ...] [--voter NAME] (--input FILE | --text TEXT)"
-    p.add_argument("--input", help="a .npy, .json or .txt file of raw examples")
+    p.add_argument(
+        "--input",
+        help="a .npy, .npz, .json or .txt file of raw examples (several inputs: an .npz or a "
+        "JSON object with one array per input name)",
+    )
     p.add_argument("--text", help="raw text input (character models)")
     p.add_argument("--generate", type=int, default=0, help="append N predicted items")
     p.add_argument("--probabilities", action="store_true", help="print class probabilities")
@@ -49,8 +54,15 @@ def _raw(args: argparse.Namespace) -> Any:
         raise UsageError(f"tensorweave predict: no input file {path}")
     if path.suffix == ".npy":
         return np.load(path, allow_pickle=False)
+    if path.suffix == ".npz":
+        with np.load(path, allow_pickle=False) as arrays:
+            return {name: arrays[name] for name in arrays.files}
     if path.suffix == ".json":
-        return np.asarray(json.loads(path.read_text()))
+        try:
+            found = json.loads(path.read_text())
+        except json.JSONDecodeError as err:
+            raise UsageError(f"tensorweave predict: {path} is not valid JSON: {err}") from err
+        return found  # rows, or an object of one array per input (``prepare_inputs``)
     return path.read_text()
 
 

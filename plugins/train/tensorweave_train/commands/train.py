@@ -1,10 +1,17 @@
 """``tensorweave train [CONFIG]`` and ``tensorweave resume RUN``: train a job into a run.
 
-``train`` reads a built-in (``digits``, ``chars``) or a file with ``--section.key=VALUE``
+``train`` reads a built-in (``digits``, ``chars``, ``dcgan``) or a file with ``--section.key=VALUE``
 overrides, optionally warm-started from a trained run (``--warm-start RUN|NAME@VERSION``
 with ``--include``/``--exclude``/``--rename``); ``train CONFIG --help`` lists the
 parameters of the components the config selects. ``resume`` continues a run from its
 newest valid checkpoint (``--train.epochs=N`` is the new total).
+
+On several workers (``--train.strategy=multi_worker``) each worker runs ``train`` with the
+cluster, ``--workers HOST:PORT,HOST:PORT --task N`` (which writes ``TF_CONFIG``), or
+``TF_CONFIG`` itself. A worker that loses another one (it stopped, crashed or restarted)
+restarts itself with the same command (``--max-restarts``, default 3) and waits for the
+cluster to form again: a worker killed mid-epoch and started again continues, with the
+others, from the last checkpoint.
 
 >>> parser = train_parser()
 >>> parser.parse_args(["digits", "--quiet"]).quiet
@@ -14,6 +21,8 @@ True
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -25,7 +34,9 @@ from tensorweave_train.commands.arguments import (
     run_parser,
 )
 
-__all__ = ["train_parser", "cmd_train", "cmd_resume", "print_summary"]
+__all__ = ["RESTARTS_ENV", "train_parser", "cmd_train", "cmd_resume", "print_summary"]
+
+RESTARTS_ENV = "TENSORWEAVE_WORKER_RESTARTS"  # how often this worker restarted itself
 
 
 def train_parser() -> CommandParser:
@@ -33,7 +44,7 @@ def train_parser() -> CommandParser:
     p = base_parser(
         "train",
         "[CONFIG] [--section.key=VALUE ...] [options]",
-        "Train the model CONFIG describes (a file, or a built-in: digits (default), chars).",
+        "Train the model CONFIG describes (a file, or a built-in: digits (default), chars, dcgan).",
     )
     p.add_argument("config", nargs="?", help="config file or built-in name")
     p.add_argument("--run-dir", help="where to write the run (default runs/NAME-TIME)")
@@ -57,7 +68,70 @@ def train_parser() -> CommandParser:
         metavar="OLD=NEW",
         help="the source's names with OLD load into names with NEW",
     )
+    cluster = p.add_argument_group(
+        "several workers (--train.strategy=multi_worker or parameter_server; "
+        "see docs/distributed.md); these write TF_CONFIG"
+    )
+    cluster.add_argument(
+        "--workers", metavar="HOST:PORT,...", help="every worker, in order (worker 0 is the chief)"
+    )
+    cluster.add_argument(
+        "--task", metavar="N|TYPE:N", help="this process: worker N (from 0), or chief, ps:N"
+    )
+    cluster.add_argument("--ps", metavar="HOST:PORT,...", help="parameter_server: the ps tasks")
+    cluster.add_argument("--chief", metavar="HOST:PORT", help="parameter_server: the coordinator")
+    cluster.add_argument(
+        "--max-restarts",
+        type=int,
+        default=3,
+        metavar="N",
+        help="restart this worker up to N times when it loses another worker (default 3)",
+    )
     return p
+
+
+def _join_cluster(args: argparse.Namespace, cfg: dict[str, Any]) -> bool:
+    """Write ``TF_CONFIG`` from ``--workers``/``--task`` (``--ps``, ``--chief``); whether
+    this process trains in a cluster (those options, or ``TF_CONFIG`` itself)."""
+    from tensorweave_train.runs.cluster import TF_CONFIG, Cluster, cluster_config
+
+    strategy = str((cfg.get("train") or {}).get("strategy", "default"))
+    clustered = strategy in ("multi_worker", "parameter_server")
+    given = [f"--{n}" for n in ("workers", "task", "ps", "chief") if getattr(args, n)]
+    if not given:
+        return clustered and bool(os.environ.get(TF_CONFIG, "").strip())
+    if not clustered:
+        raise UsageError(
+            f"tensorweave train: {', '.join(given)} describe a cluster, but the strategy is "
+            f"{strategy!r}. Fix: add --train.strategy=multi_worker (or parameter_server)."
+        )
+    if args.workers is None or args.task is None:
+        raise UsageError(
+            "tensorweave train: a cluster needs both --workers HOST:PORT,... and --task N."
+        )
+    Cluster.of(cluster_config(args.workers, args.task, ps=args.ps or (), chief=args.chief)).export()
+    return True
+
+
+def _restart_if_lost(error: BaseException, args: argparse.Namespace) -> None:
+    """Restart this process with the same command (it never returns) when ``error`` says
+    another worker was lost and restarts are left; else return."""
+    from tensorweave_train.runs.strategy import peer_failure
+
+    lost = peer_failure(error)
+    done = int(os.environ.get(RESTARTS_ENV, "0") or 0)
+    if lost is None or done >= args.max_restarts:
+        return
+    os.environ[RESTARTS_ENV] = str(done + 1)
+    print(
+        f"tensorweave train: lost {lost} ({type(error).__name__}); restarting this worker "
+        f"({done + 1} of at most {args.max_restarts}): training continues from the last "
+        "checkpoint once every worker is back.",
+        file=sys.stderr,
+        flush=True,
+    )
+    sys.stdout.flush()
+    os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
 
 
 def _with_warm_start(cfg: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
@@ -109,20 +183,30 @@ def cmd_train(argv: list[str]) -> int:
         )
         print(config_help(cfg))
         return EXIT_OK
-    summary = train_job(
-        cfg,
-        run_dir=args.run_dir,
-        source=config_path(args.config),
-        progress=args.progress,
-        out=_out(args),
-        overwrite=args.overwrite,
-    )
+    clustered = _join_cluster(args, cfg)
+    try:
+        summary = train_job(
+            cfg,
+            run_dir=args.run_dir,
+            source=config_path(args.config),
+            progress=args.progress,
+            out=_out(args),
+            overwrite=args.overwrite,
+        )
+    except Exception as err:
+        if clustered:
+            _restart_if_lost(err, args)
+        raise
     print_summary(summary)
     return EXIT_OK
 
 
 def print_summary(summary: dict[str, Any]) -> None:
-    """The last lines of ``train`` and ``resume``: figures, the run directory, what next."""
+    """The last lines of ``train`` and ``resume``: figures, the run directory, what next
+    (and, on several devices or workers, the strategy and the weights' checksum)."""
+    if "served" in summary:
+        print(f"{summary['served']}: served the chief for {summary['seconds']:.1f}s")
+        return
     values = "  ".join(f"{k} {v:.4f}" for k, v in summary["valid"].items())
     run = summary["run_dir"]
     print(
@@ -132,6 +216,13 @@ def print_summary(summary: dict[str, Any]) -> None:
         f"  next: tensorweave evaluate {run} | tensorweave plot {run} -o curves.svg | "
         f"tensorweave resume {run} --train.epochs=N"
     )
+    if summary.get("strategy", "default") != "default":
+        workers = summary.get("workers")
+        on = f" on {len(workers)} workers, chief {summary['chief']}" if workers else ""
+        print(
+            f"  strategy {summary['strategy']}: {summary['replicas']} replicas{on}; weights "
+            f"sha256:{summary['weights_sha256']}"
+        )
 
 
 def cmd_resume(argv: list[str]) -> int:

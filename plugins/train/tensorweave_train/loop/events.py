@@ -1,10 +1,10 @@
 """The event model of the training loop: events, triggers, the loop state and ``Callback``.
 
-The loop emits ``Event``\\s (train/epoch/step start and end, and ``VALUE_CHANGE`` when a
-named value in ``TrainState.values`` changes). A callback lists ``Trigger``\\s saying which
-events it wants (every N steps or epochs, at start or end, on a change of one value) and a
-``priority``: on each event, matching callbacks run in increasing priority (ties keep the
-order they were given in).
+The loop emits ``Event``\\s (train/epoch/step/validation start and end, and
+``VALUE_CHANGE`` when a named value in ``TrainState.values`` changes). A callback lists
+``Trigger``\\s saying which events it wants (every N steps or epochs, at start or end, on a
+change of one value) and a ``priority``: on each event, matching callbacks run in
+increasing priority (ties keep the order they were given in).
 
 >>> seen = []
 >>> cb = LambdaCallback(lambda ev, st: seen.append((ev.name, st.step)), on_step(every=2))
@@ -35,6 +35,7 @@ __all__ = [
     "on_epoch",
     "on_step",
     "on_change",
+    "on_validation",
 ]
 
 
@@ -48,6 +49,8 @@ class Event(enum.Enum):
     STEP_START = "step_start"
     STEP_END = "step_end"
     VALUE_CHANGE = "value_change"
+    VALIDATION_START = "validation_start"  # Keras's on_test_begin, during training
+    VALIDATION_END = "validation_end"
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,11 @@ def on_epoch(every: int = 1, at: str = "end") -> Trigger:
 def on_step(every: int = 1, at: str = "end") -> Trigger:
     """At the start or end of every ``every``-th step (``state.step`` counts done steps)."""
     return Trigger(Event.STEP_START if at == "start" else Event.STEP_END, every=every)
+
+
+def on_validation(at: str = "end") -> Trigger:
+    """Before or after (``at="start"|"end"``) the validation at an epoch's end."""
+    return Trigger(Event.VALIDATION_START if at == "start" else Event.VALIDATION_END)
 
 
 def on_change(value: str | None = None) -> Trigger:

@@ -10,6 +10,7 @@ every report shows (epoch line, ``log.csv``, History, summary).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,17 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-__all__ = ["figure", "ExampleMean", "Metrics", "state_of", "needed", "add_batch"]
+__all__ = [
+    "figure",
+    "ExampleMean",
+    "Metrics",
+    "StepMeans",
+    "state_of",
+    "needed",
+    "add_batch",
+    "training_metrics",
+    "variables_of",
+]
 
 
 def figure(value: Any) -> float:
@@ -61,6 +72,20 @@ class ExampleMean:
         self.total.assign(0.0)
         self.count.assign(0.0)
 
+    @property
+    def variables(self) -> tuple[tf.Variable, ...]:
+        """What it accumulates (saved with a mid-epoch checkpoint)."""
+        return (self.total, self.count)
+
+
+def variables_of(state: Any) -> tuple[tf.Variable, ...]:
+    """The variables a streaming state accumulates in: its ``variables``, else those of the
+    ``tf.Module``\\s it holds (a state wrapping a metric object)."""
+    found = getattr(state, "variables", None)
+    if found is None:
+        found = [v for x in vars(state).values() if isinstance(x, tf.Module) for v in x.variables]
+    return tuple(found)
+
 
 def state_of(node: tw.Layer) -> Any:
     """The streaming state that scores ``node``: its own ``streaming()``, else an
@@ -96,6 +121,10 @@ class Metrics:
         tensor, ``size`` is the batch's number of examples."""
         add_batch(self.scored, self.states, found, size)
 
+    def add_outputs(self, layers: Sequence[tw.Layer], outputs: Sequence[Any], size: Any) -> None:
+        """``update`` from a graph's ``outputs`` (one tensor per layer of ``layers``)."""
+        self.update({id(layer): t for layer, t in zip(layers, outputs, strict=True)}, size)
+
     def reset(self) -> None:
         """Forget every batch."""
         for state in self.states.values():
@@ -104,6 +133,22 @@ class Metrics:
     def results(self) -> dict[str, float]:
         """Every figure so far, by name (see ``figure``)."""
         return {name: figure(state.result()) for name, state in self.states.items()}
+
+    def snapshot(self) -> dict[str, list[Any]]:
+        """What every state has accumulated, as JSON-able lists (a checkpoint taken within
+        an epoch keeps the training figures of its first part)."""
+        return {
+            name: [v.numpy().tolist() for v in variables_of(state)]
+            for name, state in self.states.items()
+        }
+
+    def restore(self, saved: dict[str, list[Any]]) -> None:
+        """Put back what ``snapshot`` returned (states it does not name are reset)."""
+        self.reset()
+        for name, values in saved.items():
+            variables = variables_of(self.states[name]) if name in self.states else ()
+            for variable, value in zip(variables, values, strict=False):
+                variable.assign(np.asarray(value, variable.dtype.as_numpy_dtype))
 
 
 def needed(scored: list[tuple[str, tw.Layer]], states: dict[str, Any]) -> list[tw.Layer]:
@@ -130,3 +175,54 @@ def add_batch(
             state.update(found[id(node)], size)
         else:
             state.update(*[found[id(i)] for i in node.inputs])
+
+
+def training_metrics(model: Any) -> Metrics:
+    """The streaming states of ``model``'s metrics over its training batches, as given
+    (training mode): what ``Model.compute_loss`` fills beside the loss and the loop reads
+    once per epoch (``accuracy`` beside ``val_accuracy``). Empty without a loss or metrics,
+    under a ``tf.distribute`` strategy (a replica cannot add to them) and with XLA when a
+    state cannot compile (the exact AUC grows)."""
+    states = Metrics(list(model.metrics.items()) if model.loss is not None else [])
+    if model.distributed or (model.jit_compile and not states.jit_compatible):
+        return Metrics([])
+    return states
+
+
+class StepMeans(tw.Stateful):
+    """The mean over an epoch's steps of several per-step scalars (a model's named losses
+    and its regularization), as the epoch's ``loss`` is: each step adds its values
+    (``add``, inside the compiled step), ``results(steps)`` reads them. The sums are
+    variables, so a checkpoint holds them and a run resumed mid-epoch reports the figures of
+    an uninterrupted one.
+
+    >>> import tensorflow as tf
+    >>> m = StepMeans(["a_loss", "b_loss"])
+    >>> m.add({"a_loss": tf.constant(1.0), "b_loss": tf.constant(4.0)})
+    >>> m.add({"a_loss": tf.constant(2.0), "b_loss": tf.constant(2.0)})
+    >>> m.results(2)
+    {'a_loss': 1.5, 'b_loss': 3.0}
+    """
+
+    tracked = ("sums",)
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(name="step_means")
+        self.names = list(names)
+        self.reported = list(names)  # what the train step returns (set when it is traced)
+        with tf.init_scope():
+            self.sums = tf.Variable(tf.zeros([len(self.names)]), trainable=False, name="step_sums")
+
+    def add(self, values: dict[str, Any]) -> None:
+        """Add one step's values (float32 sums, in step order: as the loss's)."""
+        step = tf.stack([tf.cast(values[n], tf.float32) for n in self.names])
+        self.sums.assign_add(step)
+
+    def reset(self) -> None:
+        """Start a new epoch."""
+        self.sums.assign(tf.zeros_like(self.sums))
+
+    def results(self, steps: int) -> dict[str, float]:
+        """Each mean over ``steps`` steps, as ``figure`` gives it."""
+        sums = dict(zip(self.names, self.sums.numpy(), strict=True))
+        return {n: figure(float(sums[n]) / max(steps, 1)) for n in self.reported}

@@ -1,13 +1,15 @@
-"""``Model``: the inference graph, the training graph ending in a loss, and metrics, together.
+"""``Model``: the inference graph, the training graph ending in its losses, and metrics.
 
 As TensorX's ``Model``: you build layers in training mode, then name the data ``inputs``,
-the ``outputs``, the ``targets``, the scalar ``loss`` and scalar ``metrics``. The model
-derives its inference and evaluation graphs with ``tw.with_options(..., training=False)``
-(Dropout off, BatchNorm on its moving statistics, every variable shared), so ``predict``,
-``evaluate``, validation and export are deterministic. ``evaluate`` gives the figures of
-the whole data for any batch size (``loop.metrics``). The steps are methods a subclass may
-override, as Keras's: ``compute_loss``, ``train_step`` and ``test_step``; ``loop.steps``
-compiles each once for any batch size and runs several train steps per call.
+the ``outputs``, the ``targets``, the scalar ``loss`` (or several named losses with
+weights) and scalar ``metrics``. The model derives its inference and evaluation graphs with
+``tw.with_options(..., training=False)`` (Dropout off, BatchNorm on its moving statistics,
+every variable shared), so ``predict``, ``evaluate``, validation and export are
+deterministic. ``evaluate`` gives the figures of the whole data for any batch size
+(``loop.metrics``). Several optimizers each update their share of the variables
+(``trains=``; see ``loop.objectives``). The steps are methods a subclass may override, as
+Keras's: ``compute_losses``, ``train_step`` and ``test_step``; ``loop.steps`` compiles each
+once for any batch size and runs several train steps per call.
 
 >>> import numpy as np, tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(n_units=1, name="x"); t = tw.Input(n_units=1, name="t")
@@ -17,8 +19,8 @@ compiles each once for any batch size and runs several train steps per call.
 >>> from tensorweave_train import SGD
 >>> m = Model(inputs=x, outputs=y, targets=t, loss=loss, optimizer=SGD(0.1))
 >>> xs = np.ones((8, 1), "float32")
->>> _ = m.train({"x": xs, "t": 2 * xs}, epochs=20, batch_size=4, shuffle=False, verbose=0)
->>> round(float(m.predict({"x": xs[:1]})[0, 0]), 2), m.train_trace_count
+>>> _ = m.train(xs, 2 * xs, epochs=20, batch_size=4, shuffle=False, verbose=0)
+>>> round(float(m.predict(xs[:1])[0, 0]), 2), m.train_trace_count
 (2.0, 1)
 """
 
@@ -27,18 +29,27 @@ from __future__ import annotations
 import contextlib
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_train.loop.data import Batches, as_batches, split_validation
+from tensorweave_train.loop.arguments import check_sizes, fit_arguments, fit_data
+from tensorweave_train.loop.data import Batches, as_batches
+from tensorweave_train.loop.graphs import ModelGraphs, fed_graph
 from tensorweave_train.loop.history import History
 from tensorweave_train.loop.loss_scale import LossScale
-from tensorweave_train.loop.metrics import Metrics
+from tensorweave_train.loop.metrics import StepMeans, figure, training_metrics
+from tensorweave_train.loop.objectives import (
+    Objectives,
+    Owned,
+    check_scalar,
+    resolve_optimizers,
+)
 from tensorweave_train.loop.steps import Steps, check_steps_per_execution
-from tensorweave_train.optimizers import Adam, Optimizer
+from tensorweave_train.optimizers import Optimizer
 
 __all__ = ["Model"]
 
@@ -51,16 +62,6 @@ def _layers(value: tw.Layer | Iterable[tw.Layer] | None) -> tuple[tw.Layer, ...]
     return tuple(value)
 
 
-def _check_scalar(layer: tw.Layer, what: str) -> None:
-    if not isinstance(layer, tw.Layer):
-        raise TypeError(f"Model: {what} must be a tensorweave Layer, got {type(layer).__name__}.")
-    if layer.shape != ():
-        raise tw.ShapeError(
-            f"Model: {what} {layer.name!r} must produce a scalar, but its shape is "
-            f"{layer.shape}. Fix: reduce it, e.g. tw.Lambda(tf.reduce_mean, {layer.name})."
-        )
-
-
 class Model(tw.Stateful):
     """Inference, training and evaluation graphs over shared layers.
 
@@ -68,10 +69,16 @@ class Model(tw.Stateful):
         inputs: the data ``Input`` layers the outputs need.
         outputs: the layer(s) ``predict`` returns.
         loss: a layer producing the scalar to minimise; may use ``inputs``, ``targets``
-            and any layers (often a training-mode copy of the outputs).
+            and any layers (often a training-mode copy of the outputs). Or several:
+            ``{name: scalar layer}``, each reported as ``<name>_loss`` (``loop.objectives``).
+        loss_weights: ``{name: weight}`` of named losses (default 1 each): the model
+            minimises their weighted sum (plus the layers' regularization, if any).
         targets: ``Input`` layers holding expected values (fed in training/evaluation).
         metrics: ``{name: scalar layer}`` reported by ``evaluate`` and on validation.
-        optimizer: an ``Optimizer`` (default ``Adam()``), or a registered name.
+        optimizer: an ``Optimizer`` (default ``Adam()``) or a registered name; or several
+            by name, ``{"generator": Adam(2e-4), "discriminator": Adam(2e-4)}``.
+        trains: ``{optimizer name: layers, a module or variables}``: what each optimizer
+            updates (one optimizer may be left out: it updates the rest).
         strategy: a ``tf.distribute.Strategy``; default the one in scope at construction.
             Build the layers (and this model) inside ``strategy.scope()``.
         jit_compile: compile the steps with XLA.
@@ -86,19 +93,23 @@ class Model(tw.Stateful):
             see ``tensorweave.graph.precision``.
     """
 
-    # Saved state: every layer's state and the optimizer's (the rest is plain Python), and
-    # the loss scale under mixed_float16.
-    tracked = ("layers", "optimizer", "loss_scale")
+    # Saved state: every layer's state, the optimizer's (``_optimizers`` when several, by
+    # name) and the epoch's loss figures; the rest is plain Python. Under mixed_float16 the
+    # loss scale of each optimizer too (``_loss_scales`` when several, by name).
+    tracked = ("layers", "optimizer", "_optimizers", "loss_figures", "loss_scale", "_loss_scales")
+    optimizer: Optimizer  # the one optimizer (several: ``optimizers``)
 
     def __init__(
         self,
         inputs: tw.Layer | Sequence[tw.Layer],
         outputs: tw.Layer | Sequence[tw.Layer],
         *,
-        loss: tw.Layer | None = None,
+        loss: tw.Layer | Mapping[str, tw.Layer] | None = None,
+        loss_weights: Mapping[str, float] | None = None,
         targets: tw.Layer | Sequence[tw.Layer] | None = None,
         metrics: Mapping[str, tw.Layer] | None = None,
-        optimizer: Optimizer | str | None = None,
+        optimizer: Optimizer | str | Mapping[str, Optimizer | str] | None = None,
+        trains: Mapping[str, Owned] | None = None,
         strategy: tf.distribute.Strategy | None = None,
         jit_compile: bool | None = None,
         steps_per_execution: int | str = "auto",
@@ -108,14 +119,27 @@ class Model(tw.Stateful):
     ) -> None:
         super().__init__(name=name)
         self.precision = tw.Precision.of(precision, owner=f"Model {name!r}")
-        self.loss_scale = LossScale() if self.precision.loss_scaling else None
         self.inputs = _layers(inputs)
         self.outputs = _layers(outputs)
         self.targets = _layers(targets)
-        self.loss = loss
-        self.metrics = dict(metrics or {})
         self.distributed = strategy is not None or tf.distribute.has_strategy()
         self.strategy = strategy or tf.distribute.get_strategy()
+        with self.strategy.scope():
+            optimizers = resolve_optimizers(optimizer, f"Model {name!r}")
+        self.objectives = Objectives(
+            f"Model {name!r}", loss, loss_weights, list(optimizers), trains
+        )
+        scaling = self.precision.loss_scaling
+        self.loss_scale = LossScale() if scaling and not isinstance(optimizer, Mapping) else None
+        if isinstance(optimizer, Mapping):
+            self._optimizers = optimizers  # tracked by name: checkpoints hold each
+            if scaling:  # each optimizer its own scale, as Keras's LossScaleOptimizer
+                self._loss_scales = {k: LossScale(name=f"{k}_loss_scale") for k in optimizers}
+        else:
+            self.optimizer = optimizers["optimizer"]
+        loss = self.loss = self.objectives.total
+        self.named_losses = dict(self.objectives.named)
+        self.metrics = dict(metrics or {})
         self.jit_compile = jit_compile
         self.steps_per_execution = check_steps_per_execution(steps_per_execution, name)
         feeds: list[tw.Layer] = []
@@ -123,68 +147,48 @@ class Model(tw.Stateful):
             if all(f is not g for g in feeds):
                 feeds.append(f)
         self.feeds = tuple(feeds)
-        self.loss_graph: tw.Graph | None = None
-        self.eval_graph: tw.Graph | None = None
-        # The graphs as given first: ``layers`` then lists their nodes in the same order as
-        # before inference copies existed, so older checkpoints still restore.
-        graphs = [tw.Graph.build(inputs=self.inputs, outputs=self.outputs)]
-        if loss is not None:
-            _check_scalar(loss, "loss")
-            self.loss_graph = self._graph([loss], "loss")
-            graphs.append(self.loss_graph)
         for key, layer in self.metrics.items():
-            _check_scalar(layer, f"metric {key!r}")
-        scored_given = ([loss] if loss is not None else []) + list(self.metrics.values())
-        if scored_given:
-            graphs.append(self._graph(scored_given, "metrics"))  # every input is fed
-        # Inference copies of the outputs, loss and metrics, made in one pass so that shared
-        # nodes stay shared: what predict, evaluate, validation and export run.
-        options = {"training": False} if inference_options is None else dict(inference_options)
-        self.inference_options = options
-        derived = tw.with_options([*self.outputs, *scored_given], **options)
-        self.inference_outputs = tuple(derived[: len(self.outputs)])
-        self.inference_graph = tw.Graph.build(inputs=self.inputs, outputs=self.inference_outputs)
-        graphs.append(self.inference_graph)
-        names = (["loss"] if loss is not None else []) + list(self.metrics)
-        # The figures of evaluate and validation: one streaming state per scored node.
-        self.eval_metrics = Metrics(list(zip(names, derived[len(self.outputs) :], strict=True)))
-        if self.eval_metrics.scored:
-            self.eval_graph = self._graph(self.eval_metrics.needed, "metrics")
-            graphs.append(self.eval_graph)
-        seen: dict[int, tw.Layer] = {}
-        for g in graphs:
-            for node in g.nodes:
-                seen.setdefault(id(node), node)
+            check_scalar(layer, f"metric {key!r}")
+        losses: list[tuple[str, tw.Layer]] = []
+        if loss is not None:
+            losses = [("loss", loss), *((f"{n}_loss", v) for n, v in self.named_losses.items())]
+        graphs = ModelGraphs.build(
+            self.inputs,
+            self.outputs,
+            feeds=self.feeds,
+            targets=self.targets,
+            losses=len(losses),
+            scored=losses + list(self.metrics.items()),
+            inference_options=inference_options,
+        )
+        self.loss_graph, self.eval_graph = graphs.loss, graphs.eval
+        self.inference_graph, self.inference_outputs = graphs.inference, graphs.inference_outputs
+        self.inference_options, self.eval_metrics = graphs.inference_options, graphs.eval_metrics
+        self.regularized = graphs.regularized
+        # The training figures beside the loss: the metrics as given (training mode), filled
+        # by ``compute_losses`` from the loss's forward pass (``train_graph``), read per epoch.
+        self.train_metrics = training_metrics(self)
+        needed = self.train_metrics.needed
+        self.train_graph = (
+            fed_graph([*graphs.loss.outputs, *needed], "metrics", self.feeds, self.targets)
+            if needed and graphs.loss is not None
+            else None
+        )
         # Tracked: checkpoints and SavedModels see every layer's state through this list.
-        self.layers = list(seen.values())
-        if not (
-            optimizer is None or isinstance(optimizer, str) or hasattr(optimizer, "apply_gradients")
-        ):
+        self.layers = graphs.layers
+        figures = self.objectives.figure_names(regularized=self.regularized)
+        clash = [k for k in self.metrics if k in ("loss", *figures)]
+        if clash:
             raise tw.ArgumentError(
-                f"Model {name!r}: optimizer must be an Optimizer, a registered optimizer name "
-                f"(e.g. 'Adam.v1') or None, got {optimizer!r} ({type(optimizer).__name__})."
+                f"Model {name!r}: the metric {clash[0]!r} has the name of a loss figure "
+                f"({', '.join(['loss', *figures])}). Fix: rename the metric."
             )
-        with self.strategy.scope():
-            if isinstance(optimizer, str):
-                make = tw.resolve(
-                    "optimizers", optimizer, owner=f"Model {name!r}", option="optimizer"
-                )
-                chosen: Optimizer = make()
-            else:
-                chosen = optimizer if optimizer is not None else Adam()
-            self.optimizer = chosen
+        # the epoch's mean of each named loss and of the regularization (``StepMeans``)
+        self.loss_figures: StepMeans | None = None
+        if figures:
+            with self.strategy.scope():
+                self.loss_figures = StepMeans(figures)
         self.steps = Steps(self)  # the compiled steps (not tracked: plain Python state)
-
-    def _graph(self, outputs: list[tw.Layer], what: str) -> tw.Graph:
-        graph = tw.Graph.build(inputs=None, outputs=outputs)
-        unknown = [i.name for i in graph.inputs if all(i is not f for f in self.feeds)]
-        if unknown:
-            raise tw.GraphError(
-                f"Model: the {what} depends on Input layer(s) {unknown}, which are neither "
-                f"inputs {[i.name for i in self.inputs]} nor targets "
-                f"{[t.name for t in self.targets]}. Fix: pass them in inputs= or targets=."
-            )
-        return graph
 
     def require_loss_graph(self) -> tw.Graph:
         """The graph ending in the loss; a clear error for a model without one."""
@@ -214,10 +218,49 @@ class Model(tw.Stateful):
 
     @property
     def trainable_variables(self) -> tuple[tf.Variable, ...]:
-        """The variables the loss depends on (what training updates)."""
+        """The variables the losses depend on, less frozen ones (what training updates)."""
         if self.loss_graph is None:
             return ()
         return self.loss_graph.trainable_variables
+
+    @property
+    def optimizers(self) -> dict[str, Optimizer]:
+        """Every optimizer by name (``{"optimizer": ...}`` for a model given one)."""
+        several: dict[str, Optimizer] | None = self.__dict__.get("_optimizers")
+        return dict(several) if several is not None else {"optimizer": self.optimizer}
+
+    def __getattr__(self, name: str) -> Any:
+        several = self.__dict__.get("_optimizers")
+        if name == "optimizer" and several is not None:
+            if len(several) == 1:
+                return next(iter(several.values()))
+            raise AttributeError(
+                f"Model {self.name!r} has several optimizers ({', '.join(several)}). Fix: "
+                f"model.optimizers[{next(iter(several))!r}]."
+            )
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def variables_of(self, optimizer: str) -> tuple[tf.Variable, ...]:
+        """The trainable variables the optimizer ``optimizer`` updates (``trains``), for a
+        ``train_step`` of your own: ``tape.gradient(loss, self.variables_of("generator"))``.
+        """
+        shares = self.objectives.shares(self.trainable_variables)
+        if optimizer not in shares:
+            raise tw.ArgumentError(
+                f"Model {self.name!r} has no optimizer {optimizer!r}; it has {', '.join(shares)}."
+            )
+        return shares[optimizer]
+
+    def learning_rates(self) -> dict[str, float]:
+        """The learning rate each optimizer uses now: ``{"learning_rate": ...}`` for one,
+        ``{"<name>_learning_rate": ...}`` for several (the figures the loop reports)."""
+        several = "_optimizers" in self.__dict__
+        return {
+            f"{name}_learning_rate" if several else "learning_rate": figure(
+                opt.current_learning_rate()
+            )
+            for name, opt in self.optimizers.items()
+        }
 
     @property
     def metric_states(self) -> dict[str, Any]:
@@ -226,21 +269,50 @@ class Model(tw.Stateful):
         return self.eval_metrics.states
 
     # -- the steps (override them for a step of your own) ---------------------------------
-    def compute_loss(self, batch: Sequence[tf.Tensor]) -> tf.Tensor:
-        """The loss on one batch (values in ``feeds`` order), from the training graph."""
+    def compute_losses(self, batch: Sequence[tf.Tensor]) -> dict[str, tf.Tensor]:
+        """Every loss on one batch (values in ``feeds`` order), from one pass of the
+        training graph: ``"loss"`` (the total the model minimises: the weighted sum of the
+        named losses, plus the regularization), each named loss by its name, and
+        ``"regularization"`` when some layer has a regularizer. The training metrics
+        (``train_metrics``) take the batch from the same forward pass."""
         graph = self.require_loss_graph()
-        return graph.compute(feed=self.feed_dict(graph, batch))
+        n_losses = len(graph.outputs)
+        if self.train_graph is None:
+            out = graph.compute(feed=self.feed_dict(graph, batch))
+            outs = out if isinstance(out, tuple) else (out,)
+        else:
+            graph = self.train_graph
+            outs = tuple(graph.compute(feed=self.feed_dict(graph, batch)))
+            self.train_metrics.add_outputs(
+                graph.outputs[n_losses:], outs[n_losses:], tf.shape(batch[0])[0]
+            )
+            outs = outs[:n_losses]
+        losses = {"loss": outs[0], **dict(zip(self.named_losses, outs[1:], strict=True))}
+        if self.regularized:
+            penalty = tf.cast(tw.regularization_loss(graph), outs[0].dtype)
+            losses["regularization"] = penalty
+            losses["loss"] = outs[0] + penalty
+        return losses
 
-    def train_step(self, batch: Sequence[tf.Tensor]) -> tf.Tensor:
-        """One optimisation step on one batch (tensors in ``feeds`` order); returns the loss.
+    def compute_loss(self, batch: Sequence[tf.Tensor]) -> tf.Tensor:
+        """The total loss on one batch: ``compute_losses(batch)["loss"]``."""
+        return self.compute_losses(batch)["loss"]
 
+    def train_step(self, batch: Sequence[tf.Tensor]) -> tf.Tensor | dict[str, tf.Tensor]:
+        """One optimisation step on one batch (tensors in ``feeds`` order); returns the
+        loss, or ``{"loss": total, name: value}`` with the named losses and the
+        regularization (``compute_losses``' names: each is reported as ``<name>_loss``).
+
+        The default computes every loss in one pass and lets each optimizer update its
+        variables (``variables_of``) with the gradient of its goal (``loop.objectives``).
         Traced inside the compiled step (``loop.steps``): override it for a step of your
-        own (several optimizers and losses, a GAN), with ``tf.GradientTape`` and
-        ``self.optimizer``, as Keras's ``Model.train_step``; ``train`` keeps running it
-        several steps per call, with events, checkpoints and validation. Under a
-        ``tf.distribute`` strategy it runs on each replica's share of the batch
-        (``replica_weighted`` scales the loss so the summed gradients are the batch's).
-        Called eagerly it is ``train_on_batch`` (deprecated; call that).
+        own (updates in turn, a GAN, a gradient penalty) with ``tf.GradientTape``,
+        ``self.optimizers[name]`` and ``self.variables_of(name)``, as Keras's
+        ``Model.train_step``; ``train`` keeps running it several steps per call, with
+        events, checkpoints and validation. Under a ``tf.distribute`` strategy it runs on
+        each replica's share of the batch (``replica_weighted`` scales the losses so the
+        summed gradients are the batch's). Called eagerly it is ``train_on_batch``
+        (deprecated; call that).
         """
         if not tf.inside_function():
             warnings.warn(
@@ -250,29 +322,74 @@ class Model(tw.Stateful):
                 stacklevel=2,
             )
             return self.train_on_batch(batch)
-        variables = self.trainable_variables
-        with tf.GradientTape() as tape:
-            loss = self.replica_weighted(self.compute_loss(batch), batch)
-        self.optimize(tape, loss, variables)
-        return loss
+        objectives = self.objectives
+        shares = objectives.shares(self.trainable_variables)
+        # under loss scaling each optimizer takes its own (scaled) gradient: ``optimize``
+        separate = objectives.paired or self.precision.loss_scaling
+        with tf.GradientTape(persistent=separate and len(shares) > 1) as tape:
+            losses = self.compute_losses(batch)
+            losses = {k: self.replica_weighted(v, batch) for k, v in losses.items()}
+            goals = objectives.goals(losses)
+        if separate:
+            for name, optimizer in self.optimizers.items():
+                self.optimize(tape, goals[name], shares[name], optimizer)
+        else:  # one goal: one gradient of every variable, each optimizer its share
+            every = [v for share in shares.values() for v in share]
+            grads = iter(tape.gradient(losses["loss"], every))
+            for name, optimizer in self.optimizers.items():
+                optimizer.apply_gradients([(next(grads), v) for v in shares[name]])
+        return losses if len(losses) > 1 else losses["loss"]
 
     def optimize(
         self,
         tape: tf.GradientTape,
         loss: tf.Tensor,
         variables: Sequence[tf.Variable],
-        optimizer: Optimizer | None = None,
+        optimizer: Optimizer | str | None = None,
     ) -> None:
         """Apply the gradients of ``loss`` (recorded on ``tape``) to ``variables`` with
-        ``optimizer`` (default ``self.optimizer``): what ``train_step`` does after the
-        loss, for a step of your own too. Under ``mixed_float16`` the gradients are taken
-        of the scaled loss, unscaled, and a step with a non-finite one is skipped
-        (``loop.loss_scale``)."""
-        optimizer = self.optimizer if optimizer is None else optimizer
-        if self.loss_scale is not None:
-            self.loss_scale.apply(tape, loss, variables, optimizer)
+        ``optimizer`` (one of ``self.optimizers`` or its name; default the one optimizer):
+        what ``train_step`` does for each optimizer after the losses, for a step of your own
+        too. Under ``mixed_float16`` the gradients are taken of the loss times that
+        optimizer's own loss scale (``loss_scales``), unscaled, and its step is skipped when
+        one is not finite (``loop.loss_scale``)."""
+        name, chosen = self._optimizer_named(optimizer)
+        scale = self.loss_scales.get(name)
+        if scale is not None:
+            scale.apply(tape, loss, variables, chosen)
             return
-        optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
+        chosen.apply_gradients(zip(tape.gradient(loss, variables), variables))
+
+    @property
+    def loss_scales(self) -> dict[str, LossScale]:
+        """Each optimizer's dynamic loss scale by name under ``mixed_float16`` (``{}``
+        otherwise; ``{"optimizer": ...}`` for a model given one: ``loss_scale``)."""
+        several: dict[str, LossScale] | None = self.__dict__.get("_loss_scales")
+        if several is not None:
+            return dict(several)
+        return {} if self.loss_scale is None else {"optimizer": self.loss_scale}
+
+    def _optimizer_named(self, optimizer: Optimizer | str | None) -> tuple[str, Optimizer]:
+        every = self.optimizers
+        if optimizer is None:
+            optimizer = self.optimizer
+        if isinstance(optimizer, str):
+            if optimizer not in every:
+                raise tw.ArgumentError(
+                    f"Model {self.name!r} has no optimizer {optimizer!r}; it has "
+                    f"{', '.join(every)}. Fix: name one of them."
+                )
+            return optimizer, every[optimizer]
+        for name, known in every.items():
+            if known is optimizer:
+                return name, known
+        if self.precision.loss_scaling:
+            raise tw.ArgumentError(
+                f"Model {self.name!r}: optimize got an optimizer that is not one of the "
+                f"model's ({', '.join(every)}), so it has no loss scale under mixed_float16. "
+                "Fix: pass one of model.optimizers (or its name)."
+            )
+        return "", optimizer
 
     def replica_weighted(self, loss: tf.Tensor, batch: Sequence[tf.Tensor]) -> tf.Tensor:
         """``loss`` times this replica's share of the global batch under a
@@ -294,6 +411,10 @@ class Model(tw.Stateful):
         out = graph.compute(feed=self.feed_dict(graph, batch))
         outs = out if isinstance(out, tuple) else (out,)
         found = {id(layer): t for layer, t in zip(graph.outputs, outs, strict=True)}
+        if self.regularized:  # the loss evaluated is the loss minimised, as Keras's
+            node = dict(self.eval_metrics.scored)["loss"]
+            penalty = tw.regularization_loss(self.require_loss_graph())
+            found[id(node)] = found[id(node)] + tf.cast(penalty, found[id(node)].dtype)
         size = tf.shape(batch[0])[0]
         self.eval_metrics.update(found, size)
         return size
@@ -336,9 +457,10 @@ class Model(tw.Stateful):
     # -- the high-level API -----------------------------------------------------------------
     def train(
         self,
-        data: Any,
-        epochs: int = 1,
+        x: Any,
+        y: Any = None,
         *,
+        epochs: int = 1,
         batch_size: int | None = None,
         validation: Any = None,
         callbacks: Sequence[Any] = (),
@@ -347,23 +469,27 @@ class Model(tw.Stateful):
         resume: Any = None,
         verbose: int = 1,
         validation_split: float = 0.0,
+        shard: str = "auto",
     ) -> History:
         """Train for ``epochs`` epochs; see ``Trainer.run``. Returns the ``History``
         (``history.history`` is Keras's dict of lists).
 
-        ``verbose``: 1 a progress bar on a terminal, else a line per epoch; 2 a line per
-        epoch; 0 silent (``callbacks.Progress``). ``validation_split``: validate on the last
-        fraction of array ``data``, as Keras (``loop.data.split_validation``).
+        ``x`` and ``y``: as Keras's ``fit(x, y)``, the inputs' and the targets' arrays (an
+        array each, or a list in order, or a dict by name); or ``x`` alone holding
+        everything (a dict by name, a tuple in ``feeds`` order, a dataset, a list of
+        batches, a function returning them: ``loop.data``). ``verbose``: 1 a progress bar
+        on a terminal, else a line per epoch; 2 a line per epoch; 0 silent
+        (``callbacks.Progress``). ``validation_split``: validate on the last fraction of
+        array data, as Keras (``loop.data.split_validation``). ``batch_size``, ``epochs``
+        and the model's ``steps_per_execution`` are checked first (``loop.arguments``).
+        ``shard``: how the workers of a strategy share the data (``loop.distribute``).
         """
         from tensorweave_train.callbacks.progress import Progress
         from tensorweave_train.loop.trainer import Trainer
 
-        if validation_split:
-            if validation is not None:
-                raise tw.ArgumentError(
-                    "Model.train: give validation= or validation_split=, not both."
-                )
-            data, validation = split_validation(data, validation_split)
+        data, validation, epochs = fit_arguments(
+            self, x, y, epochs, batch_size, validation, validation_split
+        )
         shown = [Progress(verbose)] if verbose else []
         trainer = Trainer(self, callbacks=[*callbacks, *shown])
         try:
@@ -375,6 +501,7 @@ class Model(tw.Stateful):
                 shuffle=shuffle,
                 seed=seed,
                 resume=resume,
+                shard=shard,
             )
         except BaseException as err:  # callbacks close what they opened (Callback.on_failure)
             for cb in trainer.callbacks:
@@ -386,11 +513,15 @@ class Model(tw.Stateful):
         """``data`` as batches over this model's feeds (inputs, then targets)."""
         return as_batches(data, self.feeds, batch_size=batch_size, **kw)
 
-    def evaluate(self, data: Any, *, batch_size: int | None = None) -> dict[str, float]:
-        """The loss and metrics over all of ``data``, whatever the batch size: streaming
-        metrics accumulate their sums (F1 is the F1 of the whole set), other scalars are
-        averaged over examples. Each figure is a float32 value, as Python's shortest
-        decimal for it, so the same number is printed, logged and stored everywhere."""
+    def evaluate(self, x: Any, y: Any = None, *, batch_size: int | None = None) -> dict[str, float]:
+        """The loss and metrics over all of the data (``x``, ``y`` as for ``train``),
+        whatever the batch size: streaming metrics accumulate their sums (F1 is the F1 of
+        the whole set), other scalars are averaged over examples. Each figure is a float32
+        value, as Python's shortest decimal for it, so the same number is printed, logged
+        and stored everywhere."""
+        owner = f"Model {self.name!r}.evaluate"
+        check_sizes(owner, batch_size=batch_size)
+        data = fit_data(owner, self.inputs, self.targets, x, y)
         self.require_eval_graph()
         self.eval_metrics.reset()
         count = 0
@@ -400,11 +531,13 @@ class Model(tw.Stateful):
             raise ValueError("Model.evaluate got no data (zero batches).")
         return self.eval_metrics.results()
 
-    def predict(self, data: Any, *, batch_size: int | None = None) -> Any:
-        """The outputs for every example, concatenated into numpy arrays."""
+    def predict(self, x: Any, *, batch_size: int | None = None) -> Any:
+        """The outputs for every example of ``x`` (an array for one input, a list in order
+        or a dict by name, or batches), concatenated into numpy arrays."""
+        check_sizes(f"Model {self.name!r}.predict", batch_size=batch_size)
         fn = self.steps.predict
         parts: list[Any] = []
-        batches = as_batches(data, self.inputs, batch_size=batch_size)
+        batches = as_batches(fit_data("", [], [], x, None), self.inputs, batch_size=batch_size)
         for batch in batches.epoch(0):
             out = fn(*batch)
             parts.append(out if isinstance(out, tuple) else (out,))
@@ -412,6 +545,22 @@ class Model(tw.Stateful):
             raise ValueError("Model.predict got no data (zero batches).")
         arrays = tuple(np.concatenate([p[i].numpy() for p in parts]) for i in range(len(parts[0])))
         return arrays[0] if len(arrays) == 1 else arrays
+
+    def get_config(self) -> dict[str, Any]:
+        """The job config that rebuilds this model through the registries (a ``[model]``
+        graph block, ``[optimizer]``...; ``runs.saving``); a ``ConfigError`` names each
+        part that has no config form."""
+        from tensorweave_train.runs.saving import model_config
+
+        return model_config(self)
+
+    def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
+        """Write this model as a run directory (its config and a checkpoint of every
+        variable and optimizer slot): ``tensorweave_train.load_model(path)`` gives it back,
+        predicting bit for bit the same. See ``runs.saving``."""
+        from tensorweave_train.runs.saving import save_model
+
+        return save_model(self, path, overwrite=overwrite)
 
     def export(self, path: str, **kw: Any) -> str:
         """Write a SavedModel serving the inference graph; see ``runs.export``."""

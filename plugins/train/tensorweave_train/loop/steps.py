@@ -6,7 +6,10 @@ traced once for any batch size, the fast path for eager tensors, inline calls, X
 naming the layer):
 
 - ``train``: ``Model.train_step`` on one batch; under a ``tf.distribute`` strategy it runs
-  on each replica's share of the batch (``strategy.run``) and the losses are summed;
+  on each replica's share of the batch (``strategy.run``; who gets which examples:
+  ``loop.distribute``) and the losses are summed. A step that returns
+  ``{"loss": ..., name: ...}`` has its named values added to the model's ``loss_figures``
+  (the epoch's ``<name>_loss``); the call returns the loss;
 - ``train_many``: ``k`` train steps in one call, each value holding ``k`` batches stacked on
   a new first axis, run by a ``tf.while_loop`` (Keras's ``steps_per_execution``): the
   per-step Python work (checks, conversion, a call, event dispatch) is paid once per call.
@@ -14,6 +17,9 @@ naming the layer):
   (XLA on the CPU compiles a convolution inside a while loop to a naive kernel);
 - ``test``: ``Model.test_step`` on one batch (adds it to the evaluation metrics);
 - ``predict``: the inference graph.
+
+A frozen or unfrozen layer (``Layer.freeze``) changes what the train steps update: the next
+``build`` (each ``Model.train``, each ``train_on_batch``) sees it and traces them again.
 
 It also checks the batches fed to them (``check``): ``Input.check`` of an array depends only
 on its dtype and shape (the batch axis is free), so each (input, dtype, rank, other axes) is
@@ -26,8 +32,7 @@ stacked data under ``loop.execution.AUTO_CHUNK_BYTES``, at most ``AUTO_MAX`` ste
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -35,6 +40,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave.graph.compile import reraise
+from tensorweave_train.loop.distribute import replica_share
 
 if TYPE_CHECKING:
     from tensorweave_train.loop.model import Model
@@ -71,7 +77,22 @@ class Steps:
         self._predict: tw.CompiledGraph | None = None
         # (input id, numpy dtype, rank, non-batch axes) already validated by ``Input.check``
         self.checked: set[tuple[Any, ...]] = set()
-        self._built_for: Any = None  # (a weak reference to) the optimizer whose slots exist
+        self._built_for: Any = None  # (optimizers, frozen states) whose slots exist
+        self._traced_for: Any = None  # the frozen states the train steps were traced with
+        self._states: list[tw.LayerState] | None = None  # every layer state, for freeze_key
+        self._shard = "data"  # how a strategy's workers share batches (loop.distribute)
+
+    @property
+    def shard(self) -> str:
+        """How the workers of a strategy share each batch, ``"data"`` or ``"off"`` (see
+        ``loop.distribute``); setting another one drops the train steps traced for the old."""
+        return self._shard
+
+    @shard.setter
+    def shard(self, mode: str) -> None:
+        if mode != self._shard:
+            self._shard = mode
+            self._train = self._train_many = None
 
     # -- the compiled functions ---------------------------------------------------------
     def _compile(
@@ -97,6 +118,7 @@ class Steps:
         """One train step ``(*feed values) -> loss``."""
         if self._train is None:
             model = self.model
+            self._traced_for = self.freeze_key()
             self._train = self._compile(
                 model.require_loss_graph(), self._train_body, jit_compile=model.jit_compile
             )
@@ -105,17 +127,48 @@ class Steps:
     def _train_body(self, *values: tf.Tensor) -> tf.Tensor:
         model = self.model
         if not model.distributed:
-            return model.train_step(list(values))
+            return self._tally(model.train_step(list(values)))
         strategy = model.strategy
+        local = self.shard == "off"
         per_replica = strategy.run(
-            lambda *vals: model.train_step(_replica_share(vals, strategy)), args=values
+            lambda *vals: model.train_step(replica_share(vals, strategy, local=local)),
+            args=values,
         )
-        return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None)
+        summed = tf.nest.map_structure(
+            lambda v: strategy.reduce(tf.distribute.ReduceOp.SUM, v, axis=None), per_replica
+        )
+        return self._tally(summed)
+
+    def _tally(self, out: Any) -> tf.Tensor:
+        """The loss of a step's result; its other values (a dict's) go to the model's
+        ``loss_figures``, as ``<name>_loss``."""
+        model = self.model
+        figures = model.loss_figures
+        if not isinstance(out, Mapping):
+            if figures is not None:
+                figures.reported = []  # a step of its own that returns the loss alone
+            return out
+        known = [] if figures is None else figures.names
+        named = {f"{k}_loss": v for k, v in out.items() if k != "loss"}
+        unknown = sorted(set(named) - set(known))
+        if "loss" not in out or unknown:
+            problem = f"{unknown} are not figures of the model" if unknown else "no 'loss'"
+            raise tw.TensorweaveError(
+                f"Model {model.name!r}: train_step returned {sorted(out)}: {problem}. Fix: "
+                "return the total as 'loss', and beside it only the model's named losses "
+                "(loss={...}) and 'regularization' (figures: "
+                f"{', '.join(['loss', *known])})."
+            )
+        if figures is not None and named:
+            figures.reported = [n for n in known if n in named]
+            figures.add({n: named.get(n, tf.zeros([])) for n in known})
+        return out["loss"]
 
     @property
     def train_many(self) -> tw.CompiledGraph:
         """``k`` train steps in one call ``(*stacked values) -> losses [k]``."""
         if self._train_many is None:
+            self._traced_for = self.freeze_key()
             graph = self.model.require_loss_graph()
             signature = [
                 tf.TensorSpec([None, *f.spec.shape], f.spec.dtype) for f in self.model.feeds
@@ -204,24 +257,45 @@ class Steps:
             isinstance(f.spec, tf.TensorSpec) for f in self.model.feeds
         )
 
+    def freeze_key(self) -> tuple[bool, ...]:
+        """Which of the model's layer states are trainable (``Layer.freeze``): a change
+        means the train steps must be traced again."""
+        if self._states is None:
+            found: dict[int, tw.LayerState] = {}
+            for layer in self.model.layers:
+                for module in (layer.state, *layer.state.submodules):
+                    if isinstance(module, tw.LayerState):
+                        found.setdefault(id(module), module)
+            self._states = list(found.values())
+        return tuple(bool(s.trainable) for s in self._states)
+
     def build(self) -> None:
-        """Create the optimizer's slots for the trainable variables (before restoring).
+        """Create the optimizers' slots for their variables (before restoring).
 
         Once a train step is traced its variables are fixed, so later calls (one per
-        ``train``) skip walking every layer's variables while the optimizer is the same.
+        ``train``) skip walking every layer's variables while the optimizers and the frozen
+        layers are the same. A layer frozen or unfrozen since the train steps were traced
+        drops them: the next call traces them again with the new variables.
         """
         model = self.model
-        if self._built_for is not None and self._built_for() is model.optimizer:
+        frozen = self.freeze_key()
+        if self._traced_for is not None and self._traced_for != frozen:
+            self._train = self._train_many = None
+            self._traced_for = self._built_for = None
+        optimizers = tuple(model.optimizers.values())
+        key = (optimizers, frozen)
+        if self._built_for is not None and self._built_for == key:
             return
+        shares = model.objectives.shares(model.trainable_variables)
         with model.strategy.scope():
-            model.optimizer.build(model.trainable_variables)
+            for name, optimizer in model.optimizers.items():
+                optimizer.build(shares[name])
         if self._train is not None or self._train_many is not None:
-            self._built_for = weakref.ref(model.optimizer)
+            self._built_for = key
 
     def train_one(self, batch: Sequence[Any]) -> tf.Tensor:
         """One optimisation step on one batch (values in ``feeds`` order); the loss."""
-        if self._train is None:
-            self.build()
+        self.build()
         values = self.check(self.model.feeds, batch)
         if self.model.distributed:
             with self.model.strategy.scope():
@@ -244,14 +318,3 @@ class Steps:
     def test_one(self, batch: Sequence[Any]) -> int:
         """Add one batch to the evaluation metrics; its number of examples."""
         return int(self.test(*self.check(self.model.feeds, batch)))
-
-
-def _replica_share(values: Sequence[tf.Tensor], strategy: tf.distribute.Strategy) -> list[Any]:
-    """This replica's consecutive share of a global batch (the last replicas' may be
-    empty when the batch is smaller than the replica count)."""
-    n = strategy.num_replicas_in_sync
-    ctx = tf.distribute.get_replica_context()
-    rid = tf.cast(ctx.replica_id_in_sync_group, tf.int32)
-    total = tf.shape(values[0])[0]
-    lo, hi = rid * total // n, (rid + 1) * total // n
-    return [v[lo:hi] for v in values]

@@ -7,8 +7,12 @@ Callbacks come as objects, as registered names (``"EarlyStopping.v1"`` or
 plugin implementing the ``tensorweave_train_callbacks(model)`` hook.
 
 Per epoch: ``loop.execution.run_epoch`` runs the steps (several per compiled call), then
-the epoch's mean loss is set, NaN/inf is warned about once (``loop.nonfinite``), validation
-runs and the epoch's record joins the history. ``resume=run_dir`` restores the newest valid
+the epoch's mean loss and the training metrics (``Model.train_metrics``, streamed by the
+compiled step) are set, NaN/inf is warned about once (``loop.nonfinite``), validation runs
+(between ``VALIDATION_START`` and ``VALIDATION_END``) and the epoch's record joins the
+history. Every value is a float32 as its shortest decimal (``loop.metrics.figure``). When
+training ends (unless stopped mid-epoch, to be resumed), an optimizer's weight averages
+(``ema=``) become the weights, as Keras's ``finalize_variable_values``. ``resume=run_dir`` restores the newest valid
 checkpoint in ``run_dir`` (variables, optimizer slots, step, epoch, data position, RNG,
 callback memory) and continues where it stopped; ``epochs`` is the total, not "more".
 
@@ -36,9 +40,11 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_train.loop.checkpoints import Checkpointer
+from tensorweave_train.loop.distribute import restore, shard_mode
 from tensorweave_train.loop.events import Callback, Event, TrainState
 from tensorweave_train.loop.execution import run_epoch
 from tensorweave_train.loop.history import History
+from tensorweave_train.loop.metrics import figure
 from tensorweave_train.loop.model import Model
 from tensorweave_train.loop.nonfinite import NonFiniteWarning, epoch_problem, non_finite
 
@@ -145,6 +151,7 @@ class Trainer:
         shuffle: bool = True,
         seed: int = 0,
         resume: Any = None,
+        shard: str = "auto",
     ) -> History:
         """Train until ``epochs`` epochs are done or a callback stops the loop.
 
@@ -158,7 +165,10 @@ class Trainer:
             seed: the data-order seed (set ``tf.random.set_seed`` yourself before building
                 layers for identical initial weights).
             resume: a run directory (or ``True``: the ``Checkpoint`` callback's) whose newest
-                valid checkpoint to continue from; nothing happens if it has none.
+                valid checkpoint to continue from; nothing happens if it has none. On
+                several workers the chief reads it and sends it to the others.
+            shard: how the workers of a strategy share the data: ``"auto"``, ``"data"``
+                or ``"off"`` (``loop.distribute``).
         """
         model = self.model
         state = self.state
@@ -169,6 +179,7 @@ class Trainer:
         if bad is not None:
             warnings.warn(f"the training data's {bad}", NonFiniteWarning, stacklevel=3)
         batches = model.batches(data, batch_size=batch_size, shuffle=shuffle, seed=seed)
+        model.steps.shard = shard_mode(data if model.distributed else None, shard)
         state.steps_per_epoch = batches.length
         model.build()
         if resume is not None and resume is not False:
@@ -180,6 +191,9 @@ class Trainer:
         while state.epoch < state.epochs and not state.stop:
             if state.epoch_step == 0:
                 state.loss_sum = 0.0
+                model.train_metrics.reset()
+                if model.loss_figures is not None:
+                    model.loss_figures.reset()
             self.emit(Event.EPOCH_START)
             run_epoch(self, batches)
             if self._losses:
@@ -191,19 +205,32 @@ class Trainer:
                     f"epoch {state.epoch} had no batches. Fix: pass non-empty data (a one-shot "
                     "generator serves only one epoch)."
                 )
-            state.set("loss", float(state.loss_sum) / state.epoch_step)
+            state.set("loss", figure(float(state.loss_sum) / state.epoch_step))
+            if model.loss_figures is not None:  # <name>_loss, regularization_loss
+                for name, value in model.loss_figures.results(state.epoch_step).items():
+                    state.set(name, value)
+            for name, value in model.train_metrics.results().items():
+                state.set(name, value)  # streamed over the epoch by the compiled step
             if not self._warned:
                 self._warn_non_finite()
             if validation is not None:
+                self.emit(Event.VALIDATION_START)
                 for name, value in model.evaluate(validation, batch_size=batch_size).items():
                     state.set(f"val_{name}", value)
-            state.set("learning_rate", float(model.optimizer.current_learning_rate()))
+                self.emit(Event.VALIDATION_END)
+            for name, rate in model.learning_rates().items():
+                state.set(name, rate)
             # numbered from 1, as the display, log.csv and TensorBoard
             record = {"epoch": float(state.epoch + 1), "step": float(state.step), **state.values}
             state.history.append(record)
             self.emit(Event.EPOCH_END)
             state.epoch += 1
             state.epoch_step = 0
+        if state.epoch_step == 0:  # not stopped mid-epoch (to be resumed): weights final
+            for owner, optimizer in model.optimizers.items():
+                finalize = getattr(optimizer, "finalize_variable_values", None)
+                if finalize is not None:  # the averages (ema=), as Keras
+                    finalize(model.variables_of(owner))
         self.emit(Event.TRAIN_END)
         history[:] = state.history
         return history
@@ -233,6 +260,7 @@ class Trainer:
             "epoch_step": s.epoch_step,
             "epoch_done": s.steps_per_epoch is not None and s.epoch_step >= s.steps_per_epoch,
             "loss_sum": float(s.loss_sum),
+            "train_metrics": self.model.train_metrics.snapshot(),
             "values": dict(s.values),
             "history": list(s.history),
             "seed": s.seed,
@@ -253,19 +281,20 @@ class Trainer:
             checkpointer: Checkpointer = found[0]
         else:
             checkpointer = Checkpointer(where)  # type: ignore[arg-type]  # not False here
-        snap = checkpointer.restore(self.model)
+        snap = restore(checkpointer, self.model)  # on several workers: the chief's, shared
         if snap is None:
             return
         s = self.state
         s.epoch, s.step, s.epoch_step = snap["epoch"], snap["step"], snap["epoch_step"]
         s.loss_sum = tf.constant(snap["loss_sum"], tf.float32)
+        self.model.train_metrics.restore(snap.get("train_metrics", {}))
         s.values = dict(snap["values"])
         s.history = list(snap["history"])
         if snap.get("epoch_done"):
             # saved after the last batch: the epoch-end work ran (or is lost); move on
             if not s.history or s.history[-1].get("epoch") != float(s.epoch + 1):
                 if s.epoch_step:
-                    s.values["loss"] = snap["loss_sum"] / s.epoch_step
+                    s.values["loss"] = figure(snap["loss_sum"] / s.epoch_step)
                 s.history.append({"epoch": float(s.epoch + 1), "step": float(s.step), **s.values})
             s.epoch += 1
             s.epoch_step = 0

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import tensorflow as tf
 
-from tensorweave_train.optimizers.optimizer import Optimizer, scatter_rows
+from tensorweave_train.optimizers.optimizer import Optimizer, ScheduleLike, scatter_rows
 
 __all__ = ["Adagrad"]
 
@@ -28,9 +26,29 @@ class Adagrad(Optimizer):
         learning_rate: float = 0.001,
         initial_accumulator_value: float = 0.1,
         epsilon: float = 1e-7,
-        **kw: Any,
+        *,
+        schedule: ScheduleLike | None = None,
+        clip_value: float | None = None,
+        clip_norm: float | None = None,
+        clip_global_norm: float | None = None,
+        weight_decay: float | None = None,
+        ema: bool | float = False,
+        ema_overwrite_frequency: int | None = None,
+        accumulate_steps: int = 1,
+        name: str | None = None,
     ) -> None:
-        super().__init__(learning_rate, **kw)
+        super().__init__(
+            learning_rate,
+            schedule=schedule,
+            clip_value=clip_value,
+            clip_norm=clip_norm,
+            clip_global_norm=clip_global_norm,
+            weight_decay=weight_decay,
+            ema=ema,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            accumulate_steps=accumulate_steps,
+            name=name,
+        )
         self.initial_accumulator_value = float(initial_accumulator_value)
         self.epsilon = self._hyper("epsilon", epsilon)
 

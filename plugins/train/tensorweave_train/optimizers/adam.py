@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import tensorflow as tf
 
-from tensorweave_train.optimizers.optimizer import Optimizer, scatter_rows
+from tensorweave_train.optimizers.optimizer import Optimizer, ScheduleLike, scatter_rows
 
 __all__ = ["Adam", "AdamW"]
 
@@ -29,9 +27,29 @@ class Adam(Optimizer):
         beta_2: float = 0.999,
         epsilon: float = 1e-7,
         amsgrad: bool = False,
-        **kw: Any,
+        *,
+        schedule: ScheduleLike | None = None,
+        clip_value: float | None = None,
+        clip_norm: float | None = None,
+        clip_global_norm: float | None = None,
+        weight_decay: float | None = None,
+        ema: bool | float = False,
+        ema_overwrite_frequency: int | None = None,
+        accumulate_steps: int = 1,
+        name: str | None = None,
     ) -> None:
-        super().__init__(learning_rate, **kw)
+        super().__init__(
+            learning_rate,
+            schedule=schedule,
+            clip_value=clip_value,
+            clip_norm=clip_norm,
+            clip_global_norm=clip_global_norm,
+            weight_decay=weight_decay,
+            ema=ema,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            accumulate_steps=accumulate_steps,
+            name=name,
+        )
         self.beta_1 = self._hyper("beta_1", beta_1)
         self.beta_2 = self._hyper("beta_2", beta_2)
         self.epsilon = self._hyper("epsilon", epsilon)
@@ -78,6 +96,36 @@ class AdamW(Adam):
     """
 
     def __init__(
-        self, learning_rate: float = 0.001, weight_decay: float = 0.004, **kw: Any
+        self,
+        learning_rate: float = 0.001,
+        beta_1: float = 0.9,
+        beta_2: float = 0.999,
+        epsilon: float = 1e-7,
+        amsgrad: bool = False,
+        *,
+        schedule: ScheduleLike | None = None,
+        clip_value: float | None = None,
+        clip_norm: float | None = None,
+        clip_global_norm: float | None = None,
+        weight_decay: float | None = 0.004,
+        ema: bool | float = False,
+        ema_overwrite_frequency: int | None = None,
+        accumulate_steps: int = 1,
+        name: str | None = None,
     ) -> None:
-        super().__init__(learning_rate, weight_decay=weight_decay, **kw)
+        super().__init__(
+            learning_rate,
+            beta_1,
+            beta_2,
+            epsilon,
+            amsgrad,
+            schedule=schedule,
+            clip_value=clip_value,
+            clip_norm=clip_norm,
+            clip_global_norm=clip_global_norm,
+            weight_decay=weight_decay,
+            ema=ema,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            accumulate_steps=accumulate_steps,
+            name=name,
+        )

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import tensorflow as tf
 
-from tensorweave_train.optimizers.optimizer import Optimizer, scatter_rows
+from tensorweave_train.optimizers.optimizer import Optimizer, ScheduleLike, scatter_rows
 
 __all__ = ["RMSprop"]
 
@@ -29,9 +27,29 @@ class RMSprop(Optimizer):
         momentum: float = 0.0,
         epsilon: float = 1e-7,
         centered: bool = False,
-        **kw: Any,
+        *,
+        schedule: ScheduleLike | None = None,
+        clip_value: float | None = None,
+        clip_norm: float | None = None,
+        clip_global_norm: float | None = None,
+        weight_decay: float | None = None,
+        ema: bool | float = False,
+        ema_overwrite_frequency: int | None = None,
+        accumulate_steps: int = 1,
+        name: str | None = None,
     ) -> None:
-        super().__init__(learning_rate, **kw)
+        super().__init__(
+            learning_rate,
+            schedule=schedule,
+            clip_value=clip_value,
+            clip_norm=clip_norm,
+            clip_global_norm=clip_global_norm,
+            weight_decay=weight_decay,
+            ema=ema,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            accumulate_steps=accumulate_steps,
+            name=name,
+        )
         self.rho = self._hyper("rho", rho)
         self.momentum = self._hyper("momentum", momentum)
         self.epsilon = self._hyper("epsilon", epsilon)

@@ -6,11 +6,20 @@ A job config (TOML, JSON or YAML; see ``configs/digits.toml``) has these section
   ``valid`` arrays by field; the fields feed the model's input and target nodes of the
   same name;
 - ``[model]``: a graph block (``nodes`` wired by name) naming its ``inputs``, ``targets``,
-  ``outputs``, ``loss`` and ``metrics`` nodes;
-- ``[optimizer]``: an optimizer promise (default Adam);
-- ``[train]``: ``epochs``, ``batch_size``, ``seed``, ``shuffle``, ``limit`` (train on the
-  first N examples, for smoke runs), ``checkpoint_every`` (epochs), ``jit_compile``,
-  ``precision`` (``"float32"``, ``"mixed_bfloat16"``, ``"mixed_float16"``);
+  ``outputs``, ``loss`` and ``metrics`` nodes; several losses are a table (``loss = { a =
+  "loss_a", b = "loss_b" }``, with ``loss_weights = { b = 0.5 }``) and ``trains = { body =
+  ["encoder"] }`` names what each of several optimizers updates (``loop.objectives``);
+- ``[optimizer]``: an optimizer promise (default Adam), or several by name
+  (``[optimizer.body]``, ``[optimizer.head]``);
+- ``[trainer]``: a training recipe of the ``trainers`` kind that builds the model from the
+  ``[model]`` graph (``"GANTrainer.v1"``: a GAN of two nodes; ``configs/dcgan.toml``);
+- ``[train]``: ``epochs``, ``batch_size`` (the global batch, shared by every replica),
+  ``seed``, ``shuffle``, ``limit`` (train on the first N examples, for smoke runs),
+  ``checkpoint_every`` (epochs), ``jit_compile``, ``precision`` (``"float32"``,
+  ``"mixed_bfloat16"``, ``"mixed_float16"``), and the distribution: ``strategy``
+  (``default``, ``mirrored``, ``multi_worker``, ``parameter_server``: ``runs.strategy``),
+  ``devices`` (``mirrored``'s) and ``shard`` (``auto``, ``data``, ``off``:
+  ``loop.distribute``);
 - ``callbacks``: a top-level list of callback promises, added to the job's own;
 - ``[run]``: ``name`` (a plain name: no path separators or ``..``), ``dir`` (default a new
   ``runs/<name>-<time>``, never one that exists) and ``tensorboard``;
@@ -23,11 +32,11 @@ before anything is built, ``build_model`` is the one place a config becomes a ``
 ``build_job`` builds it with the data and the callbacks.
 
 >>> sorted(DEFAULTS)
-['chars', 'digits']
+['chars', 'dcgan', 'digits']
 >>> for path, problem in check_settings({"train": {"epochs": "x", "bogus": 1}}):
 ...     print(f"{path}: {problem}")
 train.epochs: expected int, got 'x'
-train.bogus: unknown setting; settings: epochs, batch_size, seed, shuffle, limit, checkpoint_every, jit_compile, precision
+train.bogus: unknown setting; settings: epochs, batch_size, seed, shuffle, limit, checkpoint_every, jit_compile, precision, strategy, devices, shard
 data: a job config needs a [data] section
 model: a job config needs a [model] section
 """
@@ -40,7 +49,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import tensorflow as tf
@@ -63,12 +72,13 @@ __all__ = [
     "check_layout",
     "validate_config",
     "build_model",
+    "build_data",
     "build_job",
     "settings_dict",
 ]
 
-SECTIONS_ALL = ("data", "model", "optimizer", "train", "run", "callbacks")
-DEFAULTS = {"digits": "digits.toml", "chars": "chars.toml"}
+SECTIONS_ALL = ("data", "model", "optimizer", "train", "run", "callbacks", "trainer")
+DEFAULTS = {"digits": "digits.toml", "chars": "chars.toml", "dcgan": "dcgan.toml"}
 
 
 @dataclass
@@ -83,6 +93,9 @@ class TrainSettings:
     checkpoint_every: int = 1
     jit_compile: bool = False  # compile the steps with XLA (``Model(jit_compile=True)``)
     precision: str = "float32"  # "mixed_bfloat16": layers in bfloat16 (``Model(precision=)``)
+    strategy: Literal["default", "mirrored", "multi_worker", "parameter_server"] = "default"
+    devices: list[str] | None = None  # mirrored: the devices (default every GPU, else the CPU)
+    shard: Literal["auto", "data", "off"] = "auto"  # how workers share data (loop.distribute)
 
 
 @dataclass
@@ -98,7 +111,8 @@ SECTIONS: dict[str, type] = {"train": TrainSettings, "run": RunSettings}
 
 
 def config_path(name: str | None) -> Path:
-    """A config file: ``None`` or a built-in name (``digits``, ``chars``), or a path."""
+    """A config file: ``None`` or a built-in name (``digits``, ``chars``, ``dcgan``), or a
+    path."""
     if name is None or name in DEFAULTS:
         ref = resources.files("tensorweave_train") / "configs" / DEFAULTS[name or "digits"]
         return Path(str(ref))
@@ -219,7 +233,7 @@ def build_model(cfg: Mapping[str, Any], built: Mapping[str, Any] | None = None) 
     if "model" not in cfg:
         raise twc.ConfigError([("model", "a job config needs a [model] section")])
     if built is None:
-        parts = {k: cfg[k] for k in ("model", "optimizer") if k in cfg}
+        parts = {k: cfg[k] for k in ("model", "optimizer", "trainer") if k in cfg}
         errors = twc.validate(parts)
         if errors:
             raise twc.ConfigError(errors)
@@ -227,39 +241,90 @@ def build_model(cfg: Mapping[str, Any], built: Mapping[str, Any] | None = None) 
         np.random.seed(settings.seed)
         built = twc.resolve(parts)
     graph = built["model"]
+    jit = settings.jit_compile or None
     if not isinstance(graph, twc.ConfigGraph):
         raise twc.ConfigError([("model", "expected a graph block: a [model.nodes] table")])
     metrics = graph.section.get("metrics", {})
     if isinstance(metrics, (str, list)):
         metrics = {n: n for n in ([metrics] if isinstance(metrics, str) else metrics)}
     optimizer = built.get("optimizer")
-    if optimizer is not None and not hasattr(optimizer, "apply_gradients"):
-        raise twc.ConfigError([("optimizer", f"expected an optimizer, got {optimizer!r}")])
+    named = optimizer.items() if isinstance(optimizer, Mapping) else [("", optimizer)]
+    for name, opt in named:
+        if opt is not None and not hasattr(opt, "apply_gradients"):
+            where = f"optimizer.{name}" if name else "optimizer"
+            raise twc.ConfigError([(where, f"expected an optimizer, got {opt!r}")])
+    trainer = built.get("trainer")
+    if trainer is not None:  # a recipe (GANTrainer.v1) builds the model from the graph
+        if not callable(getattr(trainer, "build_model", None)):
+            raise twc.ConfigError(
+                [("trainer", f"{trainer!r} is not a training recipe (it has no build_model)")]
+            )
+        model: Model = trainer.build_model(
+            graph,
+            optimizer=optimizer,
+            metrics=_nodes(graph, metrics),
+            jit_compile=jit,
+            precision=settings.precision,
+        )
+        return model
     loss = graph.section.get("loss")
+    section = graph.section
     try:
         return Model(
             inputs=graph.layers("inputs"),
             outputs=graph.layers("outputs"),
-            targets=graph.layers("targets") if "targets" in graph.section else None,
-            loss=graph[loss] if loss else None,
-            metrics={k: graph[v] for k, v in metrics.items()},
+            targets=graph.layers("targets") if "targets" in section else None,
+            loss=_nodes(graph, loss)
+            if isinstance(loss, Mapping)
+            else graph[loss]
+            if loss
+            else None,
+            loss_weights=section.get("loss_weights"),
+            metrics=_nodes(graph, metrics),
             optimizer=optimizer,
-            jit_compile=settings.jit_compile or None,
+            trains={k: _nodes(graph, v) for k, v in section.get("trains", {}).items()} or None,
+            jit_compile=jit,
             precision=settings.precision,
         )
     except (tw.TensorweaveError, TypeError, ValueError) as err:
         raise twc.ConfigError([("model", f"cannot make the model: {err}")]) from err
 
 
-def build_job(cfg: Mapping[str, Any], parts: Sequence[str] | None = None) -> Job:
+def build_data(cfg: Mapping[str, Any]) -> Any:
+    """The ``[data]`` section built alone (seeded as ``build_job`` seeds it), before anything
+    else: a job builds its data before a multi-worker strategy starts TensorFlow's servers
+    (a dataset's worker processes are forked before any server thread exists)."""
+    validate_config(cfg)
+    settings = _settings(cfg, "train")
+    tf.random.set_seed(settings.seed)
+    np.random.seed(settings.seed)
+    return twc.resolve({"data": cfg["data"]})["data"]
+
+
+def _nodes(graph: Any, names: Any) -> Any:
+    """The nodes ``names`` names: a name, a list of names or a table of them."""
+    if isinstance(names, Mapping):
+        return {k: _nodes(graph, v) for k, v in names.items()}
+    if isinstance(names, list):
+        return [graph[n] for n in names]
+    return graph[names]
+
+
+def build_job(
+    cfg: Mapping[str, Any], parts: Sequence[str] | None = None, *, data: Any = None
+) -> Job:
     """Validate (all problems at once), then build the data, the model and the callbacks;
-    ``parts`` limits what is built to those sections (default all)."""
+    ``parts`` limits what is built to those sections (default all); ``data``: the
+    ``[data]`` section already built (``build_data``)."""
     validate_config(cfg, parts)
     settings = _settings(cfg, "train")
     tf.random.set_seed(settings.seed)
     np.random.seed(settings.seed)
-    wanted = [k for k in cfg if k not in SECTIONS and (parts is None or k in parts)]
-    built = twc.resolve({k: cfg[k] for k in wanted})
+    ready = {} if data is None else {"data": data}
+    wanted = [
+        k for k in cfg if k not in SECTIONS and k not in ready and (parts is None or k in parts)
+    ]
+    built = {**ready, **twc.resolve({k: cfg[k] for k in wanted})}
     model = build_model(cfg, built)
     return Job(
         config=dict(cfg),
@@ -309,35 +374,54 @@ def check_layout(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
         )
     optimizer = cfg.get("optimizer")
     if "optimizer" in cfg:
-        if not (isinstance(optimizer, Mapping) and twc.is_promise(optimizer)):
-            errors.append(
-                (
-                    "optimizer",
-                    "expected an optimizer table such as "
-                    f'{{"@optimizers" = "Adam.v1"}}, got {optimizer!r}',
-                )
+        errors += _optimizer_problems(optimizer)
+    trainer = cfg.get("trainer")
+    if "trainer" in cfg and not (isinstance(trainer, Mapping) and twc.is_promise(trainer)):
+        errors.append(
+            (
+                "trainer",
+                f'expected a trainer table such as {{"@trainers" = "GANTrainer.v1"}}, got {trainer!r}',
             )
-        else:
-            lr: Any = optimizer.get("learning_rate")
-            number = isinstance(lr, (int, float)) and not isinstance(lr, bool)
-            if number and (not math.isfinite(lr) or lr <= 0):
-                errors.append(
-                    (
-                        "optimizer.learning_rate",
-                        f"must be a positive finite number, got {lr!r}",
-                    )
-                )
+        )
     if "callbacks" in cfg and not isinstance(cfg["callbacks"], list):
         errors.append(
             ("callbacks", f"expected a list of callback tables, got {cfg['callbacks']!r}")
         )
     model = cfg.get("model")
     if isinstance(model, Mapping):
-        for key in ("inputs", "outputs", "loss"):
+        needed = ("inputs", "outputs") if "trainer" in cfg else ("inputs", "outputs", "loss")
+        for key in needed:
             if key not in model:
                 errors.append((f"model.{key}", "missing: name the node(s) in [model]"))
     elif "model" in cfg:
         errors.append(("model", f"expected a table with a [model.nodes] graph, got {model!r}"))
+    return errors
+
+
+def _optimizer_problems(optimizer: Any) -> list[tuple[str, str]]:
+    """Problems of an ``[optimizer]`` section: one optimizer promise, or a table of them by
+    name (several optimizers); a learning rate that is not a positive finite number."""
+    if isinstance(optimizer, Mapping) and not twc.is_promise(optimizer) and optimizer:
+        named = [(f"optimizer.{k}", v) for k, v in optimizer.items()]
+    else:
+        named = [("optimizer", optimizer)]
+    errors: list[tuple[str, str]] = []
+    for path, value in named:
+        if not (isinstance(value, Mapping) and twc.is_promise(value)):
+            errors.append(
+                (
+                    path,
+                    'expected an optimizer table such as {"@optimizers" = "Adam.v1"} (or one '
+                    f"such table per name: [optimizer.NAME]), got {value!r}",
+                )
+            )
+            continue
+        lr: Any = value.get("learning_rate")
+        number = isinstance(lr, (int, float)) and not isinstance(lr, bool)
+        if number and (not math.isfinite(lr) or lr <= 0):
+            errors.append(
+                (f"{path}.learning_rate", f"must be a positive finite number, got {lr!r}")
+            )
     return errors
 
 

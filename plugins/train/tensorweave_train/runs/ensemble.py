@@ -105,8 +105,7 @@ class Ensemble:
         """Every model's output on ``raw`` (each after its own pre-processing)."""
         found = []
         for processors, model in zip(self.processors, self.models, strict=True):
-            first = model.inputs[0]
-            out = model.predict({first.name: processors.prepare(raw, first)})
+            out = model.predict(processors.prepare_inputs(raw, model.inputs))
             found.append(np.asarray(out[0] if isinstance(out, tuple) else out))
         return found
 

@@ -3,8 +3,8 @@
 ``tensorweave train`` saves what the dataset says turns raw input into the model's input
 (``preprocess``: pixels -> normalised) and its outputs into answers (``postprocess``: class
 scores -> class ids), with what the data says about itself (``info``: a character model's
-vocabulary). ``Processors.prepare`` checks raw input and pre-processes it for a model,
-``finish`` post-processes; ``pipeline(steps)`` runs saved steps, by registered name, for
+vocabulary). ``Processors.prepare_inputs`` checks raw input (one array, or one per input by
+name) and pre-processes it for a model, ``finish`` post-processes; ``pipeline(steps)`` runs saved steps, by registered name, for
 ``predict``, ensembles and exported ``Predictor``\\s alike. ``probabilities`` and ``top_k``
 read a classifier's scores.
 
@@ -15,6 +15,7 @@ read a classifier's scores.
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ import tensorweave as tw
 
 __all__ = [
     "Processors",
+    "fit_input",
     "PredictInputError",
     "pipeline",
     "check_raw",
@@ -64,7 +66,7 @@ def check_raw(raw: Any, info: Mapping[str, Any]) -> None:
     if not vocab:
         raise PredictInputError(
             f"this model does not take text (it takes {info.get('raw_input', 'arrays')}). "
-            "Fix: pass --input FILE (.npy or .json)."
+            "Fix: pass --input FILE (.npy, .npz or .json)."
         )
     bad = sorted({c for c in raw if c not in vocab or c == vocab[0]})
     if bad:
@@ -122,24 +124,103 @@ class Processors:
         ``first_input`` (one example gets its batch axis); ``PredictInputError`` says
         what does not fit."""
         check_raw(raw, self.info)
+        if isinstance(raw, list | tuple):  # rows from JSON: one array, before any step
+            raw = _array(raw, first_input)
+        return fit_input(self._preprocessed(raw), first_input)
+
+    def prepare_inputs(self, raw: Any, inputs: Sequence[tw.Layer]) -> dict[str, np.ndarray]:
+        """``raw`` as the feed of a model with these ``inputs``: one checked, batched array
+        per input name. A model with one input takes raw input as it comes (``prepare``),
+        or a mapping holding it by name; a model with several takes a mapping with one
+        entry per input (an ``.npz`` file, a JSON object), pre-processed as a whole (a step
+        with ``field=`` works on one input)."""
+        names = [layer.name for layer in inputs]
+        if not isinstance(raw, Mapping):
+            if len(inputs) > 1:
+                raise PredictInputError(
+                    f"this model has {len(inputs)} inputs ({', '.join(names)}), so it takes one "
+                    "array per input. Fix: pass an .npz file holding them by name "
+                    f"(np.savez(path, {', '.join(f'{n}=...' for n in names)})) or a JSON object "
+                    f"{{{', '.join(f'{json.dumps(n)}: [...]' for n in names)}}}."
+                )
+            return {names[0]: self.prepare(raw, inputs[0])}
+        _check_names(raw, names)
+        if len(inputs) == 1:
+            return {names[0]: self.prepare(raw[names[0]], inputs[0])}
+        values = self._preprocessed({n: raw[n] for n in names})
+        if not isinstance(values, Mapping):
+            raise PredictInputError(
+                f"the run's pre-processing turned the inputs {names} into one "
+                f"{type(values).__name__}, not one array per input. Fix: give its steps "
+                "field= (the input each one works on)."
+            )
+        return {n: fit_input(values[n], layer) for n, layer in zip(names, inputs, strict=True)}
+
+    def _preprocessed(self, raw: Any) -> Any:
         try:
-            x = np.asarray(pipeline(self.preprocess)(raw))
-        except (ValueError, TypeError) as err:
+            return pipeline(self.preprocess)(raw)
+        except (ValueError, TypeError, KeyError) as err:
             raise PredictInputError(f"cannot pre-process this input: {err}") from err
-        if x.size == 0:
-            raise PredictInputError("the input is empty. Fix: give at least one example.")
-        if x.ndim == len(first_input.shape) - 1:
-            x = x[None]  # one example: add the batch dimension
-        if isinstance(first_input, tw.Input):
-            try:
-                first_input.check(x)
-            except (tw.ShapeError, tw.InputValueError) as err:
-                raise PredictInputError(f"this input does not fit the model: {err}") from err
-        return x
 
     def finish(self, outputs: Any) -> Any:
         """The model's ``outputs`` post-processed into answers (class ids…)."""
         return pipeline(self.postprocess)(outputs)
+
+
+def _check_names(raw: Mapping[str, Any], names: Sequence[str]) -> None:
+    """Refuse a mapping of inputs that misses one of ``names`` or holds another."""
+    missing = [n for n in names if n not in raw]
+    extra = [str(k) for k in raw if k not in names]
+    if missing or extra:
+        hints = [
+            f"{k!r}: did you mean {close[0]!r}?"
+            for k in extra
+            if (close := difflib.get_close_matches(k, missing, n=1))
+        ]
+        raise PredictInputError(
+            f"the model's inputs are {names}; the input gives {sorted(map(str, raw))}"
+            + (f" (missing {missing})" if missing else "")
+            + (f" ({'; '.join(hints)})" if hints else "")
+            + ". Fix: name one array per input, as the inputs are named."
+        )
+
+
+def _array(value: Any, layer: tw.Layer) -> np.ndarray:
+    try:
+        return np.asarray(value)
+    except ValueError as err:  # rows of different lengths
+        raise PredictInputError(
+            f"the input for {layer.name!r} is not an array: its rows have different lengths "
+            f"({err}). Fix: give rows of one length."
+        ) from err
+
+
+def fit_input(value: Any, layer: tw.Layer) -> np.ndarray:
+    """``value`` as a batch for the input ``layer``: an array of numbers (one example gets
+    its batch axis), checked against the input; ``PredictInputError`` says what does not
+    fit.
+
+    >>> import tensorweave as tw
+    >>> fit_input([1, 2], tw.Input(n_units=2, name="x")).shape
+    (1, 2)
+    """
+    x = _array(value, layer)
+    if x.dtype == object:
+        raise PredictInputError(
+            f"the input for {layer.name!r} is not an array of numbers (it holds "
+            f"{type(x.flat[0]).__name__ if x.size else 'nothing'}: rows of different lengths, "
+            "or values that are not numbers). Fix: give a rectangular array of numbers."
+        )
+    if x.size == 0:
+        raise PredictInputError("the input is empty. Fix: give at least one example.")
+    if x.ndim == len(layer.shape) - 1:
+        x = x[None]  # one example: add the batch dimension
+    if isinstance(layer, tw.Input):
+        try:
+            layer.check(x)
+        except (tw.ShapeError, tw.InputValueError) as err:
+            raise PredictInputError(f"this input does not fit the model: {err}") from err
+    return x
 
 
 def probabilities(scores: Any) -> np.ndarray:

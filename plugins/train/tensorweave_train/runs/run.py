@@ -37,7 +37,7 @@ __all__ = ["Run", "load_model", "load_run", "export_run", "mismatch_message"]
 
 Overrides = Sequence[str] | Mapping[str, Any]
 # what evaluating a run builds: no callbacks (their packs may be gone), no [run] settings
-_EVALUATED = ("data", "model", "optimizer")
+_EVALUATED = ("data", "model", "optimizer", "trainer")
 
 
 class Run:
@@ -126,7 +126,7 @@ class Run:
                     f"cannot restore the checkpoint in {self.path}: {first}"
                 ) from err
             paths = [twc.parse_override(g)[0] if isinstance(g, str) else str(g) for g in given]
-            plain = ("train.", "run.", "data.", "optimizer.", "callbacks")
+            plain = ("train.", "run.", "data.", "optimizer.", "callbacks", "trainer.")
             paths = [p for p in paths if not p.startswith(plain)] or paths
             raise twc.ConfigError(
                 [
@@ -149,7 +149,9 @@ class Run:
 
     def predict(self, raw: Any, *, generate: int = 0, postprocess: bool = True) -> Any:
         """The trained model on raw input: the saved pre-processing, the model, then the
-        post-processing (pixels -> normalised -> class scores -> class ids).
+        post-processing (pixels -> normalised -> class scores -> class ids). ``raw`` is
+        one array (or text), or a mapping of one array per input name (a model with
+        several inputs; see ``Processors.prepare_inputs``).
 
         ``generate=N`` (sequence models) appends N predicted items one at a time;
         ``postprocess=False`` returns the model's outputs (scores) without the
@@ -157,10 +159,10 @@ class Run:
         processors = self.processors
         check_raw(raw, processors.info)  # before the model is built: a typo answers fast
         model = self.model()
-        first = model.inputs[0]
-        x = processors.prepare(raw, first)
+        feed = processors.prepare_inputs(raw, model.inputs)
         if generate:
-            ids = x
+            first = model.inputs[0]
+            ids = feed[first.name]
             for _ in range(generate):
                 logits = model.predict({first.name: ids})
                 nxt = np.argmax(logits[:, -1], axis=-1).astype(ids.dtype)
@@ -170,7 +172,7 @@ class Run:
                 detokenize = tw.resolve("processors", "detokenize_chars.v1", owner="predict")
                 return detokenize(ids[0], vocab=vocab)
             return ids
-        scores = model.predict({first.name: x})
+        scores = model.predict(feed)
         return processors.finish(scores) if postprocess else scores
 
     def export(self, out: str | Path) -> Path:

@@ -6,10 +6,19 @@ leaves nothing behind. The job trains with its own callbacks (Ctrl-C to a clean 
 NaN guard at epoch ends, checkpoints, ``log.csv``, TensorBoard, the progress display) and
 the config's. Installed plugins are told when a job starts and ends (the
 ``tensorweave_job_started``/``_ended`` hooks), e.g. to record it in a store.
+
+Under a strategy (``[train] strategy``, ``runs.strategy``) the job makes it first, then
+builds the model in its scope. On several workers only the chief writes (the run
+directory, its checkpoints and logs, TensorBoard, the store's record, which lists the
+workers); the others write nothing. Every worker names the same run directory, and running
+the same command again continues an unfinished run of the same config from its last
+checkpoint (Keras's ``BackupAndRestore``): what a worker killed mid-epoch does when it is
+restarted (``commands.train`` restarts the workers that lost it).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import time
@@ -25,10 +34,18 @@ from tensorweave_train.callbacks.loggers import CSVLogger, TensorBoard
 from tensorweave_train.callbacks.progress import Progress
 from tensorweave_train.callbacks.stop_on_nan import StopOnNaN
 from tensorweave_train.loop.nonfinite import non_finite
-from tensorweave_train.runs.config import Job, build_job
-from tensorweave_train.runs.directory import RunLock, claim, new_run_dir
+from tensorweave_train.runs.cluster import Cluster
+from tensorweave_train.runs.config import (
+    Job,
+    build_data,
+    build_job,
+    check_settings,
+    validate_config,
+)
+from tensorweave_train.runs.directory import RunDirError, RunLock, claim, new_run_dir
 from tensorweave_train.runs.processors import Processors
 from tensorweave_train.runs.run import Run
+from tensorweave_train.runs.strategy import Distribution, distribution, serve
 
 __all__ = ["Interrupted", "train_job", "resume_job"]
 
@@ -69,22 +86,49 @@ def _display(progress: bool | None, out: Print) -> Progress:
     return Progress(1, bar=progress)
 
 
+def job_distribution(cfg: Mapping[str, Any]) -> Distribution:
+    """The distribution ``[train] strategy`` and ``devices`` ask for, made before anything
+    is built (the plain settings are checked first: every problem of the config at once)."""
+    if check_settings(cfg):
+        validate_config(cfg)  # raises the ConfigError listing every problem
+    train = dict(cfg.get("train") or {})
+    return distribution(str(train.get("strategy", "default")), train.get("devices"))
+
+
+def _serving(cfg: Mapping[str, Any]) -> bool:
+    """Whether this process only serves (a ``parameter_server`` worker or ps task)."""
+    if str((cfg.get("train") or {}).get("strategy")) != "parameter_server":
+        return False
+    cluster = Cluster.from_env()
+    return cluster is not None and not cluster.is_chief
+
+
+def weights_sha256(model: Any) -> str:
+    """A checksum of the model's variables (the same on every worker of a synchronous run)."""
+    digest = hashlib.sha256()
+    for v in model.variables:
+        digest.update(v.numpy().tobytes())
+    return digest.hexdigest()
+
+
 def _fit(
-    job: Job, run: Run, *, progress: bool | None, out: Print, resume: bool = False
+    job: Job,
+    run: Run,
+    *,
+    progress: bool | None,
+    out: Print,
+    resume: bool = False,
+    dist: Distribution | None = None,
 ) -> dict[str, Any]:
     settings = job.settings
+    dist = dist if dist is not None else distribution()
     interrupt, nan = InterruptToStop(), StopOnNaN(every=None, at_epoch_end=True)
     checkpoints = CheckpointCallback(run.path, every_epochs=settings.checkpoint_every)
-    callbacks: list[Any] = [
-        interrupt,
-        nan,
-        checkpoints,
-        CSVLogger(run.path / Run.LOG),
-        _display(progress, out),
-        *job.callbacks,
-    ]
-    if job.run.tensorboard:  # opt out with [run] tensorboard = false
-        callbacks.append(TensorBoard(run.path / "tensorboard", write_graph=False))
+    callbacks: list[Any] = [interrupt, nan, _display(progress, out), *job.callbacks]
+    if dist.is_chief:  # the chief alone writes
+        callbacks += [checkpoints, CSVLogger(run.path / Run.LOG)]
+        if job.run.tensorboard:  # opt out with [run] tensorboard = false
+            callbacks.append(TensorBoard(run.path / "tensorboard", write_graph=False))
     train_data = job.split("train")
     valid = job.split("valid")
     started = time.perf_counter()
@@ -92,14 +136,16 @@ def _fit(
     try:
         history = job.model.train(
             train_data,
-            settings.epochs,
+            epochs=settings.epochs,
             batch_size=settings.batch_size,
             validation=valid if len(next(iter(valid.values()))) else None,
             callbacks=callbacks,
             shuffle=settings.shuffle,
             seed=settings.seed,
-            resume=run.path if resume else None,
+            # on several workers every one takes part in the restore (the chief's, shared)
+            resume=run.path if resume or dist.cluster is not None else None,
             verbose=0,  # the job's display is among the callbacks
+            shard=settings.shard,
         )
     finally:
         interrupt.uninstall()
@@ -121,8 +167,11 @@ def _fit(
         "valid": {k: float(v) for k, v in final.items()},
         "history": [dict(h) for h in history],
         "stopped": history.state.stop_reason or None,
+        **dist.summary(),
+        "weights_sha256": weights_sha256(job.model),
     }
-    (run.path / Run.SUMMARY).write_text(json.dumps(summary, indent=2) + "\n")
+    if dist.is_chief:
+        (run.path / Run.SUMMARY).write_text(json.dumps(summary, indent=2) + "\n")
     return summary
 
 
@@ -142,6 +191,45 @@ def _fit_announced(
     return summary
 
 
+def _serve(dist: Distribution, out: Print) -> dict[str, Any]:
+    """A ``parameter_server`` worker or ps task: serve the chief until it is done."""
+    assert dist.cluster is not None  # a serving task is a task of a cluster
+    if out is not None:
+        out(f"{dist.describe()}: serving the chief until it is done")
+    started = time.perf_counter()
+    serve(dist)
+    return {
+        "served": dist.cluster.task,
+        "strategy": dist.name,
+        "workers": dist.workers,
+        "chief": dist.cluster.chief_address,
+        "seconds": round(time.perf_counter() - started, 2),
+    }
+
+
+def _unfinished(where: Path, filled: Mapping[str, Any]) -> bool:
+    """Whether ``where`` holds a run of the config ``filled`` that did not finish (no
+    summary): a worker's run, to continue when the same command runs again."""
+    config = where / Run.CONFIG
+    if not config.is_file() or (where / Run.SUMMARY).exists():
+        return False
+    try:
+        saved = json.loads(config.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return bool(saved == json.loads(json.dumps(filled)))
+
+
+def _cluster_run_dir(dist: Distribution, explicit: str | Path | None) -> Path:
+    if explicit is None:
+        raise RunDirError(
+            f"[train] strategy = {dist.name!r}: every worker must name the same run directory "
+            "(the chief writes it; running the same command again continues it). Fix: "
+            "--run-dir DIR on every worker, or [run] dir in the config."
+        )
+    return Path(explicit)
+
+
 def train_job(
     cfg: Mapping[str, Any],
     *,
@@ -157,29 +245,56 @@ def train_job(
     ``run_dir`` (or ``[run] dir``; default a new ``runs/<name>-<time>``) is refused when it
     holds a run, unless ``overwrite``; it is locked while training and removed again when
     the run fails before its first checkpoint. ``out``: ``print``, or ``None`` for quiet.
+
+    Under a multi-worker strategy every worker names the same ``run_dir``, only the chief
+    writes it, and a run of the same config there that did not finish is continued from
+    its last checkpoint (even with ``overwrite``); see the module docstring.
     """
-    job = build_job(cfg)  # every problem of the config at once, before anything is built
+    validate_config(cfg)  # every problem of the config at once, before anything is built
+    data = None if _serving(cfg) else build_data(cfg)  # before a strategy starts servers
+    dist = job_distribution(cfg)  # before TensorFlow runs anything else
+    if dist.serves:
+        return _serve(dist, out)
+    with dist.scope():
+        job = build_job(cfg, data=data)
     filled = twc.fill(cfg)
     _check_data(job)  # missing fields, NaN: before anything is written
     explicit = run_dir if run_dir is not None else job.run.dir
+    kind = "train"
+    if dist.cluster is not None:
+        explicit = _cluster_run_dir(dist, explicit)
+        if not dist.is_chief:  # writes nothing: the chief writes the run
+            if out is not None:
+                out(f"training {job.run.name} as {dist.describe()}\n  run directory: {explicit}")
+            return _fit(job, Run(explicit), progress=progress, out=out, dist=dist)
+        if _unfinished(explicit, filled):
+            kind = "resume"  # the same command again: continue from the last checkpoint
     if explicit is None:
         where = new_run_dir("runs", job.run.name)
         created, lock = True, RunLock(where).acquire()
+    elif kind == "resume":
+        where, created, lock = Path(explicit), False, RunLock(explicit).acquire()
     else:
         created = not Path(explicit).exists()
         where, lock = claim(explicit, overwrite=overwrite)
     run = Run(where)
     try:
-        twc.save(filled, where / Run.CONFIG)
-        if source is not None and Path(source).is_file():
-            (where / f"source{Path(source).suffix}").write_text(Path(source).read_text())
-        Processors.of_data(job.data, [i.name for i in job.model.inputs]).save(
-            where / Run.PROCESSORS
-        )
+        if kind == "train":
+            twc.save(filled, where / Run.CONFIG)
+            if source is not None and Path(source).is_file():
+                (where / f"source{Path(source).suffix}").write_text(Path(source).read_text())
+            Processors.of_data(job.data, [i.name for i in job.model.inputs]).save(
+                where / Run.PROCESSORS
+            )
         if out is not None:
-            out(f"training {job.run.name}: {job.model}\n  run directory: {where}")
+            doing = "continuing" if kind == "resume" else "training"
+            out(f"{doing} {job.run.name}: {job.model}\n  run directory: {where}")
+            if dist.name != "default":
+                out(f"  {dist.describe()}")
             job.model.summary(print_fn=out)
-        return _fit_announced(job, run, filled, "train", progress=progress, out=out)
+        return _fit_announced(
+            job, run, filled, kind, progress=progress, out=out, dist=dist, resume=kind == "resume"
+        )
     except BaseException:
         lock.release()
         if created and not run.checkpointer.checkpoints():
@@ -200,17 +315,27 @@ def resume_job(
     the total; raise it with an override to train longer).
 
     The overrides are checked against the checkpoint first (one that changes the model's
-    variables is refused); nothing is written before the restore succeeded.
+    variables is refused); nothing is written before the restore succeeded. A run of
+    several workers continues when every worker runs its ``train`` command again.
     """
     run = Run.open(reference)
     cfg = run.config(overrides)
+    strategy = str((cfg.get("train") or {}).get("strategy", "default"))
+    if strategy in ("multi_worker", "parameter_server"):
+        raise RunDirError(
+            f"{run.path} is a {strategy} run: it continues when every worker runs its "
+            "tensorweave train command again (the same --run-dir). Fix: do that, or resume it "
+            "in one process with --train.strategy=default."
+        )
+    dist = job_distribution(cfg)
     with RunLock(run.path):
-        job = run.job(overrides, parts=None)  # built and restored: the overrides fit
+        with dist.scope():
+            job = run.job(overrides, parts=None)  # built and restored: the overrides fit
         _check_data(job)
         if overrides:
             twc.save(twc.fill(cfg), run.path / Run.CONFIG)
         if out is not None:
             out(f"resuming {job.run.name} in {run.path}")
         return _fit_announced(
-            job, run, run.config(), "resume", progress=progress, out=out, resume=True
+            job, run, run.config(), "resume", progress=progress, out=out, resume=True, dist=dist
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 
+import numpy as np
 import pytest
 import tensorflow as tf
 from twtrain_helpers import regression_data, regression_model
@@ -20,8 +21,10 @@ def test_csv_logger_appends_rows(tmp_path):
     with open(path) as f:
         rows = list(csv.DictReader(f))
     assert [r["epoch"] for r in rows] == ["1", "2", "1"]  # numbered from 1
-    assert {"loss", "val_loss", "val_mae", "learning_rate", "step"} <= set(rows[0])
+    assert list(rows[0]) == ["epoch", "step", "loss", "mae", "val_loss", "val_mae", "learning_rate"]
     assert float(rows[1]["step"]) == 4
+    for row in rows:  # float32 figures, written as their shortest decimals
+        assert all(row[k] == str(np.float32(row[k])) for k in ("loss", "mae", "learning_rate"))
 
 
 def test_csv_logger_flushes_each_row_and_syncs_at_the_end(tmp_path, monkeypatch):
@@ -60,7 +63,7 @@ def test_tensorboard_scalars(tmp_path):
             for v in ev.summary.value:
                 tags.setdefault(v.tag, []).append(ev.step)
     assert tags["step/loss"] == [1, 2, 3, 4]
-    assert tags["epoch/loss"] == [2, 4]
+    assert tags["epoch/loss"] == tags["epoch/mae"] == [2, 4]  # the training metric, as "loss"
     graphs = [
         ev
         for f in tmp_path.iterdir()

@@ -45,6 +45,8 @@ def test_verbose_lines_validation_split_and_keras_history(capsys) -> None:
     held = {k: v[30:] for k, v in data.items()}
     assert h.history["val_loss"][-1] == pytest.approx(model.evaluate(held)["loss"])
     assert f"val_loss: {h.history['val_loss'][-1]:.4f}" in lines[-1]
+    shown = [part.split(":")[0] for part in lines[-1].split(" - ")[2:]]
+    assert shown == ["loss", "mae", "val_loss", "val_mae"]  # the training metric too
     model.train(data, epochs=1, batch_size=8, verbose=0)
     assert capsys.readouterr().out == ""
 

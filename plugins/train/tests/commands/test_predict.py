@@ -1,10 +1,11 @@
-"""``tensorweave predict`` (and ``evaluate``): arrays through the run's processors, raw input
-it cannot take refused as usage errors, and a run whose training callback's pack is gone
-still used."""
+"""``tensorweave predict`` (and ``evaluate``): arrays through the run's processors, one array
+per input by name (``.npz``, a JSON object), raw input it cannot take refused as usage
+errors, and a run whose training callback's pack is gone still used."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -96,3 +97,86 @@ def test_a_missing_training_callback_pack_stops_neither_evaluate_nor_predict(
     assert code == 0 and "accuracy" in json.loads(out), err
     code, _, err = run_cli(capsys, "resume", str(copy), "--train.epochs=2")  # trains: needs it
     assert code == 3 and "tensorweave-gone" in err
+
+
+# -- one array per input: .npz and JSON objects ------------------------------------------------
+@pytest.fixture(scope="module")
+def pair_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A run of a model with two inputs (``a``: 4 values, ``b``: 3), trained on arrays."""
+    rng = np.random.default_rng(0)
+    fields = {"a": rng.normal(size=(32, 4)), "b": rng.normal(size=(32, 3))}
+    arrays = {k: v.astype("float32") for k, v in fields.items()}
+    arrays["y"] = (arrays["a"][:, 0] > arrays["b"][:, 0]).astype("int64")
+    nodes = {
+        "a": {"input": [4]},
+        "b": {"input": [3]},
+        "y": {"input": [], "dtype": "int64"},
+        "ab": {"@layers": "Concat.v1", "inputs": ["a", "b"]},
+        "logits": {"@layers": "Linear.v1", "inputs": ["ab"], "n_units": 2},
+        "loss": {
+            "@losses": "sparse_categorical_cross_entropy.v1",
+            "inputs": ["y", "logits"],
+            "from_logits": True,
+        },
+    }
+    cfg = {
+        "data": {"@datasets": "pairs.v1"},
+        "model": {"inputs": ["a", "b"], "targets": ["y"], "outputs": ["logits"], "loss": "loss"},
+        "train": {"epochs": 1, "batch_size": 8},
+    }
+    cfg["model"]["nodes"] = nodes
+    run = tmp_path_factory.mktemp("pairs") / "run"
+    tw.plugins.block("tensorweave-conflict-demo")
+    with tw.datasets.scoped():
+        tw.datasets.register("pairs.v1")(lambda: {"train": arrays, "valid": arrays})
+        twt.train_job(cfg, run_dir=run, out=None)
+    return run
+
+
+def test_predict_feeds_each_input_from_an_npz_or_a_json_object(
+    pair_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = [[0.1, 0.2, 0.3, 0.4], [1.0, 0.0, 0.0, 2.0]], [[0.5, 0.5, 0.5], [0.0, 1.0, 0.0]]
+    np.savez(tmp_path / "x.npz", a=np.array(a, "float32"), b=np.array(b, "float32"))
+    (tmp_path / "x.json").write_text(json.dumps({"b": b, "a": a}))
+    want = twt.load_model(pair_run).predict({"a": np.array(a), "b": np.array(b)})
+    for name in ("x.npz", "x.json"):
+        code, out, err = run_cli(capsys, "predict", str(pair_run), "--input", str(tmp_path / name))
+        assert code == 0, err
+        np.testing.assert_allclose(json.loads(out), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (
+            [[0.1, 0.2, 0.3, 0.4]],
+            r"this model has 2 inputs \(a, b\).*np.savez\(path, a=..., b=...\)",
+        ),
+        ({"a": [[0.0] * 4], "bb": [[0.0] * 3]}, r"missing \['b'\].*'bb': did you mean 'b'\?"),
+        ({"a": [[0.0] * 4], "b": [[0.0, 1.0], [2.0]]}, r"the input for 'b' is not an array"),
+    ],
+    ids=["one-array", "misspelled", "ragged"],
+)
+def test_predict_says_what_a_two_input_model_needs(
+    pair_run: Path, tmp_path: Path, given: object, message: str, capsys
+) -> None:
+    (tmp_path / "x.json").write_text(json.dumps(given))
+    code, _, err = run_cli(capsys, "predict", str(pair_run), "--input", str(tmp_path / "x.json"))
+    assert code == 2 and re.search(message, err), err
+    assert "dtype=" not in err and "Traceback" not in err
+
+
+def test_a_one_input_model_takes_its_array_by_name_too(
+    run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sklearn.datasets import load_digits
+
+    pixels = load_digits().data[:3]
+    np.savez(tmp_path / "x.npz", x=pixels)
+    np.save(tmp_path / "x.npy", pixels)
+    found = [
+        run_cli(capsys, "predict", str(run_dir), "--input", str(tmp_path / n))
+        for n in ("x.npz", "x.npy")
+    ]
+    assert found[0][0] == 0 and found[0][1] == found[1][1], found

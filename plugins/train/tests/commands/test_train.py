@@ -95,6 +95,20 @@ def test_train_output_has_progress_lines_and_summary(
         (["resume", "/nonexistent/run"], 2, "/nonexistent/run does not exist"),
         (["predict", "/nonexistent/run", "--text", "x"], 2, "does not exist"),
         (["draw", '--model.nodes.h9.inputs=["h1"]'], 4, "a node needs"),
+        (["train", "--workers", "a:1,b:2", "--task", "0"], 2, "but the strategy is 'default'"),
+        (["train", "--train.strategy=multi_worker", "--task", "0"], 2, "needs both --workers"),
+        (["train", "--train.strategy=multi_worker"], 2, "TF_CONFIG is not set. Fix:"),
+        (
+            ["train", "--train.strategy=multi_worker", "--workers", "a:1,a:1", "--task", "0"],
+            2,
+            "twice",
+        ),
+        (
+            ["train", "--train.strategy=multi_worker", "--workers", "a:1", "--task", "1"],
+            2,
+            "--task 1",
+        ),
+        (["train", "--train.strategy=mirroed"], 4, "train.strategy: expected one of 'default'"),
     ],
 )
 def test_user_mistakes_give_messages_and_exit_codes(
@@ -111,6 +125,17 @@ def test_resume_from_run_dir(run_dir: Path, tmp_path: Path, capsys) -> None:
     code, _out, err = run_cli(capsys, "resume", str(copy), "--train.epochs=2", "--quiet")
     assert code == 0, err
     assert json.loads((copy / "summary.json").read_text())["epochs"] == 2
+
+
+def test_a_cluster_run_is_continued_by_its_workers_not_resume(
+    run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    copy = copied(run_dir, tmp_path / "copy")
+    config = json.loads((copy / "config.json").read_text())
+    config["train"]["strategy"] = "multi_worker"
+    (copy / "config.json").write_text(json.dumps(config))
+    code, _out, err = run_cli(capsys, "resume", str(copy))
+    assert code == 2 and "is a multi_worker run" in err and "Fix:" in err
 
 
 # -- configs validated before anything is written ----------------------------------------

@@ -4,33 +4,20 @@ and a training process killed with SIGKILL that resumes to the same final weight
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 import tensorflow as tf
-from twtrain_helpers import regression_data, regression_model, weights
+from twtrain_helpers import (
+    Crash,
+    crash_at,
+    killed_twice_and_resumed,
+    regression_data,
+    regression_model,
+    weights,
+)
 
 import tensorweave_train as twt
-
-HERE = Path(__file__).parents[1]  # the tests root: the helper scripts and modules
-
-
-class _Crash(Exception):
-    pass
-
-
-def _crash_at(step):
-    def fn(ev, st):
-        if st.step == step:
-            raise _Crash(f"simulated crash at step {step}")
-
-    return twt.LambdaCallback(fn, twt.on_step(), priority=1000)  # after the checkpoint
 
 
 def _train(
@@ -41,7 +28,7 @@ def _train(
     if run_dir is not None:
         cbs.append(twt.CheckpointCallback(run_dir, every_steps=every, every_epochs=None, keep=3))
     if crash is not None:
-        cbs.append(_crash_at(crash))
+        cbs.append(crash_at(crash))
     data = regression_data()
     if dataset:
         tf.random.set_seed(5)  # the shuffle order depends on the global and op seeds
@@ -53,7 +40,7 @@ def _train(
 
 def test_resume_after_crash_reaches_the_same_weights(tmp_path):
     ref_model, ref_hist = _train()
-    with pytest.raises(_Crash):
+    with pytest.raises(Crash):
         _train(tmp_path, crash=13)  # checkpoint at step 10 = epoch 1, batch 2 of 8
     snap = json.loads((tmp_path / "checkpoints/ckpt-0000000010/state.json").read_text())
     assert (snap["step"], snap["epoch"], snap["epoch_step"]) == (10, 1, 2)
@@ -69,7 +56,7 @@ def test_resume_after_crash_reaches_the_same_weights(tmp_path):
 )
 def test_resume_at_epoch_boundary_and_from_a_dataset(tmp_path, every, crash, dataset):
     ref_model, ref_hist = _train(dataset=dataset)
-    with pytest.raises(_Crash):
+    with pytest.raises(Crash):
         _train(tmp_path, crash=crash, every=every, dataset=dataset)
     model, hist = _train(tmp_path, resume=True, init_seed=99, every=every, dataset=dataset)
     for a, b in zip(weights(ref_model), weights(model)):
@@ -81,7 +68,7 @@ def test_resume_with_dropout_reaches_identical_weights(tmp_path):
     """The dropout masks after a resume are those the uninterrupted run drew: the layer's
     generator position is restored (a fresh process would otherwise redraw step 0's)."""
     ref_model, _ = _train(dropout=0.4)
-    with pytest.raises(_Crash):
+    with pytest.raises(Crash):
         _train(tmp_path, crash=13, dropout=0.4)
     model, _ = _train(tmp_path, resume=tmp_path, init_seed=99, dropout=0.4)
     for a, b in zip(weights(ref_model), weights(model), strict=True):
@@ -140,54 +127,12 @@ def test_checkpoint_holds_slots_step_and_rng(tmp_path):
     np.testing.assert_array_equal(gen.state.numpy(), rng_state)
 
 
-def _run_script(run_dir, out, delay, dropout=0.0):
-    env = dict(os.environ, PYTHONPATH=str(HERE), TF_CPP_MIN_LOG_LEVEL="3")
-    script = str(HERE / "twtrain_crash_script.py")
-    return subprocess.Popen(
-        [sys.executable, script, str(run_dir), str(out), str(delay), str(dropout)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-
-
-def _kill_after(victim, ckpt_dir, step):
-    """SIGKILL ``victim`` a little after it wrote a checkpoint at ``step`` or later."""
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        done = [p for p in ckpt_dir.glob("ckpt-*")] if ckpt_dir.exists() else []
-        if any(p.name >= f"ckpt-{step:010d}" for p in done):
-            break
-        assert victim.poll() is None, victim.communicate()
-        time.sleep(0.05)
-    time.sleep(0.2)  # a couple of steps past the checkpoint: mid-epoch (8 steps per epoch)
-    os.kill(victim.pid, signal.SIGKILL)
-    victim.wait()
-    assert victim.returncode == -signal.SIGKILL
-    return int(max(p.name for p in ckpt_dir.glob("ckpt-*")).split("-")[1])
-
-
 @pytest.mark.slow
 def test_sigkill_mid_epoch_then_resume(tmp_path):
     """A run with Dropout (a new mask every step) killed twice mid-epoch by SIGKILL and
     resumed ends with the weights of an uninterrupted run, bit for bit: the position of
     the dropout's random generator is in the checkpoint."""
-    ref = _run_script(tmp_path / "ref", tmp_path / "ref.npz", 0.0, 0.3)
-    run, ckpt_dir = tmp_path / "run", tmp_path / "run" / "checkpoints"
-    kills = []
-    for at in (15, 30):
-        victim = _run_script(run, tmp_path / "run.npz", 0.1, 0.3)
-        kills.append(_kill_after(victim, ckpt_dir, at))
-    assert kills[0] < kills[1] and all(k % 8 for k in kills), kills  # both mid-epoch
-    resumed = _run_script(run, tmp_path / "run.npz", 0.0, 0.3)
-    out, err = resumed.communicate(timeout=180)
-    assert resumed.returncode == 0, err
-    assert int(out.split("started-at ")[1].split()[0]) == kills[1]
-    ref_out, ref_err = ref.communicate(timeout=180)
-    assert ref.returncode == 0, ref_err
-    assert "started-at 0 " in ref_out
-    a, b = np.load(tmp_path / "ref.npz"), np.load(tmp_path / "run.npz")
+    a, b = killed_twice_and_resumed(tmp_path, "regression", dropout=0.3)
     assert len(a.files) == len(b.files) > 0
     for k in a.files:
         np.testing.assert_array_equal(a[k], b[k])

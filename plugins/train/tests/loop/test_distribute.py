@@ -1,5 +1,6 @@
-"""tf.distribute: MirroredStrategy on 2 logical CPUs and MultiWorkerMirroredStrategy with 2
-worker processes on localhost train to the same weights as one device."""
+"""The loop under tf.distribute: MirroredStrategy on 2 logical CPUs and
+MultiWorkerMirroredStrategy with 2 worker processes on localhost train to the same weights as
+one device; ``shard_mode`` follows ``[train] shard`` and a dataset's auto-shard policy."""
 
 from __future__ import annotations
 
@@ -61,3 +62,24 @@ def test_mirrored_and_multi_worker_match_single_device(tmp_path):
                 proc.kill()
     for name in ("mirrored.npz", "w0.npz", "w1.npz"):
         _compare(tmp_path / name)
+
+
+def test_shard_mode_is_the_setting_else_the_datasets_own_policy() -> None:
+    import tensorflow as tf
+
+    import tensorweave as tw
+    from tensorweave_train.loop.distribute import shard_mode
+
+    policy = tf.data.experimental.AutoShardPolicy
+    assert shard_mode({"x": np.zeros(3)}) == "data" and shard_mode(None, "off") == "off"
+    for given, expected in [(policy.AUTO, "data"), (policy.DATA, "data"), (policy.OFF, "off")]:
+        options = tf.data.Options()
+        options.experimental_distribute.auto_shard_policy = given
+        assert shard_mode(tf.data.Dataset.range(4).with_options(options)) == expected
+        assert shard_mode(tf.data.Dataset.range(4).with_options(options), "data") == "data"
+    options = tf.data.Options()
+    options.experimental_distribute.auto_shard_policy = policy.FILE
+    with pytest.raises(tw.ArgumentError, match=r"FILE auto-shard policy.*Fix: shard the files"):
+        shard_mode(tf.data.Dataset.range(4).with_options(options))
+    with pytest.raises(tw.ArgumentError, match=r"not a sharding\. Fix: one of auto, data, off"):
+        shard_mode(None, "files")

@@ -82,3 +82,40 @@ def test_xla_models_evaluate_too():
     jitted = _classifier(jit_compile=True).evaluate(data, batch_size=16)
     for name in ("f1", "precision", "recall", "auc", "accuracy"):
         assert jitted[name] == plain[name], name
+
+
+# -- the training figures beside the loss ----------------------------------------------------
+def test_training_metrics_stream_over_the_epoch_as_validation_does():
+    data = _imbalanced()
+    model = _classifier(optimizer=twt.SGD(0.0))  # the weights stay: each batch sees them
+    h = model.train(data, epochs=1, batch_size=13, validation=data, verbose=0)
+    record = h[-1]
+    for name in ("f1", "precision", "recall", "auc", "accuracy"):
+        assert record[name] == record[f"val_{name}"], name  # the whole set, not a batch mean
+    assert list(record)[:4] == ["epoch", "step", "loss", "f1"]  # beside the loss
+
+
+def test_training_metrics_are_updated_inside_the_compiled_step():
+    data = _imbalanced()
+    one = _classifier(optimizer=twt.SGD(0.5), steps_per_execution=1)
+    many = _classifier(optimizer=twt.SGD(0.5), steps_per_execution=8)
+    h_one = one.train(data, epochs=2, batch_size=8, shuffle=False, verbose=0)
+    h_many = many.train(data, epochs=2, batch_size=8, shuffle=False, verbose=0)
+    assert h_one.history == h_many.history
+    assert h_many[0]["accuracy"] != h_many[1]["accuracy"]  # reset at each epoch
+    assert many.train_trace_count == 1 and many.steps.train.trace_count == 0
+
+
+def test_training_metrics_survive_a_resume_within_an_epoch(tmp_path):
+    from twtrain_helpers import Crash, crash_at
+
+    def train(cbs=(), resume=None):
+        model = _classifier(optimizer=twt.Adam(0.05))
+        return model.train(
+            _imbalanced(), epochs=2, batch_size=16, callbacks=list(cbs), resume=resume, verbose=0
+        )
+
+    whole = train()
+    with pytest.raises(Crash):
+        train([twt.CheckpointCallback(tmp_path, every_steps=4), crash_at(6)])  # 10 per epoch
+    assert train([twt.CheckpointCallback(tmp_path)], resume=tmp_path).history == whole.history

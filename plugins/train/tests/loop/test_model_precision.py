@@ -101,6 +101,51 @@ def test_a_step_of_your_own_gets_loss_scaling_through_optimize():
     assert int(model.loss_scale.good_steps) == 2
 
 
+def two_optimizer_model(precision, paired=False):
+    tw.reset_names()
+    x, t = tw.Input(n_units=4, name="x"), tw.Input(n_units=1, name="t")
+    tf.random.set_seed(2)
+    h = Dense(x, 8, name="h")
+    y = Dense(tw.Lambda(tf.tanh, h), 1, name="y")
+    mse = tw.Lambda(lambda a, b: tf.reduce_mean((a - b) ** 2), y, t)
+    loss = {"body": mse, "head": tw.Lambda(lambda v: 2.0 * v, mse)} if paired else mse
+    return twt.Model(
+        inputs=x,
+        outputs=y,
+        targets=t,
+        loss=loss,
+        optimizer={"body": twt.SGD(0.05), "head": twt.SGD(0.05)},
+        trains={"body": h},
+        precision=precision,
+    )
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_several_optimizers_each_scale_their_own_goal_under_mixed_float16(paired):
+    model = two_optimizer_model("mixed_float16", paired)
+    data = regression_data(n=32)
+    before = model.evaluate(data)["loss"]
+    model.train(data, epochs=2, batch_size=8, verbose=0)
+    assert model.evaluate(data)["loss"] < before
+    assert model.loss_scale is None and sorted(model.loss_scales) == ["body", "head"]
+    body, head = model.loss_scales.values()
+    assert body is not head
+    for name, scale in model.loss_scales.items():  # finite steps since the last halving
+        assert 0 < int(scale.good_steps) <= int(model.optimizers[name].iterations) <= 8
+
+
+def test_several_optimizers_under_mixed_bfloat16_follow_float32():
+    data = regression_data(n=32)
+    runs = []
+    for precision in ("float32", "mixed_bfloat16"):
+        model = two_optimizer_model(precision)
+        model.train(data, epochs=2, batch_size=8, shuffle=False, verbose=0)
+        runs.append(weights(model))
+    assert model.loss_scales == {}
+    for a, b in zip(*runs, strict=True):
+        np.testing.assert_allclose(a, b, atol=0.05)
+
+
 def test_an_unknown_precision_names_the_model():
     with pytest.raises(tw.ArgumentError, match="Model 'model': unknown precision 'bf16'"):
         regression_model(precision="bf16")

@@ -74,3 +74,22 @@ def test_train_on_batch_is_one_compiled_step_and_an_eager_train_step_is_deprecat
         second = float(model.train_step(batch))
     assert second < first and int(model.optimizer.iterations) == 2
     assert model.train_trace_count == 1
+
+
+def test_a_frozen_layer_stays_untouched_and_the_steps_are_traced_again():
+    """Freezing (or unfreezing) between two ``train`` calls changes what the compiled
+    steps update: they are traced again; the frozen weights do not move, even with
+    momentum in the optimizer from before."""
+    model = regression_model(seed=3, optimizer=twt.Adam(0.01))
+    data = regression_data(n=32)
+    model.train(data, epochs=1, batch_size=8, verbose=0)
+    hidden = model.layers[1]  # the first Dense
+    frozen = [v.numpy().copy() for v in hidden.variables]
+    hidden.freeze()
+    model.train(data, epochs=2, batch_size=8, verbose=0)
+    for before, v in zip(frozen, hidden.variables, strict=True):
+        np.testing.assert_array_equal(before, v.numpy())
+    assert model.train_trace_count == 1  # the new function: traced once
+    hidden.unfreeze()
+    model.train_on_batch([data["x"][:8], data["t"][:8]])
+    assert any(not np.array_equal(b, v.numpy()) for b, v in zip(frozen, hidden.variables))

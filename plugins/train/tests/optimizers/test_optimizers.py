@@ -31,6 +31,24 @@ CASES = [
         {"learning_rate": 0.01, "momentum": 0.5, "centered": True},
     ),
     ("Adagrad", twt.Adagrad, keras.optimizers.Adagrad, {"learning_rate": 0.1}),
+    ("Nadam", twt.Nadam, keras.optimizers.Nadam, {"learning_rate": 0.01}),
+    ("Adamax", twt.Adamax, keras.optimizers.Adamax, {"learning_rate": 0.01}),
+    ("Adadelta", twt.Adadelta, keras.optimizers.Adadelta, {"learning_rate": 1.0}),
+    (
+        "Ftrl",
+        twt.Ftrl,
+        keras.optimizers.Ftrl,
+        {
+            "learning_rate": 0.1,
+            "l1_regularization_strength": 0.01,
+            "l2_regularization_strength": 0.1,
+            "l2_shrinkage_regularization_strength": 0.05,
+            "beta": 0.5,
+        },
+    ),
+    ("Lion", twt.Lion, keras.optimizers.Lion, {"learning_rate": 0.01}),
+    ("Lamb", twt.Lamb, keras.optimizers.Lamb, {"learning_rate": 0.01}),
+    ("Adafactor", twt.Adafactor, keras.optimizers.Adafactor, {"learning_rate": 0.1}),
 ]
 
 
@@ -38,7 +56,7 @@ CASES = [
 def test_matches_keras_3(label, ours, theirs, kw):
     rng = np.random.default_rng(0)
     init = rng.normal(size=(3, 2)).astype("float32")
-    grads = [rng.normal(size=(3, 2)).astype("float32") for _ in range(4)]
+    grads = [rng.normal(size=(3, 2)).astype("float32") for _ in range(5)]
     mine = tf.Variable(init)
     ref = keras.Variable(init)
     opt_a, opt_b = ours(**kw), theirs(**kw)
@@ -46,7 +64,7 @@ def test_matches_keras_3(label, ours, theirs, kw):
         opt_a.apply_gradients([(tf.constant(g), mine)])
         opt_b.apply_gradients([(tf.constant(g), ref)])
         np.testing.assert_allclose(mine.numpy(), np.asarray(ref), rtol=1e-5, atol=1e-6)
-    assert int(opt_a.iterations) == 4
+    assert int(opt_a.iterations) == 5
 
 
 def test_hyperparameters_change_without_retracing():

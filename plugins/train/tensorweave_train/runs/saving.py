@@ -1,0 +1,118 @@
+"""A model built in Python saved as a run directory, and loaded back: ``save_model``.
+
+``model.save(path)`` writes what ``tensorweave train`` writes, so one format serves both:
+``config.json`` (the architecture as a job config of registered names, with every default
+filled in: ``Model.get_config``) and ``checkpoints/`` (every variable, the optimizers'
+slots and step counts). ``twt.load_model(path)`` (``runs.run``) rebuilds the model from
+the config with ``build_model`` and restores the checkpoint: predictions equal the saved
+model's bit for bit. A part with no config form (a ``Lambda`` of a Python function, a class
+no installed pack registers...) is a ``ConfigError`` naming it, before anything is written.
+The saved directory also resumes training: ``model.train(..., resume=path)``.
+
+>>> import tempfile, numpy as np, tensorweave as tw
+>>> from tensorweave_train import Model, load_model
+>>> x = tw.Input(n_units=3, name="x")
+>>> m = Model(inputs=x, outputs=tw.layers["Linear.v1"](x, n_units=2))
+>>> where = m.save(tempfile.mkdtemp() + "/saved")
+>>> xs = np.ones((1, 3), "float32")
+>>> bool((load_model(where).predict(xs) == m.predict(xs)).all())
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import tensorweave.config as twc
+from tensorweave_train.loop.checkpoints import Checkpointer
+from tensorweave_train.loop.model import Model
+from tensorweave_train.runs.directory import CONFIG_FILE, claim
+
+__all__ = ["model_config", "job_config", "save_model"]
+
+
+def job_config(model: Any, sections: Mapping[str, Any]) -> dict[str, Any]:
+    """A job config of ``model``: a ``[model]`` graph block of ``sections`` (layers by
+    node name: ``twc.graph_block``), its optimizers and ``[train] jit_compile``; every part
+    with no config form reported at once."""
+    errors: list[tuple[str, str]] = []
+    block: dict[str, Any] = {}
+    try:
+        block = twc.graph_block(sections, path="model")
+    except twc.ConfigError as err:
+        errors += err.errors
+    several = "_optimizers" in model.__dict__
+    optimizers: dict[str, Any] = {}
+    for name, optimizer in model.optimizers.items():
+        where = f"optimizer.{name}" if several else "optimizer"
+        try:
+            optimizers[name] = twc.promise_of(optimizer, where)
+        except twc.ConfigError as err:
+            errors += err.errors
+    if errors:
+        raise twc.ConfigError(errors)
+    optimizer = optimizers if several else optimizers["optimizer"]
+    return {
+        "model": block,
+        "optimizer": optimizer,
+        "train": {"jit_compile": bool(model.jit_compile)},
+    }
+
+
+def model_config(model: Any) -> dict[str, Any]:
+    """``Model.get_config``: the job config that rebuilds ``model`` (see the module). A
+    subclass of ``Model`` (a ``train_step`` of its own...) that does not define its own
+    ``get_config`` (as ``GAN`` does) has no config form: loaded as a plain ``Model`` it
+    would lose its step."""
+    cls = type(model)
+    if cls is not Model and cls.get_config is Model.get_config:
+        raise twc.ConfigError(
+            [
+                (
+                    "model",
+                    f"{cls.__module__}.{cls.__qualname__} is a subclass of Model, and a "
+                    "config rebuilds only a Model. Fix: define get_config() returning the "
+                    "job config that rebuilds it (a [trainer] of a registered trainer, as "
+                    "GAN does), or save the weights alone (tf.train.Checkpoint(model=...)).",
+                )
+            ]
+        )
+    if model.inference_options != {"training": False}:
+        raise twc.ConfigError(
+            [("model", f"inference_options={model.inference_options!r} has no config form")]
+        )
+    sections: dict[str, Any] = {"inputs": list(model.inputs), "outputs": list(model.outputs)}
+    if model.targets:
+        sections["targets"] = list(model.targets)
+    objectives = model.objectives
+    if objectives.named:
+        sections["loss"] = dict(objectives.named)
+        if any(w != 1.0 for w in objectives.weights.values()):
+            sections["loss_weights"] = dict(objectives.weights)
+    elif model.loss is not None:
+        sections["loss"] = model.loss
+    if model.metrics:
+        sections["metrics"] = dict(model.metrics)
+    if objectives.trains:
+        sections["trains"] = {
+            name: list(spec) if isinstance(spec, list | tuple) else [spec]
+            for name, spec in objectives.trains.items()
+        }
+    return job_config(model, sections)
+
+
+def save_model(model: Any, path: str | Path, *, overwrite: bool = False) -> Path:
+    """Write ``model`` as a run directory at ``path`` (see the module); returns it. A
+    directory holding a run is refused unless ``overwrite``."""
+    config = twc.fill(model.get_config())  # every part named, or one error naming them
+    model.build()  # the optimizers' slots, so the checkpoint holds them
+    where, lock = claim(path, overwrite=overwrite)
+    try:
+        twc.save(config, where / CONFIG_FILE)
+        steps = [int(o.iterations.numpy()) for o in model.optimizers.values()]
+        Checkpointer(where, keep=1).save(model, {"step": max(steps), "epoch": 0, "epoch_step": 0})
+    finally:
+        lock.release()
+    return where
