@@ -47,9 +47,15 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-from common import peak_rss_mb, summary_row, variant_peak_rss, write_json
+from common import keras_policy, peak_rss_mb, summary_row, variant_peak_rss, write_json
 
 LR = 0.01
+BF16 = tf.bfloat16
+# TensorLayer's CIFAR-10 CNN has two LRN layers (norm1 after pool1, norm2 before pool2):
+# ``lrn=True`` adds them (``bench_precision.py``); its float32 figures are without
+LRN = {"depth_radius": 4, "k": 1.0, "alpha": 0.001 / 9.0, "beta": 0.75}
+# the same settings in TensorFlow's spelling (``tf.nn.local_response_normalization`` calls k bias)
+TF_LRN = {"depth_radius": 4, "bias": 1.0, "alpha": 0.001 / 9.0, "beta": 0.75}
 
 
 # -- CIFAR-10 CNN -----------------------------------------------------------------------------
@@ -61,7 +67,9 @@ def cnn_data(n: int) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
-def cnn_tensorweave(how: str = "train", jit: bool = False) -> Any:
+def cnn_tensorweave(
+    how: str = "train", jit: bool = False, precision: str = "float32", lrn: bool = False
+) -> Any:
     from tensorweave_train import SGD, Model
 
     L = tw.layers
@@ -70,8 +78,10 @@ def cnn_tensorweave(how: str = "train", jit: bool = False) -> Any:
     h = L["Conv2D.v1"](x, 64, 5)
     h = L["Activation.v1"](h, "relu")
     h = L["MaxPool2D.v1"](h, 3, strides=2, padding="same")
+    h = L["LocalResponseNorm.v1"](h, **LRN) if lrn else h
     h = L["Conv2D.v1"](h, 64, 5)
     h = L["Activation.v1"](h, "relu")
+    h = L["LocalResponseNorm.v1"](h, **LRN) if lrn else h
     h = L["MaxPool2D.v1"](h, 3, strides=2, padding="same")
     h = L["Reshape.v1"](h, (-1,))  # flatten each example (6 * 6 * 64)
     h = L["FC.v1"](h, 384, activation="relu")
@@ -79,7 +89,13 @@ def cnn_tensorweave(how: str = "train", jit: bool = False) -> Any:
     logits = L["Linear.v1"](h, 10)
     loss = tw.losses["sparse_categorical_cross_entropy.v1"](y, logits, from_logits=True)
     model = Model(
-        inputs=x, outputs=logits, targets=y, loss=loss, optimizer=SGD(LR), jit_compile=jit or None
+        inputs=x,
+        outputs=logits,
+        targets=y,
+        loss=loss,
+        optimizer=SGD(LR),
+        jit_compile=jit or None,
+        precision=precision,
     )
     return _tw_epoch(model, ("images", "labels"), how)
 
@@ -132,20 +148,35 @@ def _glorot(shape: list[int]) -> tf.Variable:
     return tf.Variable(tf.random.uniform(shape, -limit, limit))
 
 
-def cnn_hand_written(jit: bool = False) -> Any:
+def _low(x: tf.Tensor, bf16: bool) -> tf.Tensor:
+    return tf.cast(x, BF16) if bf16 else x
+
+
+def _lrn(x: tf.Tensor) -> tf.Tensor:
+    """LRN in float32 (no bfloat16 kernel), handed back in the dtype it got."""
+    return tf.cast(tf.nn.local_response_normalization(tf.cast(x, tf.float32), **TF_LRN), x.dtype)
+
+
+def cnn_hand_written(jit: bool = False, bf16: bool = False, lrn: bool = False) -> Any:
+    """The CNN in plain TensorFlow; ``bf16``: its mixed-bfloat16 twin (float32 variables,
+    convolutions and matmuls on bfloat16 casts, LRN and the loss in float32)."""
     shapes = [[5, 5, 3, 64], [5, 5, 64, 64], [6 * 6 * 64, 384], [384, 192], [192, 10]]
     ws = [_glorot(s) for s in shapes]
     bs = [tf.Variable(tf.zeros([s[-1]])) for s in shapes]
     variables = ws + bs
 
     def forward(x: tf.Tensor) -> tf.Tensor:
+        x = _low(x, bf16)
         for i in range(2):
-            x = tf.nn.relu(tf.nn.conv2d(x, ws[i], 1, "SAME") + bs[i])
+            x = tf.nn.relu(tf.nn.conv2d(x, _low(ws[i], bf16), 1, "SAME") + _low(bs[i], bf16))
+            x = _lrn(x) if lrn and i == 1 else x
             x = tf.nn.max_pool2d(x, 3, 2, "SAME")
+            x = _lrn(x) if lrn and i == 0 else x
         x = tf.reshape(x, [-1, 6 * 6 * 64])
-        x = tf.nn.relu(x @ ws[2] + bs[2])
-        x = tf.nn.relu(x @ ws[3] + bs[3])
-        return x @ ws[4] + bs[4]
+        x = tf.nn.relu(x @ _low(ws[2], bf16) + _low(bs[2], bf16))
+        x = tf.nn.relu(x @ _low(ws[3], bf16) + _low(bs[3], bf16))
+        logits = x @ _low(ws[4], bf16) + _low(bs[4], bf16)
+        return tf.cast(logits, tf.float32) if bf16 else logits
 
     @tf.function(
         input_signature=[tf.TensorSpec([None, 24, 24, 3]), tf.TensorSpec([None], tf.int64)],
@@ -171,22 +202,35 @@ def _hand_loop(step: Callable[..., Any]) -> Any:
     return epoch
 
 
-def cnn_keras() -> Any:
+def cnn_keras(policy: str = "float32", lrn: bool = False) -> Any:
+    """The CNN in Keras 3 under the dtype ``policy`` (a mixed one: a float32 linear
+    activation last, as Keras's guide says; the LRN a float32 ``Lambda``)."""
     import keras
 
-    model = keras.Sequential(
-        [
-            keras.Input((24, 24, 3)),
-            keras.layers.Conv2D(64, 5, padding="same", activation="relu"),
-            keras.layers.MaxPooling2D(3, 2, padding="same"),
-            keras.layers.Conv2D(64, 5, padding="same", activation="relu"),
-            keras.layers.MaxPooling2D(3, 2, padding="same"),
-            keras.layers.Flatten(),
-            keras.layers.Dense(384, activation="relu"),
-            keras.layers.Dense(192, activation="relu"),
-            keras.layers.Dense(10),
-        ]
-    )
+    def norm() -> list[Any]:
+        lrn_layer = keras.layers.Lambda(
+            tf.nn.local_response_normalization, arguments=TF_LRN, dtype="float32"
+        )
+        return [lrn_layer] if lrn else []
+
+    last = [keras.layers.Activation("linear", dtype="float32")] if policy != "float32" else []
+    with keras_policy(policy):
+        model = keras.Sequential(
+            [
+                keras.Input((24, 24, 3)),
+                keras.layers.Conv2D(64, 5, padding="same", activation="relu"),
+                keras.layers.MaxPooling2D(3, 2, padding="same"),
+                *norm(),
+                keras.layers.Conv2D(64, 5, padding="same", activation="relu"),
+                *norm(),
+                keras.layers.MaxPooling2D(3, 2, padding="same"),
+                keras.layers.Flatten(),
+                keras.layers.Dense(384, activation="relu"),
+                keras.layers.Dense(192, activation="relu"),
+                keras.layers.Dense(10),
+                *last,
+            ]
+        )
     model.compile(
         keras.optimizers.SGD(LR), keras.losses.SparseCategoricalCrossentropy(from_logits=True)
     )
@@ -209,7 +253,7 @@ def w2v_data(n: int) -> tuple[np.ndarray, np.ndarray]:
     return words.astype("int64"), context.astype("int64")[:, None]
 
 
-def w2v_tensorweave(how: str = "train", jit: bool = False) -> Any:
+def w2v_tensorweave(how: str = "train", jit: bool = False, precision: str = "float32") -> Any:
     from tensorweave_train import SGD, Model
 
     words = tw.Input(shape=(), dtype="int64", name="words")
@@ -227,6 +271,7 @@ def w2v_tensorweave(how: str = "train", jit: bool = False) -> Any:
         loss=loss,
         optimizer=SGD(LR),
         jit_compile=jit or None,
+        precision=precision,
     )
     return _tw_epoch(model, ("words", "context"), how)
 
@@ -271,7 +316,7 @@ def w2v_keras() -> Any:
     words = keras.Input((), dtype="int64")
     context = keras.Input((1,), dtype="int64")
     embedded = keras.layers.Embedding(VOCAB, DIM)(words)
-    per_example = _NCE()([embedded, context])
+    per_example = _NCE(dtype="float32")([embedded, context])  # float32 under mixed policies
     model = keras.Model([words, context], per_example)
     model.compile(keras.optimizers.SGD(LR), loss=lambda _, y_pred: tf.reduce_mean(y_pred))
 

@@ -17,7 +17,8 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -227,3 +228,17 @@ def variant_peak_rss(script: str, spec: str, quick: bool) -> float:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
     out = subprocess.run(cmd, env=env, check=True, text=True, capture_output=True).stdout
     return float(out.strip().splitlines()[-1])
+
+
+@contextmanager
+def keras_policy(name: str) -> Iterator[None]:
+    """Keras layers made inside take the dtype policy ``name`` (``"mixed_bfloat16"``…);
+    the global policy is put back after."""
+    import keras
+
+    old = keras.config.dtype_policy().name
+    keras.config.set_dtype_policy(name)
+    try:
+        yield
+    finally:
+        keras.config.set_dtype_policy(old)

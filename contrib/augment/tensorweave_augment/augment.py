@@ -47,6 +47,10 @@ class Augment(tw.Layer):
             (``reuse_with`` sets it).
     """
 
+    # under mixed precision: the augmenters' noise and ``strength`` are float32 (a cheap
+    # data operation on the inputs; see tensorweave.graph.precision)
+    compute_precision = "float32"
+
     def __init__(
         self,
         x: tw.Layer,

@@ -79,6 +79,10 @@ class KerasLayer(tw.Layer):
             it); ``layer`` is then ignored.
     """
 
+    # the Keras layer computes under its own dtype policy (float32 by default) on its own
+    # float32 weights: float32 under a tensorweave mixed precision policy
+    compute_precision = "float32"
+
     def __init__(
         self,
         *inputs: tw.Layer,

@@ -12,6 +12,8 @@
   (``Layer.padding_mask``), made, passed on and used without wiring them by hand;
 - ``transform``: ``with_options``, a graph with a per-use option (``training=False``) set
   on every layer that takes it (how a training graph gives its inference graph);
+- ``precision``: ``Precision``, mixed precision policies (float32 variables, layers
+  computing in bfloat16 or float16, the layers that declare it in float32);
 - ``naming``: scoped automatic names; ``drawing``: pictures of graphs; ``summarize``: the
   Keras-style table of layers, shapes and parameter counts;
 - ``kinds``: the ``layers`` kind the core declares.
@@ -34,6 +36,7 @@ from tensorweave.graph.lift import Lifted, lift
 from tensorweave.graph.module import Module
 from tensorweave.graph.naming import name_scope, reset_names
 from tensorweave.graph.ops import op
+from tensorweave.graph.precision import Precision
 from tensorweave.graph.stateful import Stateful
 from tensorweave.graph.summarize import summary
 from tensorweave.graph.transform import takes_option, with_options
@@ -58,6 +61,7 @@ __all__ = [
     "op",
     "ops",
     "Penalty",
+    "Precision",
     "regularization_loss",
     "reset_names",
     "summary",

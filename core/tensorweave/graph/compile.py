@@ -45,6 +45,7 @@ from tensorweave.errors import ArgumentError, TensorweaveError
 from tensorweave.graph.graph import Graph
 from tensorweave.graph.input import Input
 from tensorweave.graph.layer import Layer
+from tensorweave.graph.precision import Precision
 
 __all__ = ["compile", "CompiledGraph", "trace", "XLAError", "explain", "unsupported_ops", "reraise"]
 
@@ -65,9 +66,13 @@ class CompiledGraph:
         input_signature: the specs of the values (default the graph inputs' specs, batch
             dimension ``None``); e.g. several batches stacked on a new first axis.
         owner: who compiles, named in errors (``"Model 'digits'"``).
+        precision: the precision policy the function runs under (``"float32"``,
+            ``"mixed_bfloat16"``, ``"mixed_float16"`` or a ``tw.Precision``); default the
+            one in scope here (``with tw.Precision(...)``), else float32.
 
     Attributes:
         graph: the graph it runs.
+        precision: the policy it runs under (``tensorweave.graph.precision``).
         function: the underlying ``tf.function`` (for ``get_concrete_function``, SavedModel).
 
     >>> import numpy as np, tensorflow as tf, tensorweave as tw
@@ -88,14 +93,17 @@ class CompiledGraph:
         body: Callable[..., Any] | None = None,
         input_signature: Sequence[tf.TypeSpec] | None = None,
         owner: str = "tw.compile",
+        precision: str | Precision | None = None,
     ) -> None:
         self.graph = graph
         self.jit_compile = jit_compile
         self.owner = owner
+        self.precision = policy = Precision.of(precision, owner)
         step = graph.run if body is None else body
 
         def run_graph(*args: Any) -> Any:  # a plain function: autograph converts it inline
-            return step(*args)
+            with policy:
+                return step(*args)
 
         self._run_graph = run_graph
         self._inline: Any = None  # run_graph for inline calls (autograph-converted)
@@ -223,6 +231,7 @@ def compile(
     body: Callable[..., Any] | None = None,
     input_signature: Sequence[tf.TypeSpec] | None = None,
     owner: str = "tw.compile",
+    precision: str | Precision | None = None,
 ) -> CompiledGraph:
     """Compile a graph (or the graph ending in a layer, or in several) into one function.
 
@@ -233,6 +242,10 @@ def compile(
         reduce_retracing: passed to ``tf.function``.
         body, input_signature, owner: a step of its own over the graph's inputs (see
             ``CompiledGraph``).
+        precision: ``"mixed_bfloat16"`` (or ``"mixed_float16"``, a ``tw.Precision``) runs
+            the layers in bfloat16 with float32 variables, the outputs in their declared
+            dtypes; default the policy in scope, else ``"float32"``
+            (``tensorweave.graph.precision``).
     """
     if isinstance(target, Graph):
         graph = target
@@ -254,6 +267,7 @@ def compile(
         body=body,
         input_signature=input_signature,
         owner=owner,
+        precision=precision,
     )
 
 

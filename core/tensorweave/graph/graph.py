@@ -31,6 +31,7 @@ import tensorflow as tf
 from tensorweave.errors import GraphError
 from tensorweave.graph.input import Input
 from tensorweave.graph.layer import Layer, _hooks
+from tensorweave.graph.precision import active_mixed
 from tensorweave.graph.stateful import Stateful
 
 __all__ = ["Graph"]
@@ -242,20 +243,28 @@ class Graph(Stateful):
         ``compute`` checks values and calls it; ``tw.compile`` wraps it in a
         ``tf.function``, so the traced graph holds exactly the ops the layers emit.
         ``fed`` overrides inner nodes by ``id`` (what ``compute(feed=...)`` passes).
+        Under a mixed precision policy each node runs through ``Precision.apply`` (its
+        inputs and variables in the dtype it computes in) and the outputs come back in
+        their declared dtypes (``tensorweave.graph.precision``).
         """
+        mixed = active_mixed()
         values: list[Any] = [None] * len(self._plan)
         for k, (node, arg, ins) in enumerate(self._plan):
             if fed and id(node) in fed:
                 values[k] = fed[id(node)]
             elif arg >= 0:
                 values[k] = args[arg]
+            elif mixed is not None:
+                values[k] = mixed.apply(node, *[values[i] for i in ins])
             elif ins:
                 values[k] = node.compute(*[values[i] for i in ins])
             else:
                 values[k] = node.compute()
         if len(self._out_slots) == 1:
-            return values[self._out_slots[0]]
-        return tuple(values[i] for i in self._out_slots)
+            out = values[self._out_slots[0]]
+        else:
+            out = tuple(values[i] for i in self._out_slots)
+        return out if mixed is None else mixed.outputs(self._outputs, out)
 
     __call__ = compute
 
@@ -283,11 +292,19 @@ class Graph(Stateful):
 
 def _checked(layer: Layer, value: Any) -> Any:
     if isinstance(layer, Input):
-        if isinstance(value, (tf.Tensor, tf.SparseTensor)) and not tf.executing_eagerly():
+        if isinstance(value, (tf.Tensor, tf.SparseTensor)) and (
+            not tf.executing_eagerly() or _mixed_float(layer, value)
+        ):
             layer._check_shape(tuple(value.shape.as_list()))  # symbolic: shape only
             return value
         return layer.check(value)
     return value
+
+
+def _mixed_float(layer: Layer, value: Any) -> bool:
+    """Whether ``value`` is a float tensor for a float input under a mixed precision
+    policy (an inner graph's input getting bfloat16): the layers it feeds cast it."""
+    return value.dtype.is_floating and layer.dtype.is_floating and active_mixed() is not None
 
 
 def _missing_per_output(outputs: Sequence[Layer], entry: set[int]) -> dict[str, list[str]]:

@@ -34,10 +34,15 @@ class Lambda(Layer):
         *inputs: the input layers.
         shape, dtype, sparse: the output description; found by tracing ``fn`` when omitted.
         variables: variables ``fn`` uses (e.g. a Keras layer's weights), kept in this
-            layer's state so they train and checkpoint with it.
+            layer's state so they train and checkpoint with it. Under a mixed precision
+            policy a ``Lambda`` computes in the dtype of its inputs, or in float32 when it
+            has ``variables`` (``fn`` reads them as they are).
         name: a readable name (default: the function's name).
         **fn_kwargs: extra keyword arguments for ``fn``.
     """
+
+    # the user's function computes in the dtype of what it is given (see precision.py)
+    compute_precision = "inputs"
 
     def __init__(
         self,
@@ -78,6 +83,8 @@ class Lambda(Layer):
             name=name if name is not None else unique_name(label),
             share_state_with=share_state_with,
         )
+        if "fn_variables" in vars(self.state):  # fn reads them as they are: float32
+            self.compute_precision = "float32"
 
     @staticmethod
     def output_spec(

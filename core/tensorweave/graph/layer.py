@@ -45,6 +45,7 @@ from tensorweave.graph.comparisons import bool_for_layer, compare, refuse_bool_l
 from tensorweave.graph.dtypes import as_dtype
 from tensorweave.graph.layer_state import LayerState
 from tensorweave.graph.naming import module_name, snake_case, unique_name
+from tensorweave.graph.precision import reading_dtype
 from tensorweave.graph.stateful import Stateful
 
 if TYPE_CHECKING:
@@ -94,6 +95,11 @@ class Layer(Stateful):
     tracked = ("state",)
     #: whether this layer passes the padding masks of its inputs on (see ``padding_mask``)
     keeps_padding_mask: ClassVar[bool] = False
+    #: the dtype this layer computes in under a mixed precision policy: ``"compute"`` (the
+    #: policy's, bfloat16 under ``mixed_bfloat16``), ``"float32"`` (numerically sensitive
+    #: layers) or ``"inputs"`` (no cast); a layer that decides per instance sets it in
+    #: ``__init__``. See ``tensorweave.graph.precision``.
+    compute_precision: str = "compute"
     # ``np_array * layer`` must reach ``__rmul__`` instead of numpy broadcasting over the
     # layer as an object; numpy defers to operands that set this to None.
     __array_ufunc__ = None
@@ -227,6 +233,15 @@ class Layer(Stateful):
     def dtype(self) -> tf.DType:
         """The output dtype."""
         return self._dtype
+
+    @property
+    def compute_dtype(self) -> tf.DType:
+        """The dtype this layer computes in now: under a mixed precision policy, inside
+        ``compute``, the one its ``compute_precision`` gives (bfloat16 for most layers under
+        ``mixed_bfloat16``); otherwise, and for layers of a non-float ``dtype``, ``dtype``.
+        Use it for the float tensors ``compute`` makes (masks, constants)."""
+        reading = reading_dtype()
+        return reading if reading is not None and self._dtype.is_floating else self._dtype
 
     @property
     def sparse(self) -> bool:

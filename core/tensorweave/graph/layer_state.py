@@ -8,7 +8,9 @@ stochastic layers draw reproducibly and resume where a checkpoint left off, and 
 the regularizer of each variable that has one (``regularize``), so a trainer adds
 ``tw.regularization_loss(graph)`` to its loss for layers of any pack, and whether its
 variables train (``trainable``: ``Layer.freeze`` sets it, and every layer sharing the state
-is frozen with it). Kept apart from
+is frozen with it). Under a mixed precision policy, a layer's trainable float variables read
+from its state come in the dtype the layer computes in (``tensorweave.graph.precision``).
+Kept apart from
 ``layer.py``, which defines the node: its inputs, shape, names and the contract subclasses
 fill in.
 
@@ -27,6 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import tensorflow as tf
 
 from tensorweave.graph.naming import module_name
+from tensorweave.graph.precision import read_cast
 
 if TYPE_CHECKING:
     from tensorweave.graph.graph import Graph
@@ -86,6 +89,12 @@ class LayerState(tf.Module):
             for v in s.variables
         }
         return tuple(v for v in every if v.ref() not in frozen) if frozen else every
+
+    def __getattribute__(self, name: str) -> Any:
+        # Under a mixed precision policy, the layer computing now reads its trainable float
+        # variables in its compute dtype (``tensorweave.graph.precision``); otherwise, and
+        # for everything else, an attribute is what was stored.
+        return read_cast(super().__getattribute__(name))
 
     def regularize(self, variable: tf.Variable, penalty: Penalty | None) -> tf.Variable:
         """Record ``penalty`` as the regularizer of ``variable`` (``None``: none); returns

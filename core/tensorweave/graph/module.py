@@ -36,6 +36,9 @@ class Module(Layer):
         share_state_with: a module whose inner state to share (``reuse_with`` sets it).
     """
 
+    # under a mixed precision policy each inner layer decides its own dtype
+    compute_precision = "inputs"
+
     def __init__(
         self,
         inputs: Layer | Iterable[Layer],

@@ -9,6 +9,9 @@ A pack lists its components as ``Case`` rows; every check below runs on every ro
 - ``gradients``: every trainable variable gets a gradient;
 - ``checkpoint``: a ``tf.train.Checkpoint`` round-trip restores the outputs;
 - ``in_module``: the component works inside a ``tw.Module``;
+- ``mixed_precision``: under ``mixed_bfloat16`` it computes in the dtype it declares
+  (``compute_precision``), its output is finite and near the float32 one, gradients reach
+  its variables, which stay float32, and compiled it returns its declared dtype;
 - ``name_is_unique``: no other installed distribution offers the same name (a clash makes
   the bare name fail for every user who has both packs).
 
@@ -245,6 +248,93 @@ def check_in_module(case: Case) -> None:
     assert {id(v) for v in module.variables} >= {id(v) for v in layer.variables}
 
 
+def check_mixed_precision(case: Case) -> None:
+    layer, ins = build(case)
+    policy = tw.Precision("mixed_bfloat16")
+    values = _values(case, case.batch_sizes[0])
+    # what the layers upstream hand on under the policy: float values in bfloat16
+    given: list[Any] = []
+    if layer.inputs:
+        parents = tw.Graph.build(inputs=ins, outputs=list(layer.inputs))
+        given = _as_list(parents.compute(*values))
+    low = [_cast(v, tf.bfloat16) for v in given]
+    exact = [_cast(v, tf.float32) for v in low]  # the same values in float32
+    layer.compute(*exact)  # makes what a layer makes on first use (a random generator)
+    saved = _snapshot(layer)  # rewound before each run below: the same random draws
+    _rewind(saved)
+    reference = layer.compute(*exact)
+    _rewind(saved)
+    try:
+        with tf.GradientTape() as tape:
+            out = policy.apply(layer, *low)
+            loss = tf.reduce_sum(tf.cast(_dense_tensor(out), tf.float32) ** 2)
+    except (TypeError, ValueError, tf.errors.InvalidArgumentError) as err:
+        raise AssertionError(
+            f"{case}: fails under mixed_bfloat16, where it gets bfloat16 inputs and reads its "
+            f"trainable variables in bfloat16: {err} Fix: make the float tensors compute "
+            "creates (constants, noise, non-trainable variables it reads) in "
+            "self.compute_dtype, or declare compute_precision = 'float32' on the class."
+        ) from err
+    want = policy.dtype_for(layer, low)
+    declares = layer.compute_precision != "inputs"  # "inputs": its inner layers decide
+    if declares and want is not None and out.dtype.is_floating:
+        assert out.dtype == want, (
+            f"{case}: computes in {out.dtype.name} under mixed_bfloat16, but declares "
+            f"{want.name} (compute_precision={layer.compute_precision!r}). Fix: make the "
+            "tensors compute creates in self.compute_dtype, or declare compute_precision."
+        )
+    got = np.asarray(tf.cast(_dense_tensor(out), tf.float32))
+    assert np.all(np.isfinite(got)), f"{case}: non-finite output under mixed_bfloat16"
+    ref = _dense(reference).astype("float64")
+    scale = max(1.0, float(np.max(np.abs(ref), initial=0.0)))
+    np.testing.assert_allclose(
+        got, ref, rtol=0.05, atol=0.05 * scale, err_msg=f"{case}: mixed_bfloat16 vs float32"
+    )
+    variables = layer.trainable_variables
+    grads = tape.gradient(loss, variables) if variables else []
+    for v, g in zip(variables, grads, strict=True):
+        assert v.dtype == tf.float32, f"{case}: variable {v.name} is {v.dtype.name}"
+        assert g is not None, f"{case}: no gradient reaches {v.name} under mixed_bfloat16"
+        g = g.values if isinstance(g, tf.IndexedSlices) else g
+        assert g.dtype == v.dtype, f"{case}: the gradient of {v.name} is {g.dtype.name}"
+        assert np.all(np.isfinite(g.numpy())), f"{case}: non-finite gradient of {v.name}"
+    _rewind(saved)
+    compiled = tw.compile(tw.Graph.build(inputs=ins, outputs=layer), precision=policy)
+    assert compiled(*values).dtype == layer.dtype, f"{case}: compiled output not {layer.dtype}"
+
+
+def _as_list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, tuple) else [value]
+
+
+def _cast(value: Any, dtype: tf.DType) -> Any:
+    tensor = value if isinstance(value, tf.SparseTensor) else tf.convert_to_tensor(value)
+    return tf.cast(tensor, dtype) if tensor.dtype.is_floating else tensor
+
+
+def _dense_tensor(value: Any) -> tf.Tensor:
+    return tf.sparse.to_dense(value) if isinstance(value, tf.SparseTensor) else value
+
+
+def _snapshot(layer: tw.Layer) -> list[tuple[tf.Variable, tf.Tensor]]:
+    """The layer's variables with their values: weights, moving statistics and the state
+    of the random generators (which ``tf.Module`` does not list)."""
+    variables = list(layer.variables)
+    for module in (layer.state, *layer.state.submodules):
+        rng = vars(module).get("rng")
+        if isinstance(rng, tf.random.Generator):
+            variables.append(rng.state)
+    return [(v, v.read_value()) for v in variables]
+
+
+def _rewind(saved: Sequence[tuple[tf.Variable, tf.Tensor]]) -> None:
+    """Put variables back (and the op-level random seeds), so a run draws what the
+    previous one drew."""
+    tf.random.set_seed(0)
+    for v, value in saved:
+        v.assign(value)
+
+
 def check_name_is_unique(case: Case) -> None:
     if case.factory is None:
         assert_name_is_unique(case.kind, case.name)
@@ -276,6 +366,7 @@ CHECKS: dict[str, Callable[[Case], None]] = {
     "gradients": check_gradients,
     "checkpoint": check_checkpoint,
     "in_module": check_in_module,
+    "mixed_precision": check_mixed_precision,
     "name_is_unique": check_name_is_unique,
 }
 

@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_layers.instance_norm import InstanceNorm
     from tensorweave_layers.layer_norm import LayerNorm
     from tensorweave_layers.linear import Linear, dense_matmul
+    from tensorweave_layers.local_response_norm import LocalResponseNorm
     from tensorweave_layers.lookup import Lookup
     from tensorweave_layers.max_pool3d import MaxPool3D
     from tensorweave_layers.maximum import Maximum
@@ -143,6 +144,7 @@ _EXPORTS = {
     "Gate": "gate",
     "CoupledGate": "gate",
     "LayerNorm": "layer_norm",
+    "LocalResponseNorm": "local_response_norm",
     "GroupNorm": "group_norm",
     "InstanceNorm": "instance_norm",
     "RMSNorm": "rms_norm",
@@ -241,6 +243,7 @@ __all__ = [
     "Gate",
     "CoupledGate",
     "LayerNorm",
+    "LocalResponseNorm",
     "GroupNorm",
     "InstanceNorm",
     "RMSNorm",

@@ -59,6 +59,8 @@ class Activation(tw.Layer):
         super().__init__(
             x, shape=x.shape, dtype=x.dtype, name=name, share_state_with=share_state_with
         )
+        # softmax outputs stay float32 under mixed precision: the function declares it
+        self.compute_precision = getattr(self.fn, "compute_precision", "compute")
 
     def compute(self, x: Any) -> tf.Tensor:
         """``fn(x)``."""

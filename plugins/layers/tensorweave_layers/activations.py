@@ -2,7 +2,9 @@
 
 Layers take an activation by name (``"relu"`` resolves to the latest version through
 ``tw.activations.get``) or as any callable. Each function here works on tensors of any
-rank; ``softmax``, ``log_softmax`` and ``sparsemax`` normalise over the last axis.
+rank; ``softmax``, ``log_softmax`` and ``sparsemax`` normalise over the last axis (and
+declare ``compute_precision = "float32"``: an ``Activation`` of one computes in float32
+under a mixed precision policy).
 
 >>> import tensorflow as tf
 >>> relu(tf.constant([-1.0, 2.0])).numpy().tolist()
@@ -13,9 +15,12 @@ rank; ``softmax``, ``log_softmax`` and ``sparsemax`` normalise over the last axi
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import tensorflow as tf
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
 
 __all__ = [
     "identity",
@@ -42,6 +47,13 @@ __all__ = [
     "hard_tanh",
     "celu",
 ]
+
+
+def _float32(fn: _Function) -> _Function:
+    """Mark an activation whose output is numerically sensitive (probabilities): an
+    ``Activation`` layer applying it computes in float32 under a mixed precision policy."""
+    setattr(fn, "compute_precision", "float32")  # noqa: B010  (an attribute of a function)
+    return fn
 
 
 def identity(x: Any) -> tf.Tensor:
@@ -154,16 +166,19 @@ def softsign(x: Any) -> tf.Tensor:
     return tf.math.softsign(x)
 
 
+@_float32
 def softmax(x: Any, axis: int = -1) -> tf.Tensor:
     """``exp(x) / sum(exp(x))`` over ``axis``."""
     return tf.nn.softmax(x, axis=axis)
 
 
+@_float32
 def log_softmax(x: Any, axis: int = -1) -> tf.Tensor:
     """``log(softmax(x))``, computed stably."""
     return tf.nn.log_softmax(x, axis=axis)
 
 
+@_float32
 def sparsemax(x: Any) -> tf.Tensor:
     """The Euclidean projection of ``x`` onto the simplex, over the last axis.
 

@@ -188,7 +188,8 @@ class MHAttention(tw.Layer):
 
     def attention_weights(self, query: Any, key: Any, key_mask: Any = None) -> tf.Tensor:
         """The attention weights ``[batch, heads, t_q, t_k]`` (before dropout)."""
-        q = self._project(query, "query") * tf.constant(1.0 / math.sqrt(self.head_dim), self.dtype)
+        scale = tf.constant(1.0 / math.sqrt(self.head_dim), self.compute_dtype)
+        q = self._project(query, "query") * scale
         k = self._project(key, "key")
         scores = tf.einsum("bqhd,bkhd->bhqk", q, k)
         return attention_weights(scores, causal=self.causal, key_mask=key_mask)

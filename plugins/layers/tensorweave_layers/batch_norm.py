@@ -49,6 +49,8 @@ class BatchNorm(tw.Layer):
         w_regularizer, w_constraint: of ``gamma``; b_regularizer, b_constraint: of ``beta``.
     """
 
+    compute_precision = "float32"  # statistics in float32 under mixed precision
+
     def __init__(
         self,
         x: tw.Layer,

@@ -53,4 +53,4 @@ class Constant(tw.Layer):
 
     def compute(self) -> tf.Tensor:
         """The value as a tensor."""
-        return tf.constant(self._value, dtype=self.dtype)
+        return tf.constant(self._value, dtype=self.compute_dtype)

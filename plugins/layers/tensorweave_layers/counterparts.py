@@ -122,6 +122,7 @@ COUNTERPARTS = (
     _also("InstanceNorm.v1", TL + "InstanceNorm", TL + "InstanceNorm2d"),
     _keras("RMSNorm.v1", "RMSNormalization"),
     _keras("SpectralNorm.v1", "SpectralNormalization"),
+    _also("LocalResponseNorm.v1", TL + "LocalResponseNormLayer", TL + "LocalResponseNorm"),
     # noise and dropout
     _keras("SpatialDropout1D.v1", "SpatialDropout1D"),
     _keras("SpatialDropout2D.v1", "SpatialDropout2D"),

@@ -91,8 +91,8 @@ class WeightMask(tw.Layer):
     def compute(self) -> tf.Tensor:
         """A fresh mask, scaled so that the expected masked weights equal the weights."""
         keep = self.state.generator().uniform(self.shape) >= self.rate
-        scale = tf.constant(1.0 / (1.0 - self.rate), self.dtype)
-        return tf.cast(keep, self.dtype) * scale
+        scale = tf.constant(1.0 / (1.0 - self.rate), self.compute_dtype)
+        return tf.cast(keep, self.compute_dtype) * scale
 
 
 @tw.renamed_arguments({"probability": "rate"})

@@ -106,7 +106,8 @@ class DropMask(tw.Layer):
                     [shape[i] if n is None else n for i, n in enumerate(self.noise_shape)]
                 )
         keep = self.state.rng.uniform(shape) >= self.rate
-        return tf.cast(keep, self.dtype) / tf.constant(1.0 - self.rate, self.dtype)
+        dtype = self.compute_dtype
+        return tf.cast(keep, dtype) / tf.constant(1.0 - self.rate, dtype)
 
     @property
     def probability(self) -> float:

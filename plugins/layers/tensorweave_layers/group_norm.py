@@ -38,6 +38,8 @@ class GroupNorm(tw.Layer):
         name, share_state_with: see ``tw.Layer``.
     """
 
+    compute_precision = "float32"  # statistics in float32 under mixed precision
+
     def __init__(
         self,
         x: tw.Layer,

@@ -35,6 +35,8 @@ class LayerNorm(tw.Layer):
         w_regularizer, w_constraint: of ``gamma``; b_regularizer, b_constraint: of ``beta``.
     """
 
+    compute_precision = "float32"  # statistics in float32 under mixed precision
+
     keeps_padding_mask = True  # steps stay steps: a padding mask passes on
 
     def __init__(

@@ -182,8 +182,8 @@ class Linear(tw.Layer):
 
     def compute(self, x: Any) -> tf.Tensor:
         """``x @ W (+ b)``."""
-        if x.dtype != self.dtype:
-            x = tf.cast(x, self.dtype)
+        if x.dtype != self.compute_dtype:
+            x = tf.cast(x, self.compute_dtype)
         y = dense_matmul(x, self.state.weights, transpose=bool(self._cfg["transpose"]))
         if self._cfg["bias"]:
             y = y + self.state.bias  # broadcast add: see _conv.py on BiasAddGrad's cost

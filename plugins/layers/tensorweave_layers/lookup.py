@@ -112,6 +112,9 @@ class Lookup(tw.Layer):
         name, share_state_with: see ``tw.Layer``.
     """
 
+    # gathers from the float32 table (a sparse gradient; no cast of the whole table)
+    compute_precision = "float32"
+
     def __init__(
         self,
         x: tw.Layer,

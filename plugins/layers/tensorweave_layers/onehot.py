@@ -59,4 +59,4 @@ class OneHot(tw.Layer):
 
     def compute(self, x: Any) -> tf.Tensor:
         """The one-hot encoding."""
-        return tf.one_hot(x, self.shape[-1], dtype=self.dtype)
+        return tf.one_hot(x, self.shape[-1], dtype=self.compute_dtype)

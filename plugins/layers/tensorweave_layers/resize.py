@@ -83,4 +83,4 @@ class Resize(tw.Layer):
         resized = tf.image.resize(
             x, (self.height, self.width), method=self.interpolation, antialias=self.antialias
         )
-        return tf.cast(resized, self.dtype)
+        return tf.cast(resized, self.compute_dtype)

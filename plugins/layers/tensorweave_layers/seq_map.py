@@ -63,6 +63,9 @@ class SeqMap(tw.Layer):
         **layer_kwargs: keyword arguments for the layer (with a name or a function).
     """
 
+    # under mixed precision the step (a layer or a module) decides its own dtype
+    compute_precision = "inputs"
+
     keeps_padding_mask = True  # steps stay steps: a padding mask passes on
 
     def __init__(

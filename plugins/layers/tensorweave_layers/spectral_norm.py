@@ -57,6 +57,9 @@ class SpectralNorm(tw.Layer):
         **layer_kwargs: options of the layer to build (``n_units=4``…).
     """
 
+    # the power iteration (and the assignment of the kernel) in float32 under mixed precision
+    compute_precision = "float32"
+
     def __init__(
         self,
         x: tw.Layer,

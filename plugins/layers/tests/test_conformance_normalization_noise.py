@@ -36,4 +36,5 @@ TENSORWEAVE_CASES = [
     Case("AlphaDropout.v1", {"rate": 0.3}, inputs=[(None, None, 4)], skip=RANDOM_SKIPS),
     Case("AlphaDropout.v1", {"rate": 0.3, "training": False}, inputs=[(None, None, 4)]),
     Case("PReLU.v1", {"shared_axes": [1], "w_init": "uniform"}, inputs=[(None, None, 3)]),
+    Case("LocalResponseNorm.v1", {"depth_radius": 2}, inputs=[(None, 3, 3, 4)]),
 ]  # fmt: skip

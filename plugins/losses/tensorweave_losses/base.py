@@ -103,6 +103,9 @@ class LossLayer(tw.Lifted):
         options: the non-layer arguments it was called with.
     """
 
+    # losses and metrics are numerically sensitive: float32 under mixed precision
+    compute_precision = "float32"
+
     def streaming(self) -> Any:
         """A fresh streaming state of this metric node (``update(*input tensors)``,
         ``result()``, ``reset()``), so a figure over many batches equals the metric on all

@@ -48,6 +48,8 @@ class Bidirectional(tw.Layer):
         **cell_options: passed to both cells.
     """
 
+    compute_precision = "float32"  # as its two RNNs (see RNN)
+
     def __init__(
         self,
         seq: tw.Layer,

@@ -53,6 +53,8 @@ class ConvLSTM2D(tw.Layer):
         **cell_options: the cell's ``dropout``, ``recurrent_dropout``, ``output_dropout``…
     """
 
+    compute_precision = "float32"  # a recurrence, as RNN
+
     def __init__(
         self,
         seq: tw.Layer,

@@ -49,6 +49,9 @@ class ModuleCell(Cell):
         **options: dropout options of ``Cell``.
     """
 
+    # under mixed precision the step module's layers decide their own dtypes
+    compute_precision = "inputs"
+
     dropconnect_weights = ()
 
     def __init__(

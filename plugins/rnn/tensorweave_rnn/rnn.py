@@ -65,6 +65,10 @@ class RNN(tw.Layer):
             ``reset_after=``…; the cells' old spellings still work, with a warning).
     """
 
+    # under mixed precision the recurrence stays float32: its state accumulates over the
+    # steps, and its per-step products are too small to gain from bfloat16 (measured)
+    compute_precision = "float32"
+
     def __init__(
         self,
         seq: tw.Layer,
@@ -280,6 +284,8 @@ class FinalState(tw.Layer):
     It reads the states of the run that produced the RNN's output; only if that run is
     not available (the output came from elsewhere) does it run the loop again.
     """
+
+    compute_precision = "float32"  # as the RNN it reads (the same run's states)
 
     def __init__(
         self,

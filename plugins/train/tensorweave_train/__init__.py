@@ -5,7 +5,8 @@ the package or one of its entry points is cheap):
 
 - ``loop``: ``Model`` (inference, training and evaluation graphs; its ``train_step`` and
   ``test_step`` compiled and run several per call), ``Trainer`` (the event-driven loop),
-  ``Callback`` and the events, ``Checkpointer`` (crash-safe checkpoints), ``History``;
+  ``Callback`` and the events, ``Checkpointer`` (crash-safe checkpoints), ``History``,
+  ``LossScale`` (dynamic loss scaling under ``precision="mixed_float16"``);
 - ``gan``: ``GAN`` (a generator and a discriminator trained in turn through
   ``Model.train``), ``GANTrainer`` (``GANTrainer.v1``, a job config's ``[trainer]``);
 - ``callbacks``: ``EarlyStopping``, ``StopOnNaN``, ``CSVLogger``, ``TensorBoard``,
@@ -65,6 +66,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         on_train,
     )
     from tensorweave_train.loop.history import History
+    from tensorweave_train.loop.loss_scale import LossScale
     from tensorweave_train.loop.model import Model
     from tensorweave_train.loop.nonfinite import NonFiniteWarning
     from tensorweave_train.loop.trainer import Trainer
@@ -124,6 +126,7 @@ _EXPORTS = {
     "Model": f"{_L}.model",
     "Trainer": f"{_L}.trainer",
     "History": f"{_L}.history",
+    "LossScale": f"{_L}.loss_scale",
     "Batches": f"{_L}.data",
     "as_batches": f"{_L}.data",
     "Callback": f"{_L}.events",
@@ -217,6 +220,7 @@ __all__ = [
     "Model",
     "Trainer",
     "History",
+    "LossScale",
     "Batches",
     "as_batches",
     "Callback",

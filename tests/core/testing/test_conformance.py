@@ -54,6 +54,28 @@ class Frozen(Scale):
         return tf.stop_gradient(x * self.state.scale)
 
 
+class Float32Shift(Scale):
+    """Broken on purpose: adds a float32 constant, so it cannot compute in bfloat16."""
+
+    def compute(self, x):
+        return super().compute(x) + tf.ones(x.shape[1:], tf.float32)
+
+
+class Upcast(Scale):
+    """Broken on purpose: computes in float32 under mixed precision without declaring it."""
+
+    def compute(self, x):
+        return tf.cast(x, tf.float32) * tf.cast(self.state.scale, tf.float32)
+
+
+class Coarse(Scale):
+    """Broken on purpose: wrong in bfloat16 (rounds its output to whole numbers)."""
+
+    def compute(self, x):
+        y = super().compute(x)
+        return tf.round(y) if y.dtype == tf.bfloat16 else y
+
+
 class Summed(tw.Layer):
     """Two inputs, one of them integer ids."""
 
@@ -88,6 +110,7 @@ def test_every_check_is_known():
         "eager_equals_compiled",
         "gradients",
         "in_module",
+        "mixed_precision",
         "name_is_unique",
         "no_retrace",
         "reuse_shares_state",
@@ -102,6 +125,9 @@ def test_every_check_is_known():
         (Forgetful, "reuse_shares_state", "did not share the variables"),
         (TwoFaced, "eager_equals_compiled", "eager and compiled outputs differ"),
         (Frozen, "gradients", "no gradient reaches"),
+        (Float32Shift, "mixed_precision", "fails under mixed_bfloat16, .* Fix: make the float"),
+        (Upcast, "mixed_precision", "computes in float32 under mixed_bfloat16, but declares"),
+        (Coarse, "mixed_precision", "mixed_bfloat16 vs float32"),
     ],
 )
 def test_the_kit_catches_broken_layers(layer, check, message):

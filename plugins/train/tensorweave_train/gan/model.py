@@ -162,18 +162,17 @@ class GAN(Model):
         """``d_steps`` discriminator updates, then one generator update, each on fresh
         noise; returns both losses (the last discriminator's) and their sum as ``loss``."""
         feed = self.feed_dict(self.discriminator_graph, batch)
-        discriminator = self.optimizers["discriminator"]
         d_vars = self.variables_of("discriminator")
         for _ in range(self.d_steps):
             with tf.GradientTape() as tape:
                 d_loss, fake = self.discriminator_graph.compute(feed=feed)
                 goal = d_loss + self._penalty(batch[0], fake)
                 goal = self.replica_weighted(goal, batch)
-            discriminator.apply_gradients(zip(tape.gradient(goal, d_vars), d_vars))
+            self.optimize(tape, goal, d_vars, "discriminator")
         g_vars = self.variables_of("generator")
         with tf.GradientTape() as tape:
             g_loss = self.replica_weighted(self.generator_graph.compute(feed=feed), batch)
-        self.optimizers["generator"].apply_gradients(zip(tape.gradient(g_loss, g_vars), g_vars))
+        self.optimize(tape, g_loss, g_vars, "generator")
         d_loss = self.replica_weighted(d_loss, batch)
         return {"loss": d_loss + g_loss, "generator": g_loss, "discriminator": d_loss}
 

@@ -4,7 +4,8 @@ Layered bottom up: ``events`` (what the loop emits and ``Callback``), ``data`` (
 a resumable order), ``metrics`` (figures over many batches), ``steps`` (the model's step
 methods compiled), ``model`` (``Model``), ``execution`` (an epoch, several steps per call),
 ``trainer`` (``Trainer``: epochs, validation, resume), ``checkpoints`` (crash-safe
-``Checkpointer``), ``nonfinite`` (the NaN/inf check), ``history``, ``summary``. Names are
+``Checkpointer``), ``nonfinite`` (the NaN/inf check), ``history``, ``summary``,
+``loss_scale`` (dynamic loss scaling for ``mixed_float16``). Names are
 imported on first use.
 
 >>> from tensorweave_train.loop import Trainer
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         on_train,
     )
     from tensorweave_train.loop.history import History
+    from tensorweave_train.loop.loss_scale import LossScale
     from tensorweave_train.loop.metrics import ExampleMean, Metrics, figure
     from tensorweave_train.loop.model import Model
     from tensorweave_train.loop.nonfinite import NonFiniteWarning, non_finite, non_finite_weights
@@ -55,6 +57,7 @@ _EXPORTS = {
     "on_step": "events",
     "on_train": "events",
     "History": "history",
+    "LossScale": "loss_scale",
     "ExampleMean": "metrics",
     "Metrics": "metrics",
     "figure": "metrics",
@@ -82,6 +85,7 @@ __all__ = [
     "on_step",
     "on_train",
     "History",
+    "LossScale",
     "ExampleMean",
     "Metrics",
     "figure",

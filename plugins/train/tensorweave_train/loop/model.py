@@ -40,6 +40,7 @@ from tensorweave_train.loop.arguments import check_sizes, fit_arguments, fit_dat
 from tensorweave_train.loop.data import Batches, as_batches
 from tensorweave_train.loop.graphs import ModelGraphs, fed_graph
 from tensorweave_train.loop.history import History
+from tensorweave_train.loop.loss_scale import LossScale
 from tensorweave_train.loop.metrics import StepMeans, figure, training_metrics
 from tensorweave_train.loop.objectives import (
     Objectives,
@@ -86,11 +87,16 @@ class Model(tw.Stateful):
         inference_options: the per-use options that turn the graphs ``predict`` and
             ``evaluate`` run into inference graphs (default ``{"training": False}``); ``{}``
             runs the graphs as given.
+        precision: ``"mixed_bfloat16"`` trains, evaluates and predicts with the layers in
+            bfloat16 and the variables, the loss and the outputs in float32 (``"float32"``
+            the default, ``"mixed_float16"`` adds dynamic loss scaling: ``loop.loss_scale``);
+            see ``tensorweave.graph.precision``.
     """
 
     # Saved state: every layer's state, the optimizer's (``_optimizers`` when several, by
-    # name) and the epoch's loss figures; the rest is plain Python.
-    tracked = ("layers", "optimizer", "_optimizers", "loss_figures")
+    # name) and the epoch's loss figures; the rest is plain Python. Under mixed_float16 the
+    # loss scale of each optimizer too (``_loss_scales`` when several, by name).
+    tracked = ("layers", "optimizer", "_optimizers", "loss_figures", "loss_scale", "_loss_scales")
     optimizer: Optimizer  # the one optimizer (several: ``optimizers``)
 
     def __init__(
@@ -108,9 +114,11 @@ class Model(tw.Stateful):
         jit_compile: bool | None = None,
         steps_per_execution: int | str = "auto",
         inference_options: Mapping[str, Any] | None = None,
+        precision: str | tw.Precision | None = None,
         name: str = "model",
     ) -> None:
         super().__init__(name=name)
+        self.precision = tw.Precision.of(precision, owner=f"Model {name!r}")
         self.inputs = _layers(inputs)
         self.outputs = _layers(outputs)
         self.targets = _layers(targets)
@@ -121,8 +129,12 @@ class Model(tw.Stateful):
         self.objectives = Objectives(
             f"Model {name!r}", loss, loss_weights, list(optimizers), trains
         )
+        scaling = self.precision.loss_scaling
+        self.loss_scale = LossScale() if scaling and not isinstance(optimizer, Mapping) else None
         if isinstance(optimizer, Mapping):
             self._optimizers = optimizers  # tracked by name: checkpoints hold each
+            if scaling:  # each optimizer its own scale, as Keras's LossScaleOptimizer
+                self._loss_scales = {k: LossScale(name=f"{k}_loss_scale") for k in optimizers}
         else:
             self.optimizer = optimizers["optimizer"]
         loss = self.loss = self.objectives.total
@@ -312,20 +324,72 @@ class Model(tw.Stateful):
             return self.train_on_batch(batch)
         objectives = self.objectives
         shares = objectives.shares(self.trainable_variables)
-        with tf.GradientTape(persistent=objectives.paired) as tape:
+        # under loss scaling each optimizer takes its own (scaled) gradient: ``optimize``
+        separate = objectives.paired or self.precision.loss_scaling
+        with tf.GradientTape(persistent=separate and len(shares) > 1) as tape:
             losses = self.compute_losses(batch)
             losses = {k: self.replica_weighted(v, batch) for k, v in losses.items()}
             goals = objectives.goals(losses)
-        if objectives.paired:
+        if separate:
             for name, optimizer in self.optimizers.items():
-                variables = shares[name]
-                optimizer.apply_gradients(zip(tape.gradient(goals[name], variables), variables))
+                self.optimize(tape, goals[name], shares[name], optimizer)
         else:  # one goal: one gradient of every variable, each optimizer its share
             every = [v for share in shares.values() for v in share]
             grads = iter(tape.gradient(losses["loss"], every))
             for name, optimizer in self.optimizers.items():
                 optimizer.apply_gradients([(next(grads), v) for v in shares[name]])
         return losses if len(losses) > 1 else losses["loss"]
+
+    def optimize(
+        self,
+        tape: tf.GradientTape,
+        loss: tf.Tensor,
+        variables: Sequence[tf.Variable],
+        optimizer: Optimizer | str | None = None,
+    ) -> None:
+        """Apply the gradients of ``loss`` (recorded on ``tape``) to ``variables`` with
+        ``optimizer`` (one of ``self.optimizers`` or its name; default the one optimizer):
+        what ``train_step`` does for each optimizer after the losses, for a step of your own
+        too. Under ``mixed_float16`` the gradients are taken of the loss times that
+        optimizer's own loss scale (``loss_scales``), unscaled, and its step is skipped when
+        one is not finite (``loop.loss_scale``)."""
+        name, chosen = self._optimizer_named(optimizer)
+        scale = self.loss_scales.get(name)
+        if scale is not None:
+            scale.apply(tape, loss, variables, chosen)
+            return
+        chosen.apply_gradients(zip(tape.gradient(loss, variables), variables))
+
+    @property
+    def loss_scales(self) -> dict[str, LossScale]:
+        """Each optimizer's dynamic loss scale by name under ``mixed_float16`` (``{}``
+        otherwise; ``{"optimizer": ...}`` for a model given one: ``loss_scale``)."""
+        several: dict[str, LossScale] | None = self.__dict__.get("_loss_scales")
+        if several is not None:
+            return dict(several)
+        return {} if self.loss_scale is None else {"optimizer": self.loss_scale}
+
+    def _optimizer_named(self, optimizer: Optimizer | str | None) -> tuple[str, Optimizer]:
+        every = self.optimizers
+        if optimizer is None:
+            optimizer = self.optimizer
+        if isinstance(optimizer, str):
+            if optimizer not in every:
+                raise tw.ArgumentError(
+                    f"Model {self.name!r} has no optimizer {optimizer!r}; it has "
+                    f"{', '.join(every)}. Fix: name one of them."
+                )
+            return optimizer, every[optimizer]
+        for name, known in every.items():
+            if known is optimizer:
+                return name, known
+        if self.precision.loss_scaling:
+            raise tw.ArgumentError(
+                f"Model {self.name!r}: optimize got an optimizer that is not one of the "
+                f"model's ({', '.join(every)}), so it has no loss scale under mixed_float16. "
+                "Fix: pass one of model.optimizers (or its name)."
+            )
+        return "", optimizer
 
     def replica_weighted(self, loss: tf.Tensor, batch: Sequence[tf.Tensor]) -> tf.Tensor:
         """``loss`` times this replica's share of the global batch under a

@@ -110,6 +110,7 @@ class Steps:
             input_signature=[f.spec for f in self.model.feeds] if signature is None else signature,
             jit_compile=jit_compile,
             owner=self.owner,
+            precision=self.model.precision,
         )
 
     @property
@@ -212,7 +213,12 @@ class Steps:
         """The inference graph, compiled."""
         if self._predict is None:
             graph = self.model.inference_graph
-            self._predict = tw.compile(graph, jit_compile=self.model.jit_compile, owner=self.owner)
+            self._predict = tw.compile(
+                graph,
+                jit_compile=self.model.jit_compile,
+                owner=self.owner,
+                precision=self.model.precision,
+            )
         return self._predict
 
     @property

@@ -15,7 +15,8 @@ A job config (TOML, JSON or YAML; see ``configs/digits.toml``) has these section
   ``[model]`` graph (``"GANTrainer.v1"``: a GAN of two nodes; ``configs/dcgan.toml``);
 - ``[train]``: ``epochs``, ``batch_size`` (the global batch, shared by every replica),
   ``seed``, ``shuffle``, ``limit`` (train on the first N examples, for smoke runs),
-  ``checkpoint_every`` (epochs), ``jit_compile``, and the distribution: ``strategy``
+  ``checkpoint_every`` (epochs), ``jit_compile``, ``precision`` (``"float32"``,
+  ``"mixed_bfloat16"``, ``"mixed_float16"``), and the distribution: ``strategy``
   (``default``, ``mirrored``, ``multi_worker``, ``parameter_server``: ``runs.strategy``),
   ``devices`` (``mirrored``'s) and ``shard`` (``auto``, ``data``, ``off``:
   ``loop.distribute``);
@@ -35,7 +36,7 @@ before anything is built, ``build_model`` is the one place a config becomes a ``
 >>> for path, problem in check_settings({"train": {"epochs": "x", "bogus": 1}}):
 ...     print(f"{path}: {problem}")
 train.epochs: expected int, got 'x'
-train.bogus: unknown setting; settings: epochs, batch_size, seed, shuffle, limit, checkpoint_every, jit_compile, strategy, devices, shard
+train.bogus: unknown setting; settings: epochs, batch_size, seed, shuffle, limit, checkpoint_every, jit_compile, precision, strategy, devices, shard
 data: a job config needs a [data] section
 model: a job config needs a [model] section
 """
@@ -91,6 +92,7 @@ class TrainSettings:
     limit: int | None = None
     checkpoint_every: int = 1
     jit_compile: bool = False  # compile the steps with XLA (``Model(jit_compile=True)``)
+    precision: str = "float32"  # "mixed_bfloat16": layers in bfloat16 (``Model(precision=)``)
     strategy: Literal["default", "mirrored", "multi_worker", "parameter_server"] = "default"
     devices: list[str] | None = None  # mirrored: the devices (default every GPU, else the CPU)
     shard: Literal["auto", "data", "off"] = "auto"  # how workers share data (loop.distribute)
@@ -124,6 +126,7 @@ def load_config(
     return twc.load(config_path(name), overrides=overrides)
 
 
+_PRECISIONS = ", ".join(tw.Precision.NAMES)
 _POSITIVE = {"train.epochs", "train.batch_size", "train.checkpoint_every", "train.limit"}
 
 
@@ -169,6 +172,8 @@ def check_settings(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
                 why = check_run_name(value)
                 if why:
                     errors.append((path, why))
+            elif path == "train.precision" and value not in tw.Precision.NAMES:
+                errors.append((path, f"unknown precision {value!r}; one of {_PRECISIONS}"))
     return errors + check_layout(cfg)
 
 
@@ -222,7 +227,7 @@ def validate_config(cfg: Mapping[str, Any], parts: Sequence[str] | None = None) 
 
 def build_model(cfg: Mapping[str, Any], built: Mapping[str, Any] | None = None) -> Model:
     """The ``Model`` of a job config: its ``[model]`` graph, ``[optimizer]`` and
-    ``[train] jit_compile``. The one place a config becomes a model; ``built`` holds the
+    ``[train] jit_compile`` and ``precision``. The one place a config becomes a model; ``built`` holds the
     sections already resolved (``build_job`` resolves them with the data)."""
     settings = _settings(cfg, "train")
     if "model" not in cfg:
@@ -255,7 +260,11 @@ def build_model(cfg: Mapping[str, Any], built: Mapping[str, Any] | None = None) 
                 [("trainer", f"{trainer!r} is not a training recipe (it has no build_model)")]
             )
         model: Model = trainer.build_model(
-            graph, optimizer=optimizer, metrics=_nodes(graph, metrics), jit_compile=jit
+            graph,
+            optimizer=optimizer,
+            metrics=_nodes(graph, metrics),
+            jit_compile=jit,
+            precision=settings.precision,
         )
         return model
     loss = graph.section.get("loss")
@@ -275,6 +284,7 @@ def build_model(cfg: Mapping[str, Any], built: Mapping[str, Any] | None = None) 
             optimizer=optimizer,
             trains={k: _nodes(graph, v) for k, v in section.get("trains", {}).items()} or None,
             jit_compile=jit,
+            precision=settings.precision,
         )
     except (tw.TensorweaveError, TypeError, ValueError) as err:
         raise twc.ConfigError([("model", f"cannot make the model: {err}")]) from err

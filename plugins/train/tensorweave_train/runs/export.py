@@ -69,7 +69,10 @@ def export_saved_model(model: Model, path: str | os.PathLike[str]) -> str:
     ]
     module = tf.Module()
     module.model_variables = list(model.variables)
-    module.serve = tw.compile(graph, input_signature=specs, owner="export").function
+    precision = model.precision  # float32 signature, layers in the model's precision
+    module.serve = tw.compile(
+        graph, input_signature=specs, owner="export", precision=precision
+    ).function
     signatures = {}
     if not any(i.sparse for i in inputs):
 
@@ -78,7 +81,9 @@ def export_saved_model(model: Model, path: str | os.PathLike[str]) -> str:
             outs = out if isinstance(out, tuple) else (out,)
             return {f"output_{k}": o for k, o in enumerate(outs)}
 
-        serving = tw.compile(graph, body=outputs_by_name, input_signature=specs, owner="export")
+        serving = tw.compile(
+            graph, body=outputs_by_name, input_signature=specs, owner="export", precision=precision
+        )
         signatures["serving_default"] = serving.function.get_concrete_function()
     tf.saved_model.save(module, os.fspath(path), signatures=signatures or None)
     return os.fspath(path)

@@ -69,3 +69,13 @@ def test_the_model_of_a_config_is_built_without_its_data() -> None:
     cfg = twt.load_config(None, [*TINY, "--data.@datasets=nothing_installed.v1"])
     model = build_model(cfg)  # the unknown dataset is never looked at
     assert [i.name for i in model.inputs] == ["x"] and model.loss is not None
+
+
+def test_train_precision_reaches_the_model_and_bad_names_are_reported() -> None:
+    cfg = twt.load_config(None, [*TINY, "--train.precision=mixed_bfloat16"])
+    assert build_model(cfg).precision.name == "mixed_bfloat16"
+    bad = twt.load_config(None, [*TINY, "--train.precision=bfloat16"])
+    problems = dict(check_settings(bad))
+    assert problems["train.precision"] == (
+        "unknown precision 'bfloat16'; one of float32, mixed_bfloat16, mixed_float16"
+    )

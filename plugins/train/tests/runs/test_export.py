@@ -98,3 +98,19 @@ def test_predictor_steps_must_be_registered_and_json():
             [2.0],
             [2.0],
         ]
+
+
+def test_a_mixed_precision_model_exports_a_float32_signature(tmp_path):
+    model = regression_model(precision="mixed_bfloat16")
+    data = regression_data(n=16)
+    model.train(data, epochs=1, batch_size=8, verbose=0)
+    model.export(tmp_path / "sm")
+    loaded = tf.saved_model.load(str(tmp_path / "sm"))
+    serving = loaded.signatures["serving_default"]
+    assert serving.structured_input_signature[1]["x"].dtype == tf.float32
+    out = serving(x=tf.constant(data["x"]))["output_0"]
+    assert out.dtype == tf.float32
+    graph_ops = {op.type for op in serving.graph.get_operations()}
+    inner = {n.op for f in serving.graph.as_graph_def().library.function for n in f.node_def}
+    assert "Cast" in graph_ops | inner  # the layers run in bfloat16 inside
+    np.testing.assert_allclose(out.numpy(), model.predict({"x": data["x"]}), rtol=1e-5)
