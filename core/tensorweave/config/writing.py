@@ -1,7 +1,7 @@
 """Built objects written back as config: ``graph_block`` (layers wired by node name) and
 ``promise_of`` (one registered component with the arguments it was made with), so that
 something built in Python saves as a config that rebuilds it through the registries alone
-(``tensorweave_train``'s ``Model.save``).
+(what a training pack's ``save`` of a whole model writes).
 
 Layers remember the arguments they were made with; other classes a config should name
 subclass ``Configurable`` (an optimizer, a schedule). A node is written as:
