@@ -277,18 +277,14 @@ class Model(tw.Stateful):
         (``train_metrics``) take the batch from the same forward pass."""
         graph = self.require_loss_graph()
         n_losses = len(graph.outputs)
-        if self.train_graph is None:
-            out = graph.compute(feed=self.feed_dict(graph, batch))
-            outs = out if isinstance(out, tuple) else (out,)
-        else:
-            graph = self.train_graph
-            outs = tuple(graph.compute(feed=self.feed_dict(graph, batch)))
-            self.train_metrics.add_outputs(
-                graph.outputs[n_losses:], outs[n_losses:], tf.shape(batch[0])[0]
-            )
-            outs = outs[:n_losses]
-        losses = {"loss": outs[0], **dict(zip(self.named_losses, outs[1:], strict=True))}
-        if self.regularized:
+        run = self.train_graph or graph  # the loss graph's outputs, then the metrics' needs
+        out = run.compute(feed=self.feed_dict(run, batch))
+        outs = out if isinstance(out, tuple) else (out,)
+        if run is not graph:
+            size = tf.shape(batch[0])[0]
+            self.train_metrics.add_outputs(run.outputs[n_losses:], outs[n_losses:], size)
+        losses = {"loss": outs[0], **dict(zip(self.named_losses, outs[1:n_losses], strict=True))}
+        if self.regularized:  # the layers the loss depends on, not the metrics' alone
             penalty = tf.cast(tw.regularization_loss(graph), outs[0].dtype)
             losses["regularization"] = penalty
             losses["loss"] = outs[0] + penalty
