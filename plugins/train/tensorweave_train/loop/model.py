@@ -9,7 +9,10 @@ deterministic. ``evaluate`` gives the figures of the whole data for any batch si
 (``loop.metrics``). Several optimizers each update their share of the variables
 (``trains=``; see ``loop.objectives``). The steps are methods a subclass may override, as
 Keras's: ``compute_losses``, ``train_step`` and ``test_step``; ``loop.steps`` compiles each
-once for any batch size and runs several train steps per call.
+once for any batch size and runs several train steps per call. ``Model`` inherits two
+parts: ``loop.model_optimizers`` (the variables, the optimizers, their loss scales and
+learning rates, ``optimize``) and ``loop.model_running`` (``train``, ``evaluate``,
+``predict`` and the compiled steps they call).
 
 >>> import numpy as np, tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(n_units=1, name="x"); t = tw.Input(n_units=1, name="t")
@@ -26,28 +29,19 @@ once for any batch size and runs several train steps per call.
 
 from __future__ import annotations
 
-import contextlib
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_train.loop.arguments import check_sizes, fit_arguments, fit_data
-from tensorweave_train.loop.data import Batches, as_batches
 from tensorweave_train.loop.graphs import ModelGraphs, fed_graph
-from tensorweave_train.loop.history import History
-from tensorweave_train.loop.loss_scale import LossScale
-from tensorweave_train.loop.metrics import StepMeans, figure, training_metrics
-from tensorweave_train.loop.objectives import (
-    Objectives,
-    Owned,
-    check_scalar,
-    resolve_optimizers,
-)
+from tensorweave_train.loop.metrics import StepMeans, training_metrics
+from tensorweave_train.loop.model_optimizers import ModelOptimizers
+from tensorweave_train.loop.model_running import ModelRunning
+from tensorweave_train.loop.objectives import Owned, check_scalar
 from tensorweave_train.loop.steps import Steps, check_steps_per_execution
 from tensorweave_train.optimizers import Optimizer
 
@@ -62,7 +56,7 @@ def _layers(value: tw.Layer | Iterable[tw.Layer] | None) -> tuple[tw.Layer, ...]
     return tuple(value)
 
 
-class Model(tw.Stateful):
+class Model(ModelOptimizers, ModelRunning, tw.Stateful):
     """Inference, training and evaluation graphs over shared layers.
 
     Args:
@@ -124,19 +118,7 @@ class Model(tw.Stateful):
         self.targets = _layers(targets)
         self.distributed = strategy is not None or tf.distribute.has_strategy()
         self.strategy = strategy or tf.distribute.get_strategy()
-        with self.strategy.scope():
-            optimizers = resolve_optimizers(optimizer, f"Model {name!r}")
-        self.objectives = Objectives(
-            f"Model {name!r}", loss, loss_weights, list(optimizers), trains
-        )
-        scaling = self.precision.loss_scaling
-        self.loss_scale = LossScale() if scaling and not isinstance(optimizer, Mapping) else None
-        if isinstance(optimizer, Mapping):
-            self._optimizers = optimizers  # tracked by name: checkpoints hold each
-            if scaling:  # each optimizer its own scale, as Keras's LossScaleOptimizer
-                self._loss_scales = {k: LossScale(name=f"{k}_loss_scale") for k in optimizers}
-        else:
-            self.optimizer = optimizers["optimizer"]
+        self._init_optimizers(optimizer, loss, loss_weights, trains)
         loss = self.loss = self.objectives.total
         self.named_losses = dict(self.objectives.named)
         self.metrics = dict(metrics or {})
@@ -205,62 +187,6 @@ class Model(tw.Stateful):
     def feed_dict(self, graph: tw.Graph, batch: Sequence[Any]) -> dict[tw.Layer, Any]:
         """``batch`` (values in ``feeds`` order) as the feed of ``graph``'s inputs."""
         return {f: v for f, v in zip(self.feeds, batch) if f in graph}
-
-    # -- the variables --------------------------------------------------------------------
-    @property
-    def variables(self) -> tuple[tf.Variable, ...]:
-        """Every variable of every layer of the model."""
-        out: dict[int, tf.Variable] = {}
-        for layer in self.layers:
-            for v in layer.variables:
-                out.setdefault(id(v), v)
-        return tuple(out.values())
-
-    @property
-    def trainable_variables(self) -> tuple[tf.Variable, ...]:
-        """The variables the losses depend on, less frozen ones (what training updates)."""
-        if self.loss_graph is None:
-            return ()
-        return self.loss_graph.trainable_variables
-
-    @property
-    def optimizers(self) -> dict[str, Optimizer]:
-        """Every optimizer by name (``{"optimizer": ...}`` for a model given one)."""
-        several: dict[str, Optimizer] | None = self.__dict__.get("_optimizers")
-        return dict(several) if several is not None else {"optimizer": self.optimizer}
-
-    def __getattr__(self, name: str) -> Any:
-        several = self.__dict__.get("_optimizers")
-        if name == "optimizer" and several is not None:
-            if len(several) == 1:
-                return next(iter(several.values()))
-            raise AttributeError(
-                f"Model {self.name!r} has several optimizers ({', '.join(several)}). Fix: "
-                f"model.optimizers[{next(iter(several))!r}]."
-            )
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-    def variables_of(self, optimizer: str) -> tuple[tf.Variable, ...]:
-        """The trainable variables the optimizer ``optimizer`` updates (``trains``), for a
-        ``train_step`` of your own: ``tape.gradient(loss, self.variables_of("generator"))``.
-        """
-        shares = self.objectives.shares(self.trainable_variables)
-        if optimizer not in shares:
-            raise tw.ArgumentError(
-                f"Model {self.name!r} has no optimizer {optimizer!r}; it has {', '.join(shares)}."
-            )
-        return shares[optimizer]
-
-    def learning_rates(self) -> dict[str, float]:
-        """The learning rate each optimizer uses now: ``{"learning_rate": ...}`` for one,
-        ``{"<name>_learning_rate": ...}`` for several (the figures the loop reports)."""
-        several = "_optimizers" in self.__dict__
-        return {
-            f"{name}_learning_rate" if several else "learning_rate": figure(
-                opt.current_learning_rate()
-            )
-            for name, opt in self.optimizers.items()
-        }
 
     @property
     def metric_states(self) -> dict[str, Any]:
@@ -336,57 +262,6 @@ class Model(tw.Stateful):
                 optimizer.apply_gradients([(next(grads), v) for v in shares[name]])
         return losses if len(losses) > 1 else losses["loss"]
 
-    def optimize(
-        self,
-        tape: tf.GradientTape,
-        loss: tf.Tensor,
-        variables: Sequence[tf.Variable],
-        optimizer: Optimizer | str | None = None,
-    ) -> None:
-        """Apply the gradients of ``loss`` (recorded on ``tape``) to ``variables`` with
-        ``optimizer`` (one of ``self.optimizers`` or its name; default the one optimizer):
-        what ``train_step`` does for each optimizer after the losses, for a step of your own
-        too. Under ``mixed_float16`` the gradients are taken of the loss times that
-        optimizer's own loss scale (``loss_scales``), unscaled, and its step is skipped when
-        one is not finite (``loop.loss_scale``)."""
-        name, chosen = self._optimizer_named(optimizer)
-        scale = self.loss_scales.get(name)
-        if scale is not None:
-            scale.apply(tape, loss, variables, chosen)
-            return
-        chosen.apply_gradients(zip(tape.gradient(loss, variables), variables))
-
-    @property
-    def loss_scales(self) -> dict[str, LossScale]:
-        """Each optimizer's dynamic loss scale by name under ``mixed_float16`` (``{}``
-        otherwise; ``{"optimizer": ...}`` for a model given one: ``loss_scale``)."""
-        several: dict[str, LossScale] | None = self.__dict__.get("_loss_scales")
-        if several is not None:
-            return dict(several)
-        return {} if self.loss_scale is None else {"optimizer": self.loss_scale}
-
-    def _optimizer_named(self, optimizer: Optimizer | str | None) -> tuple[str, Optimizer]:
-        every = self.optimizers
-        if optimizer is None:
-            optimizer = self.optimizer
-        if isinstance(optimizer, str):
-            if optimizer not in every:
-                raise tw.ArgumentError(
-                    f"Model {self.name!r} has no optimizer {optimizer!r}; it has "
-                    f"{', '.join(every)}. Fix: name one of them."
-                )
-            return optimizer, every[optimizer]
-        for name, known in every.items():
-            if known is optimizer:
-                return name, known
-        if self.precision.loss_scaling:
-            raise tw.ArgumentError(
-                f"Model {self.name!r}: optimize got an optimizer that is not one of the "
-                f"model's ({', '.join(every)}), so it has no loss scale under mixed_float16. "
-                "Fix: pass one of model.optimizers (or its name)."
-            )
-        return "", optimizer
-
     def replica_weighted(self, loss: tf.Tensor, batch: Sequence[tf.Tensor]) -> tf.Tensor:
         """``loss`` times this replica's share of the global batch under a
         ``tf.distribute`` strategy (``loss`` as is otherwise), so that the gradients summed
@@ -414,133 +289,6 @@ class Model(tw.Stateful):
         size = tf.shape(batch[0])[0]
         self.eval_metrics.update(found, size)
         return size
-
-    # -- compiled ---------------------------------------------------------------------------
-    @property
-    def train_function(self) -> Any:
-        """The ``tf.function`` of one train step ``(*feed values) -> loss``."""
-        return self.steps.train.function
-
-    @property
-    def multi_step_function(self) -> Any:
-        """The ``tf.function`` of ``k`` train steps ``(*stacked values) -> losses [k]``."""
-        return self.steps.train_many.function
-
-    @property
-    def eval_function(self) -> Any:
-        """The ``tf.function`` of one evaluation step ``(*feed values) -> batch size``."""
-        return self.steps.test.function
-
-    @property
-    def predict_function(self) -> tw.CompiledGraph:
-        """The compiled inference graph (``tw.compile``)."""
-        return self.steps.predict
-
-    @property
-    def train_trace_count(self) -> int:
-        """How many times the train step was traced (once across batch sizes)."""
-        return self.steps.train_trace_count
-
-    def build(self) -> None:
-        """Create the optimizer's slots for the trainable variables (before restoring)."""
-        self.steps.build()
-
-    def train_on_batch(self, batch: Sequence[Any]) -> tf.Tensor:
-        """One compiled optimisation step on one batch (values in ``feeds`` order: arrays
-        or tensors); returns the loss."""
-        return self.steps.train_one(batch)
-
-    # -- the high-level API -----------------------------------------------------------------
-    def train(
-        self,
-        x: Any,
-        y: Any = None,
-        *,
-        epochs: int = 1,
-        batch_size: int | None = None,
-        validation: Any = None,
-        callbacks: Sequence[Any] = (),
-        shuffle: bool = True,
-        seed: int = 0,
-        resume: Any = None,
-        verbose: int = 1,
-        validation_split: float = 0.0,
-        shard: str = "auto",
-    ) -> History:
-        """Train for ``epochs`` epochs; see ``Trainer.run``. Returns the ``History``
-        (``history.history`` is Keras's dict of lists).
-
-        ``x`` and ``y``: as Keras's ``fit(x, y)``, the inputs' and the targets' arrays (an
-        array each, or a list in order, or a dict by name); or ``x`` alone holding
-        everything (a dict by name, a tuple in ``feeds`` order, a dataset, a list of
-        batches, a function returning them: ``loop.data``). ``verbose``: 1 a progress bar
-        on a terminal, else a line per epoch; 2 a line per epoch; 0 silent
-        (``callbacks.Progress``). ``validation_split``: validate on the last fraction of
-        array data, as Keras (``loop.data.split_validation``). ``batch_size``, ``epochs``
-        and the model's ``steps_per_execution`` are checked first (``loop.arguments``).
-        ``shard``: how the workers of a strategy share the data (``loop.distribute``).
-        """
-        from tensorweave_train.callbacks.progress import Progress
-        from tensorweave_train.loop.trainer import Trainer
-
-        data, validation, epochs = fit_arguments(
-            self, x, y, epochs, batch_size, validation, validation_split
-        )
-        shown = [Progress(verbose)] if verbose else []
-        trainer = Trainer(self, callbacks=[*callbacks, *shown])
-        try:
-            return trainer.run(
-                data,
-                epochs,
-                batch_size=batch_size,
-                validation=validation,
-                shuffle=shuffle,
-                seed=seed,
-                resume=resume,
-                shard=shard,
-            )
-        except BaseException as err:  # callbacks close what they opened (Callback.on_failure)
-            for cb in trainer.callbacks:
-                with contextlib.suppress(Exception):
-                    cb.on_failure(err, trainer.state)
-            raise
-
-    def batches(self, data: Any, *, batch_size: int | None = None, **kw: Any) -> Batches:
-        """``data`` as batches over this model's feeds (inputs, then targets)."""
-        return as_batches(data, self.feeds, batch_size=batch_size, **kw)
-
-    def evaluate(self, x: Any, y: Any = None, *, batch_size: int | None = None) -> dict[str, float]:
-        """The loss and metrics over all of the data (``x``, ``y`` as for ``train``),
-        whatever the batch size: streaming metrics accumulate their sums (F1 is the F1 of
-        the whole set), other scalars are averaged over examples. Each figure is a float32
-        value, as Python's shortest decimal for it, so the same number is printed, logged
-        and stored everywhere."""
-        owner = f"Model {self.name!r}.evaluate"
-        check_sizes(owner, batch_size=batch_size)
-        data = fit_data(owner, self.inputs, self.targets, x, y)
-        self.require_eval_graph()
-        self.eval_metrics.reset()
-        count = 0
-        for batch in self.batches(data, batch_size=batch_size).epoch(0):
-            count += self.steps.test_one(batch)
-        if count == 0:
-            raise ValueError("Model.evaluate got no data (zero batches).")
-        return self.eval_metrics.results()
-
-    def predict(self, x: Any, *, batch_size: int | None = None) -> Any:
-        """The outputs for every example of ``x`` (an array for one input, a list in order
-        or a dict by name, or batches), concatenated into numpy arrays."""
-        check_sizes(f"Model {self.name!r}.predict", batch_size=batch_size)
-        fn = self.steps.predict
-        parts: list[Any] = []
-        batches = as_batches(fit_data("", [], [], x, None), self.inputs, batch_size=batch_size)
-        for batch in batches.epoch(0):
-            out = fn(*batch)
-            parts.append(out if isinstance(out, tuple) else (out,))
-        if not parts:
-            raise ValueError("Model.predict got no data (zero batches).")
-        arrays = tuple(np.concatenate([p[i].numpy() for p in parts]) for i in range(len(parts[0])))
-        return arrays[0] if len(arrays) == 1 else arrays
 
     def get_config(self) -> dict[str, Any]:
         """The job config that rebuilds this model through the registries (a ``[model]``
