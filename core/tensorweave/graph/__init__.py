@@ -3,6 +3,9 @@
 - ``layer``: ``Layer`` (several inputs, one output, state shared by ``reuse_with``);
   ``layer_state``: ``LayerState``, where its variables (and their regularizers) live, and
   ``regularization_loss``; ``stateful``: ``Stateful``, the tracking rule they follow;
+  ``reuse``: the default ``reuse_with`` (a layer rebuilt from its constructor arguments);
+  ``layer_operators``: ``a + b`` on layers builds a node, ``==`` keeps identity;
+  ``shapes``: ``Shape`` and ``normalize_shape``;
 - ``input``: ``Input``; ``lambda_layer``: ``Lambda``; ``module``: ``Module``;
 - ``graph``: ``Graph`` (validated, dependency-ordered, with the one executor ``run``);
 - ``compile``: ``compile``, one ``tf.function`` over ``Graph.run``;

@@ -35,17 +35,20 @@ call ``super().__init__``, create variables in ``init_state`` and do the maths i
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import tensorflow as tf
 
-from tensorweave.errors import ArgumentError, ShapeError
-from tensorweave.graph.comparisons import bool_for_layer, compare, refuse_bool_layers
+from tensorweave.errors import ArgumentError
+from tensorweave.graph.comparisons import bool_for_layer, refuse_bool_layers
 from tensorweave.graph.dtypes import as_dtype
+from tensorweave.graph.layer_operators import LayerOperators
 from tensorweave.graph.layer_state import LayerState
 from tensorweave.graph.naming import module_name, snake_case, unique_name
 from tensorweave.graph.precision import reading_dtype
+from tensorweave.graph.reuse import rebuilt_on
+from tensorweave.graph.shapes import Shape, ShapeLike, normalize_shape
 from tensorweave.graph.stateful import Stateful
 
 if TYPE_CHECKING:
@@ -53,30 +56,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Layer", "LayerState", "Shape", "ShapeLike", "normalize_shape"]
 
-Shape: TypeAlias = tuple[int | None, ...]
-ShapeLike: TypeAlias = Sequence[int | None] | tf.TensorShape
 
-
-def normalize_shape(shape: ShapeLike) -> Shape:
-    """Turn a shape-like value into a tuple of ``int | None``.
-
-    >>> import tensorflow as tf
-    >>> normalize_shape(tf.TensorShape([None, 3]))
-    (None, 3)
-    """
-    if isinstance(shape, tf.TensorShape):
-        if shape.rank is None:
-            raise ShapeError("a layer's shape must have a known rank, got an unknown-rank shape")
-        return tuple(shape.as_list())
-    if isinstance(shape, (str, bytes)) or not hasattr(shape, "__iter__"):
-        raise ArgumentError(
-            f"a layer's shape must be a tuple of dimensions, batch first, got {shape!r}. "
-            "Fix: e.g. shape=(None, 8)."
-        )
-    return tuple(None if d is None else int(d) for d in shape)
-
-
-class Layer(Stateful):
+class Layer(LayerOperators, Stateful):
     """Base class of every tensorweave layer; see the module docstring for the contract.
 
     ``self.state`` (a ``LayerState``) is the only attribute TensorFlow tracks: checkpoints,
@@ -100,14 +81,12 @@ class Layer(Stateful):
     #: layers) or ``"inputs"`` (no cast); a layer that decides per instance sets it in
     #: ``__init__``. See ``tensorweave.graph.precision``.
     compute_precision: str = "compute"
-    # ``np_array * layer`` must reach ``__rmul__`` instead of numpy broadcasting over the
-    # layer as an object; numpy defers to operands that set this to None.
-    __array_ufunc__ = None
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Layer:
         # Record the constructor arguments so the default ``reuse_with`` can rebuild this
-        # layer on new inputs. Unknown keywords (Stateful) and Python bools given for
-        # layers (``mask=tokens != x``) fail here, before ``__init__``.
+        # layer on new inputs (``tensorweave.graph.reuse``). Unknown keywords (Stateful)
+        # and Python bools given for layers (``mask=tokens != x``) fail here, before
+        # ``__init__``.
         obj: Layer = super().__new__(cls, *args, **kwargs)
         if any(type(v) is bool for v in (*args, *kwargs.values())):
             refuse_bool_layers(cls, args, kwargs)
@@ -183,30 +162,7 @@ class Layer(Stateful):
         >>> b.inputs == (x2,) and b.state is a.state
         True
         """
-        args, kwargs = self._tw_init_args
-        old_inputs = self._tw_inputs
-        if len(inputs) != len(old_inputs) and not _takes_varargs(type(self)):
-            raise TypeError(
-                f"{type(self).__name__} {self.name!r}.reuse_with expected "
-                f"{len(old_inputs)} input(s), got {len(inputs)}."
-            )
-        lead = 0
-        while lead < len(args) and isinstance(args[lead], Layer):
-            lead += 1
-        # Inputs given by keyword (``Gate(x, gate=g)``) go back by keyword and only the
-        # leading ones positionally; otherwise all go positionally (``*inputs`` layers).
-        n_keyword = sum(isinstance(v, Layer) for v in kwargs.values())
-        by_keyword = n_keyword > 0 and lead + n_keyword == len(old_inputs) == len(inputs)
-        positional = inputs[:lead] if by_keyword else inputs
-        replaced = {id(old): new for old, new in zip(old_inputs, inputs, strict=False)}
-        new_args = (*positional, *args[lead:])
-        new_kwargs = {
-            k: replaced.get(id(v), v) if isinstance(v, Layer) else v for k, v in kwargs.items()
-        }
-        new_kwargs.pop("name", None)
-        new_kwargs.update(options)
-        new_kwargs["share_state_with"] = self
-        return type(self)(*new_args, **new_kwargs)
+        return rebuilt_on(self, inputs, options)
 
     # -- what every layer exposes -------------------------------------------------------
     @property
@@ -369,87 +325,15 @@ class Layer(Stateful):
         names = ", ".join(repr(i.name) for i in self.inputs)
         return f"{type(self).__name__}({self.name!r}, shape={self.shape}, inputs=[{names}])"
 
-    # Operators build graph nodes (``Lambda`` layers) through tensorweave.graph.ops, which
-    # registers itself below: it needs Layer, so Layer cannot import it.
-    def __add__(self, other: Any) -> Layer:
-        return _hooks.operators.add(self, other)
-
-    def __radd__(self, other: Any) -> Layer:
-        return _hooks.operators.add(other, self)
-
-    def __sub__(self, other: Any) -> Layer:
-        return _hooks.operators.subtract(self, other)
-
-    def __rsub__(self, other: Any) -> Layer:
-        return _hooks.operators.subtract(other, self)
-
-    def __mul__(self, other: Any) -> Layer:
-        return _hooks.operators.multiply(self, other)
-
-    def __rmul__(self, other: Any) -> Layer:
-        return _hooks.operators.multiply(other, self)
-
-    def __truediv__(self, other: Any) -> Layer:
-        return _hooks.operators.divide(self, other)
-
-    def __rtruediv__(self, other: Any) -> Layer:
-        return _hooks.operators.divide(other, self)
-
-    def __matmul__(self, other: Any) -> Layer:
-        return _hooks.operators.matmul(self, other)
-
-    def __rmatmul__(self, other: Any) -> Layer:
-        return _hooks.operators.matmul(other, self)
-
-    def __pow__(self, other: Any) -> Layer:
-        return _hooks.operators.power(self, other)
-
-    def __neg__(self) -> Layer:
-        return _hooks.operators.negative(self)
-
-    def __getitem__(self, key: Any) -> Layer:
-        return _hooks.operators.getitem(self, key)
-
-    # Comparisons build no nodes: ``==``/``!=`` between layers keep Python's identity
-    # meaning (layers live in sets, dicts, ``in`` tests); against numbers, arrays or
-    # tensors, and ``<``/``>`` always, they raise naming the op that builds the node.
-    def __eq__(self, other: object) -> bool:
-        return compare(self, other, "==")
-
-    def __ne__(self, other: object) -> bool:
-        return compare(self, other, "!=")
-
-    def __lt__(self, other: Any) -> bool:
-        return compare(self, other, "<")
-
-    def __le__(self, other: Any) -> bool:
-        return compare(self, other, "<=")
-
-    def __gt__(self, other: Any) -> bool:
-        return compare(self, other, ">")
-
-    def __ge__(self, other: Any) -> bool:
-        return compare(self, other, ">=")
-
-    __hash__ = object.__hash__  # layers are nodes: identity, not value, equality
-
 
 class _Hooks:
     """What Layer needs from modules that need Layer: set once by those modules."""
 
     graph_builder: Any = None  # Graph.build, set by tensorweave.graph.graph
-    operators: Any = None  # the operator functions, set by tensorweave.graph.ops
     masks: Any = None  # padding-mask rules, set by tensorweave.graph.masking
 
 
 _hooks = _Hooks()
-
-
-def _takes_varargs(cls: type) -> bool:
-    import inspect
-
-    params = inspect.signature(cls).parameters.values()
-    return any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params)
 
 
 def _variable_scope(name: str) -> Any:

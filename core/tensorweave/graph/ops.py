@@ -28,7 +28,8 @@ import tensorflow as tf
 
 from tensorweave.errors import UnknownComponentError
 from tensorweave.graph.lambda_layer import Lambda
-from tensorweave.graph.layer import Layer, _hooks
+from tensorweave.graph.layer import Layer
+from tensorweave.graph.layer_operators import _builders
 from tensorweave.graph.lift import lift
 from tensorweave.graph.naming import unique_name
 
@@ -157,4 +158,4 @@ def __getattr__(name: str) -> Callable[..., Layer]:
     )
 
 
-_hooks.operators = sys.modules[__name__]  # ``a + b`` on layers calls add() above
+_builders.ops = sys.modules[__name__]  # ``a + b`` on layers calls add() above

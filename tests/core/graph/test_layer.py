@@ -1,4 +1,5 @@
-"""Layer: the contract (compute, call, inputs, shape, state), reuse_with and tracking."""
+"""Layer: the contract (compute, call, inputs, shape, state), sharing state, tracking,
+freezing."""
 
 from __future__ import annotations
 
@@ -106,20 +107,6 @@ def test_reuse_with_shares_the_same_variable_objects():
     assert b.name != a.name
 
 
-def test_reuse_with_keeps_options_and_takes_overrides():
-    a = Dense(tw.Input(n_units=3), 2, use_bias=False)
-    b = a.reuse_with(tw.Input(n_units=3))
-    assert b.use_bias is False and b.n_units == 2
-    c = a.reuse_with(tw.Input(n_units=3), name="again")
-    assert c.name == "again" and c.state is a.state
-
-
-def test_reuse_with_wrong_number_of_inputs_is_refused():
-    a = Pair(tw.Input(n_units=2), tw.Input(n_units=2))
-    with pytest.raises(TypeError, match="expected 2 input"):
-        a.reuse_with(tw.Input(n_units=2))
-
-
 def test_sharing_state_across_classes_is_refused():
     x = tw.Input(n_units=3)
     with pytest.raises(TypeError, match="cannot share the state"):
@@ -204,50 +191,6 @@ def test_graph_property_is_cached():
     y = Dense(tw.Input(n_units=3), 2)
     assert y.graph is y.graph
     assert y.graph.outputs == (y,)
-
-
-def test_layers_hash_by_identity():
-    x = tw.Input(n_units=2)
-    a, b = tw.Lambda(tf.identity, x), tw.Lambda(tf.identity, x)
-    assert len({a, b, a}) == 2
-
-
-def test_tensor_shape_and_unknown_rank():
-    from tensorweave.graph.layer import normalize_shape
-
-    assert normalize_shape(tf.TensorShape([None, 2])) == (None, 2)
-    assert normalize_shape([None, np.int64(3)]) == (None, 3)
-    with pytest.raises(tw.ShapeError, match="known rank"):
-        normalize_shape(tf.TensorShape(None))
-
-
-class Gate(tw.Layer):
-    """An input given by keyword: ``Gate(x, gate=g)``."""
-
-    def __init__(self, x, *, gate, name=None, share_state_with=None):
-        super().__init__(x, gate, shape=x.shape, name=name, share_state_with=share_state_with)
-
-    def compute(self, x, gate):
-        return x * tf.sigmoid(gate)
-
-
-def test_default_reuse_with_handles_inputs_given_by_keyword():
-    x, g = tw.Input(n_units=2, name="x"), tw.Input(n_units=2, name="g")
-    a = Gate(x, gate=g)
-    x2, g2 = tw.Input(n_units=2, name="x2"), tw.Input(n_units=2, name="g2")
-    b = a.reuse_with(x2, g2)
-    assert b.inputs == (x2, g2) and b.state is a.state
-    out = b(np.ones((1, 2), "float32"), np.zeros((1, 2), "float32"))
-    np.testing.assert_allclose(out.numpy(), [[0.5, 0.5]])
-
-
-def test_default_reuse_with_of_a_varargs_layer_takes_any_number_of_inputs():
-    from tests.strategies import Add
-
-    xs = [tw.Input(n_units=1) for _ in range(3)]
-    a = Add(xs[0], xs[1])
-    b = a.reuse_with(*xs)
-    assert b.inputs == tuple(xs) and b.state is a.state
 
 
 # -- freezing -------------------------------------------------------------------------
