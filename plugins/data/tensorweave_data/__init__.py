@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         tokenize_chars,
         window,
     )
+    from tensorweave_data.shapes import draw_shapes, shapes_segmentation
 
 __version__ = "0.1.0"
 
@@ -67,6 +68,8 @@ _EXPORTS = {
     "labels": "processors",
     "shuffle": "processors",
     "take": "processors",
+    "shapes_segmentation": "shapes",
+    "draw_shapes": "shapes",
 }
 
 __all__ = [
@@ -94,6 +97,8 @@ __all__ = [
     "labels",
     "shuffle",
     "take",
+    "shapes_segmentation",
+    "draw_shapes",
     "__version__",
 ]
 
