@@ -15,6 +15,7 @@ from dqn_cartpole import Experience, greedy_returns
 
 STEPS, GAMMA, BATCH, WARMUP, TARGET_EVERY, EXPLORE = 15_000, 0.99, 64, 1_000, 50, 3_000
 rng = np.random.default_rng(0)
+keras.utils.set_random_seed(0)
 
 
 def q_network():
