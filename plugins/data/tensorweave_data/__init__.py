@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         tokenize_chars,
         window,
     )
+    from tensorweave_data.synthetic_translation import synthetic_translation
 
 __version__ = "0.1.0"
 
@@ -67,6 +68,7 @@ _EXPORTS = {
     "labels": "processors",
     "shuffle": "processors",
     "take": "processors",
+    "synthetic_translation": "synthetic_translation",
 }
 
 __all__ = [
@@ -94,6 +96,7 @@ __all__ = [
     "labels",
     "shuffle",
     "take",
+    "synthetic_translation",
     "__version__",
 ]
 
