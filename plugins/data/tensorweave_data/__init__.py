@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         window,
     )
     from tensorweave_data.shapes import draw_shapes, shapes_segmentation
+    from tensorweave_data.synthetic_translation import synthetic_translation
 
 __version__ = "0.1.0"
 
@@ -70,6 +71,7 @@ _EXPORTS = {
     "take": "processors",
     "shapes_segmentation": "shapes",
     "draw_shapes": "shapes",
+    "synthetic_translation": "synthetic_translation",
 }
 
 __all__ = [
@@ -99,6 +101,7 @@ __all__ = [
     "take",
     "shapes_segmentation",
     "draw_shapes",
+    "synthetic_translation",
     "__version__",
 ]
 

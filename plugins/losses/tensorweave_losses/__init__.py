@@ -53,6 +53,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         torus_l1_distance,
     )
     from tensorweave_losses.divergence import kl_divergence
+    from tensorweave_losses.exact_match import sequence_exact_match
     from tensorweave_losses.margin import hinge
     from tensorweave_losses.regression import huber, mae, mse
     from tensorweave_losses.sampled import nce, sampled_softmax
@@ -147,6 +148,7 @@ _EXPORTS = {
     "false_negatives": "counts",
     "precision_at_recall": "precision_recall",
     "recall_at_precision": "precision_recall",
+    "sequence_exact_match": "exact_match",
     "StreamingMetric": "accumulators",
     "NodeMetric": "node_metric",
     "kinds": "kinds",
@@ -223,6 +225,7 @@ __all__ = [
     "false_negatives",
     "precision_at_recall",
     "recall_at_precision",
+    "sequence_exact_match",
     "StreamingMetric",
     "NodeMetric",
     "kinds",

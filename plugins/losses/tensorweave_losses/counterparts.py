@@ -89,4 +89,5 @@ COUNTERPARTS = (
     _metric("false_negatives.v1", "FalseNegatives"),
     _metric("precision_at_recall.v1", "PrecisionAtRecall"),
     _metric("recall_at_precision.v1", "RecallAtPrecision"),
+    # sequence_exact_match.v1: no counterpart, Keras's accuracies count tokens, not sequences
 )

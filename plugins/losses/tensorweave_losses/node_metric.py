@@ -27,6 +27,7 @@ from tensorweave.graph.lift import Call, Slot
 from tensorweave_losses import auc as _auc
 from tensorweave_losses import classification as _cls
 from tensorweave_losses import counts as _counts
+from tensorweave_losses import exact_match as _exact
 from tensorweave_losses import fbeta as _fbeta
 from tensorweave_losses import mean_iou as _mean_iou
 from tensorweave_losses import overlap as _overlap
@@ -125,6 +126,7 @@ _STATES: dict[Any, tuple[Maker, tuple[str, ...]]] = {
     _counts.false_negatives.function: _count("false_negatives"),
     _pr.precision_at_recall.function: _operating_point(_pr.StreamingPrecisionAtRecall, "recall"),
     _pr.recall_at_precision.function: _operating_point(_pr.StreamingRecallAtPrecision, "precision"),
+    _exact.sequence_exact_match.function: _made(_exact.StreamingSequenceExactMatch, "ignore_class"),
 }
 
 

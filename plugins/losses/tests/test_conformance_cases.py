@@ -116,4 +116,10 @@ TENSORWEAVE_CASES = [
         kind="metrics",
         inputs=[InputSpec((None,), "int64", maxval=4), (None, 4)],
     ),
+    Case(
+        "sequence_exact_match.v1",
+        {},
+        kind="metrics",
+        inputs=[InputSpec((None, 3), "int64", maxval=2), (None, 3, 2)],
+    ),
 ]

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_models.kinds import models
     from tensorweave_models.mobilenet_v2 import MobileNetV2
     from tensorweave_models.resnet import ResNet18, ResNet34, ResNet50, ResNet101
-    from tensorweave_models.seq2seq import Seq2Seq
+    from tensorweave_models.seq2seq import Seq2Seq, greedy_decode
     from tensorweave_models.transformer_classifier import TransformerClassifier
     from tensorweave_models.transformer_lm import TransformerLM
     from tensorweave_models.unet import UNet
@@ -55,6 +55,7 @@ _EXPORTS = {
     "load_weights": "keras_weights",
     "WeightsError": "keras_weights",
     "models": "kinds",
+    "greedy_decode": "seq2seq",
 }
 
 __all__ = [
@@ -77,6 +78,7 @@ __all__ = [
     "load_weights",
     "WeightsError",
     "models",
+    "greedy_decode",
 ]
 
 __getattr__, __dir__ = tw.lazy_exports(__name__, _EXPORTS)
