@@ -121,7 +121,10 @@ class CompiledGraph:
         # Input checks (names, shapes) apply when the values are the graph inputs' own.
         self._checks_inputs = not given
         self.function = tf.function(
-            run_graph,
+            # A partial per instance: TensorFlow counts traces per Python function code
+            # (``__code__``, shared by every ``run_graph``), so compiling several graphs in
+            # one process (a notebook, a sweep) would warn of "retracing" that is not.
+            functools.partial(run_graph),
             input_signature=self.signature,
             jit_compile=jit_compile,
             autograph=autograph,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -237,3 +239,25 @@ def test_repeated_eager_calls_reuse_the_trace_and_keep_checking_shapes():
         f(tf.ones((2, 4)))  # a shape the signature refuses, after fitting ones
     with pytest.raises(tw.InputValueError, match="'x'"):
         f(tf.ones((2, 3), tf.int32))  # and a dtype
+
+
+def test_compiling_many_graphs_warns_of_no_retracing():
+    # TensorFlow counts traces per Python function: one shared by every compiled graph would
+    # make eight models built in one process (a notebook, a sweep) warn of "retracing".
+    messages: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            messages.append(record.getMessage())
+
+    handler = Collect()
+    tf.get_logger().addHandler(handler)
+    try:
+        for _ in range(8):
+            x = tw.Input(shape=(3,), name="x")
+            f = tw.compile(tw.layers["Linear.v1"](x, n_units=2))
+            assert f(np.ones((2, 3), "float32")).shape == (2, 2)
+            assert f.trace_count == 1
+    finally:
+        tf.get_logger().removeHandler(handler)
+    assert not [m for m in messages if "retracing" in m]
