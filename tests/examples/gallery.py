@@ -15,12 +15,13 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def train_tiny(config: str, run_dir: Path, *overrides: str) -> dict[str, Any]:
-    """The example config ``config`` (relative to ``examples/``) trained one epoch on a few
-    batches; returns the run's summary."""
+    """The example config ``config`` (relative to ``examples/``, or a built-in job's name)
+    trained one epoch on a few batches; returns the run's summary."""
     import tensorweave_train as twt
 
     tiny = ["--train.epochs=1", "--data.workers=0", *overrides]
-    cfg = twc.load(EXAMPLES / config, overrides=tiny)
+    path = EXAMPLES / config if (EXAMPLES / config).is_file() else twt.config_path(config)
+    cfg = twc.load(path, overrides=tiny)
     summary = twt.train_job(cfg, run_dir=run_dir, out=None, progress=False)
     assert [h["epoch"] for h in summary["history"]] == [1.0]
     assert all(math.isfinite(v) for v in summary["valid"].values())

@@ -1,5 +1,6 @@
-"""The gallery's character Transformer LM (examples/transformer_chars): one epoch on the
-first 6,000 characters of the corpus, at a smaller width."""
+"""The gallery's character Transformer LM (examples/transformer_chars, the models pack's
+built-in job ``transformer-chars``): one epoch on the first 6,000 characters of the corpus,
+at a smaller width."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from pathlib import Path
 from tests.examples.gallery import train_tiny
 
 
-def test_transformer_chars_config_trains_one_epoch(tmp_path: Path) -> None:
+def test_transformer_chars_job_trains_one_epoch(tmp_path: Path) -> None:
     summary = train_tiny(
-        "transformer_chars/transformer_chars.toml",
+        "transformer-chars",
         tmp_path / "run",
         "--data.limit=6000",
         "--model.nodes.lm.n_units=16",

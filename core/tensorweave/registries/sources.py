@@ -24,6 +24,7 @@ import ast
 import difflib
 import functools
 import importlib.util
+import inspect
 import re
 from dataclasses import dataclass
 from importlib.machinery import ModuleSpec
@@ -155,9 +156,30 @@ def _imported_from(tree: ast.Module, name: str, module: str, path: Path) -> tupl
 
 
 def signature_and_doc(target: str) -> tuple[str, str] | None:
-    """``("Name(params)", docstring)`` of ``module:qualname``, or ``None``."""
+    """``("Name(params)", docstring)`` of ``module:qualname``, or ``None``. A component
+    that is a value (``name = ...``) is documented by the string right after it (an
+    attribute docstring, as Sphinx reads them)."""
     found = find(target)
-    return None if found is None else _describe(found.node, found.qualname.split(".")[-1])
+    if found is None:
+        return None
+    described = _describe(found.node, found.qualname.split(".")[-1])
+    if described is not None and isinstance(found.node, (ast.Assign, ast.AnnAssign)):
+        return described[0], _attribute_doc(found.path, found.node)
+    return described
+
+
+def _attribute_doc(path: Path, node: ast.AST) -> str:
+    """The string literal that follows the assignment ``node`` in its block, or ``""``."""
+    tree = _tree(path)
+    for parent in ast.walk(tree) if tree is not None else ():
+        body = getattr(parent, "body", None)
+        if not isinstance(body, list) or node not in body:
+            continue
+        after = body[body.index(node) + 1 : body.index(node) + 2]
+        value = after[0].value if after and isinstance(after[0], ast.Expr) else None
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return inspect.cleandoc(value.value)
+    return ""
 
 
 def signature_from_source(source: str, qualname: str) -> tuple[str, str] | None:

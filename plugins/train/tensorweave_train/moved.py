@@ -25,7 +25,7 @@ import importlib.machinery
 import sys
 import types
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -233,6 +233,32 @@ def voters() -> Any:
     import tensorweave as tw
 
     return tw.registry("voters")
+
+
+class JobFiles(Mapping[str, str]):
+    """What ``runs.config.DEFAULTS`` was, ``{built-in job: its config file's name}``, read
+    from the ``jobs`` registry (``tw.registry("jobs")[name]`` is the file now)."""
+
+    def __getitem__(self, name: str) -> str:
+        import tensorweave as tw
+
+        jobs = tw.registry("jobs")
+        if name not in jobs:
+            raise KeyError(name)
+        return str(jobs[name].name)
+
+    def __iter__(self) -> Iterator[str]:
+        import tensorweave as tw
+
+        return iter(tw.registry("jobs").names())
+
+    def __len__(self) -> int:
+        import tensorweave as tw
+
+        return len(tw.registry("jobs").names())
+
+
+DEFAULTS = JobFiles()
 
 
 @dataclass

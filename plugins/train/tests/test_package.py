@@ -40,7 +40,7 @@ def test_a_few_modules_at_the_top_and_a_subpackage_per_concept():
     top = sorted(p.name for p in ROOT.glob("*.py"))
     assert len(top) <= 10, top
     packages = sorted(p.parent.name for p in ROOT.glob("*/__init__.py"))
-    assert packages == ["callbacks", "commands", "gan", "loop", "optimizers", "runs"]
+    assert packages == ["callbacks", "commands", "configs", "gan", "loop", "optimizers", "runs"]
 
 
 def test_no_module_imports_a_private_name_of_another_module():

@@ -24,6 +24,10 @@ PACKAGE = {
         'gadgets = tw.Kind.of_callables("gadgets", doc="things that whirr")\n'
     ),
     "lazy.py": "def __getattr__(name):\n    raise AttributeError(name)\n",
+    "values.py": (
+        'digits = "digits.toml"\n"""The default job:\n  a classifier."""\n\n'
+        'chars = "chars.toml"\n\nx = 1\n"""Not chars\'s."""\n'
+    ),
 }
 
 
@@ -63,3 +67,13 @@ def test_target_problems_name_what_is_missing_and_the_close_matches(tmp_path, mo
         == "no module 'srcpkg_not_installed.x' is installed"
     )
     assert target_problem(f"{pkg}.lazy:Anything") is None  # __getattr__: cannot tell
+
+
+def test_a_value_is_documented_by_the_string_after_it(tmp_path, monkeypatch):
+    pkg = _package(tmp_path, monkeypatch, "srcpkg_values")
+    assert signature_and_doc(f"{pkg}.values:digits") == (
+        "digits = 'digits.toml'",
+        "The default job:\na classifier.",
+    )
+    assert signature_and_doc(f"{pkg}.values:chars") == ("chars = 'chars.toml'", "")
+    assert f"{pkg}.values" not in sys.modules

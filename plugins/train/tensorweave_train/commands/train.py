@@ -1,6 +1,7 @@
 """``tensorweave train [CONFIG]`` and ``tensorweave resume RUN``: train a job into a run.
 
-``train`` reads a built-in (``digits``, ``chars``, ``dcgan``) or a file with ``--section.key=VALUE``
+``train`` reads a built-in job (the ``jobs`` kind: ``digits``, ``chars``, ``dcgan`` and any
+pack's, e.g. tensorweave-models' ``transformer-chars``) or a file with ``--section.key=VALUE``
 overrides, optionally warm-started from a trained run (``--warm-start RUN|NAME@VERSION``
 with ``--include``/``--exclude``/``--rename``); ``train CONFIG --help`` lists the
 parameters of the components the config selects. ``resume`` continues a run from its
@@ -40,13 +41,16 @@ RESTARTS_ENV = "TENSORWEAVE_WORKER_RESTARTS"  # how often this worker restarted 
 
 
 def train_parser() -> CommandParser:
-    """The parser of ``tensorweave train``."""
+    """The parser of ``tensorweave train`` (its help lists the installed built-in jobs)."""
+    from tensorweave_train.runs.jobs import DEFAULT_JOB, job_names
+
+    jobs = ", ".join(f"{n} (default)" if n == DEFAULT_JOB else n for n in job_names())
     p = base_parser(
         "train",
         "[CONFIG] [--section.key=VALUE ...] [options]",
-        "Train the model CONFIG describes (a file, or a built-in: digits (default), chars, dcgan).",
+        f"Train the model CONFIG describes (a file, or a built-in job: {jobs}).",
     )
-    p.add_argument("config", nargs="?", help="config file or built-in name")
+    p.add_argument("config", nargs="?", help="config file or built-in job's name")
     p.add_argument("--run-dir", help="where to write the run (default runs/NAME-TIME)")
     p.add_argument("--overwrite", action="store_true", help="replace the run already in --run-dir")
     p.add_argument(

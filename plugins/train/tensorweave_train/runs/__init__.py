@@ -1,7 +1,8 @@
 """Runs: a run directory and everything that makes, opens and uses one.
 
-``config`` (a job config: sections, settings, checks; ``build_model``, the one place a
-config becomes a ``Model``), ``directory`` (unique, locked run directories, and
+``settings`` (a job config's sections and settings, and its checks), ``jobs`` (built-in
+jobs by name, the ``jobs`` kind, and reading a config), ``config`` (``build_model``, the one
+place a config becomes a ``Model``, and ``build_job``), ``directory`` (unique, locked run directories, and
 ``resolve_run``, the one resolver of references), ``run`` (``Run``: one opened run),
 ``processors`` (the saved data steps and their one runner), ``training`` (``train_job``,
 ``resume_job``), ``export`` (SavedModel and ``Predictor``), ``ensemble`` (several runs
@@ -20,37 +21,33 @@ from typing import TYPE_CHECKING
 import tensorweave as tw
 
 if TYPE_CHECKING:
-    from tensorweave_train.runs.config import (
-        DEFAULTS,
-        Job,
-        RunSettings,
-        TrainSettings,
-        build_job,
-        build_model,
-        check_settings,
-        config_path,
-        load_config,
-        validate_config,
-    )
+    from tensorweave_train.runs.config import Job, build_job, build_model
     from tensorweave_train.runs.directory import RunDirError, RunLock, resolve_run
     from tensorweave_train.runs.ensemble import Ensemble, majority_vote, mean_probabilities
     from tensorweave_train.runs.export import Predictor, export_saved_model
+    from tensorweave_train.runs.jobs import config_path, job_names, load_config
     from tensorweave_train.runs.processors import PredictInputError, Processors
     from tensorweave_train.runs.run import Run, export_run, load_model, load_run
+    from tensorweave_train.runs.settings import (
+        RunSettings,
+        TrainSettings,
+        check_settings,
+        validate_config,
+    )
     from tensorweave_train.runs.training import Interrupted, resume_job, train_job
     from tensorweave_train.runs.warm_start import WarmStart, WarmStartReport
 
 _EXPORTS = {
-    "DEFAULTS": "config",
     "Job": "config",
-    "RunSettings": "config",
-    "TrainSettings": "config",
+    "RunSettings": "settings",
+    "TrainSettings": "settings",
     "build_job": "config",
     "build_model": "config",
-    "check_settings": "config",
-    "config_path": "config",
-    "load_config": "config",
-    "validate_config": "config",
+    "check_settings": "settings",
+    "config_path": "jobs",
+    "job_names": "jobs",
+    "load_config": "jobs",
+    "validate_config": "settings",
     "RunDirError": "directory",
     "RunLock": "directory",
     "resolve_run": "directory",
@@ -72,7 +69,6 @@ _EXPORTS = {
     "WarmStartReport": "warm_start",
 }
 __all__ = [
-    "DEFAULTS",
     "Job",
     "RunSettings",
     "TrainSettings",
@@ -80,6 +76,7 @@ __all__ = [
     "build_model",
     "check_settings",
     "config_path",
+    "job_names",
     "load_config",
     "validate_config",
     "RunDirError",
@@ -111,6 +108,7 @@ _DEPRECATED = {
     "model_from_config": ("tensorweave_train.runs.config", "build_model", None),
     "variable_names": ("tensorweave_train.runs.warm_start", "variable_names", None),
     "FILLED": ("tensorweave_train.runs.directory", "CONFIG_FILE", "tensorweave_train.Run.CONFIG"),
+    "DEFAULTS": ("tensorweave_train.moved", "DEFAULTS", 'tw.registry("jobs")'),
 }
 
 _lazy_getattr, __dir__ = tw.lazy_exports(__name__, _EXPORTS)

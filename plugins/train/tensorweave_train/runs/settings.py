@@ -1,0 +1,251 @@
+"""A job config's sections and plain settings, and the checks of a whole config.
+
+A job config (TOML, JSON or YAML; see ``configs/digits.toml``) has these sections:
+
+- ``[data]``: a dataset promise (``"@datasets" = "digits.v1"``) giving ``train`` and
+  ``valid`` arrays by field; the fields feed the model's input and target nodes of the
+  same name;
+- ``[model]``: a graph block (``nodes`` wired by name) naming its ``inputs``, ``targets``,
+  ``outputs``, ``loss`` and ``metrics`` nodes; several losses are a table (``loss = { a =
+  "loss_a", b = "loss_b" }``, with ``loss_weights = { b = 0.5 }``) and ``trains = { body =
+  ["encoder"] }`` names what each of several optimizers updates (``loop.objectives``);
+- ``[optimizer]``: an optimizer promise (default Adam), or several by name
+  (``[optimizer.body]``, ``[optimizer.head]``);
+- ``[trainer]``: a training recipe of the ``trainers`` kind that builds the model from the
+  ``[model]`` graph (``"GANTrainer.v1"``: a GAN of two nodes; ``configs/dcgan.toml``);
+- ``[train]``: ``epochs``, ``batch_size`` (the global batch, shared by every replica),
+  ``seed``, ``shuffle``, ``limit`` (train on the first N examples, for smoke runs),
+  ``checkpoint_every`` (epochs), ``jit_compile``, ``precision`` (``"float32"``,
+  ``"mixed_bfloat16"``, ``"mixed_float16"``), and the distribution: ``strategy``
+  (``default``, ``mirrored``, ``multi_worker``, ``parameter_server``: ``runs.strategy``),
+  ``devices`` (``mirrored``'s) and ``shard`` (``auto``, ``data``, ``off``:
+  ``loop.distribute``);
+- ``callbacks``: a top-level list of callback promises, added to the job's own;
+- ``[run]``: ``name`` (a plain name: no path separators or ``..``), ``dir`` (default a new
+  ``runs/<name>-<time>``, never one that exists) and ``tensorboard``;
+- other top-level tables hold plain values for ``${...}`` variables (``[dims]``); one that
+  looks like a misspelled section or holds a component is refused.
+
+``check_settings`` lists every problem of the plain settings and the layout, and
+``validate_config`` checks the whole config (components, parameters, graph too) before
+anything is built. Nothing here imports TensorFlow.
+
+>>> for path, problem in check_settings({"train": {"epochs": "x", "bogus": 1}}):
+...     print(f"{path}: {problem}")
+train.epochs: expected int, got 'x'
+train.bogus: unknown setting; settings: epochs, batch_size, seed, shuffle, limit, checkpoint_every, jit_compile, precision, strategy, devices, shard
+data: a job config needs a [data] section
+model: a job config needs a [model] section
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import tensorweave as tw
+import tensorweave.config as twc
+from tensorweave_train.runs.directory import check_run_name
+
+__all__ = [
+    "SECTIONS",
+    "SECTIONS_ALL",
+    "TrainSettings",
+    "RunSettings",
+    "settings_of",
+    "check_settings",
+    "check_layout",
+    "validate_config",
+]
+
+SECTIONS_ALL = ("data", "model", "optimizer", "train", "run", "callbacks", "trainer")
+
+
+@dataclass
+class TrainSettings:
+    """The ``[train]`` section."""
+
+    epochs: int = 10
+    batch_size: int = 32
+    seed: int = 0
+    shuffle: bool = True
+    limit: int | None = None
+    checkpoint_every: int = 1
+    jit_compile: bool = False  # compile the steps with XLA (``Model(jit_compile=True)``)
+    precision: str = "float32"  # "mixed_bfloat16": layers in bfloat16 (``Model(precision=)``)
+    strategy: Literal["default", "mirrored", "multi_worker", "parameter_server"] = "default"
+    devices: list[str] | None = None  # mirrored: the devices (default every GPU, else the CPU)
+    shard: Literal["auto", "data", "off"] = "auto"  # how workers share data (loop.distribute)
+
+
+@dataclass
+class RunSettings:
+    """The ``[run]`` section."""
+
+    name: str = "run"
+    dir: str | None = None
+    tensorboard: bool = True  # TensorBoard event files in the run directory's tensorboard/
+
+
+SECTIONS: dict[str, type] = {"train": TrainSettings, "run": RunSettings}
+
+
+_PRECISIONS = ", ".join(tw.Precision.NAMES)
+_POSITIVE = {"train.epochs", "train.batch_size", "train.checkpoint_every", "train.limit"}
+
+
+def _close(word: str, choices: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" Did you mean {close[0]!r}?" if close else ""
+
+
+def _section_hint(key: str, section: str) -> str:
+    """A hint for a top-level key written after a ``[section]`` header (TOML puts it in
+    that table), e.g. ``callbacks = [...]`` under ``[train]``."""
+    if key not in SECTIONS_ALL:
+        return ""
+    return (
+        f" {key!r} is a top-level key, not a [{section}] setting: TOML puts every key after "
+        f"a [{section}] header into [{section}]. Fix: move `{key} = ...` above the first "
+        "[section] of the file."
+    )
+
+
+def check_settings(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Problems in the plain sections (``[train]``, ``[run]``: types, positive sizes, a
+    plain run name) and the job's layout (``check_layout``), by dotted path."""
+    errors: list[tuple[str, str]] = []
+    for section, cls in SECTIONS.items():
+        values = cfg.get(section, {})
+        if not isinstance(values, Mapping):
+            errors.append((section, f"expected a table, got {values!r}"))
+            continue
+        params = {p.name: p for p in twc.params_of(cls, skip=frozenset({"self"}))}
+        for key, value in values.items():
+            path = f"{section}.{key}"
+            if key not in params:
+                hint = _close(key, list(params)) or _section_hint(key, section)
+                errors.append((path, f"unknown setting;{hint} settings: {', '.join(params)}"))
+                continue
+            problem = twc.check_type(value, params[key].hint)
+            if problem:
+                errors.append((path, problem))
+            elif path in _POSITIVE and value is not None and value <= 0:
+                errors.append((path, f"must be a positive integer, got {value!r}"))
+            elif path == "run.name":
+                why = check_run_name(value)
+                if why:
+                    errors.append((path, why))
+            elif path == "train.precision" and value not in tw.Precision.NAMES:
+                errors.append((path, f"unknown precision {value!r}; one of {_PRECISIONS}"))
+    return errors + check_layout(cfg)
+
+
+def settings_of(cfg: Mapping[str, Any], section: str) -> Any:
+    """The ``[train]`` or ``[run]`` section of ``cfg`` as its settings dataclass."""
+    return SECTIONS[section](**dict(cfg.get(section, {})))
+
+
+def validate_config(cfg: Mapping[str, Any], parts: Sequence[str] | None = None) -> None:
+    """Raise one ``ConfigError`` listing every problem of a job config (settings,
+    components, parameters, graph), or return when it can be built. ``parts`` limits the
+    component check to those sections (``evaluate`` needs no callback's pack)."""
+    chosen = cfg if parts is None else {k: v for k, v in cfg.items() if k in parts}
+    problems = twc.validate(chosen)  # keeps the plugin failures behind them, to chain
+    errors = twc.Problems(check_settings(cfg) + problems, causes=problems.causes)
+    if errors:
+        raise twc.ConfigError(errors)
+
+
+def check_layout(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Problems in a job config's layout (not the ``[train]``/``[run]`` settings), by
+    dotted path. Top-level tables other than the job's sections hold ``${...}`` variables
+    (e.g. ``[dims]``); one that looks like a misspelled section, or holds a component, is
+    refused."""
+    errors: list[tuple[str, str]] = []
+    for key, value in cfg.items():
+        if key in SECTIONS_ALL:
+            continue
+        close = difflib.get_close_matches(str(key), SECTIONS_ALL, n=1, cutoff=0.7)
+        if close or not isinstance(value, Mapping) or _holds_promise(value):
+            hint = f" Did you mean [{close[0]}]?" if close else ""
+            errors.append(
+                (
+                    str(key),
+                    f"unknown section.{hint} A job config has {', '.join(SECTIONS_ALL)}; other "
+                    "top-level tables may only hold plain values for ${...} variables",
+                )
+            )
+    for key in ("data", "model"):
+        if key not in cfg:
+            errors.append((key, f"a job config needs a [{key}] section"))
+    data = cfg.get("data")
+    if "data" in cfg and not (isinstance(data, Mapping) and twc.is_promise(data)):
+        errors.append(
+            (
+                "data",
+                f'expected a dataset table such as {{"@datasets" = "digits.v1"}}, got {data!r}',
+            )
+        )
+    optimizer = cfg.get("optimizer")
+    if "optimizer" in cfg:
+        errors += _optimizer_problems(optimizer)
+    trainer = cfg.get("trainer")
+    if "trainer" in cfg and not (isinstance(trainer, Mapping) and twc.is_promise(trainer)):
+        errors.append(
+            (
+                "trainer",
+                f'expected a trainer table such as {{"@trainers" = "GANTrainer.v1"}}, got {trainer!r}',
+            )
+        )
+    if "callbacks" in cfg and not isinstance(cfg["callbacks"], list):
+        errors.append(
+            ("callbacks", f"expected a list of callback tables, got {cfg['callbacks']!r}")
+        )
+    model = cfg.get("model")
+    if isinstance(model, Mapping):
+        needed = ("inputs", "outputs") if "trainer" in cfg else ("inputs", "outputs", "loss")
+        for key in needed:
+            if key not in model:
+                errors.append((f"model.{key}", "missing: name the node(s) in [model]"))
+    elif "model" in cfg:
+        errors.append(("model", f"expected a table with a [model.nodes] graph, got {model!r}"))
+    return errors
+
+
+def _optimizer_problems(optimizer: Any) -> list[tuple[str, str]]:
+    """Problems of an ``[optimizer]`` section: one optimizer promise, or a table of them by
+    name (several optimizers); a learning rate that is not a positive finite number."""
+    if isinstance(optimizer, Mapping) and not twc.is_promise(optimizer) and optimizer:
+        named = [(f"optimizer.{k}", v) for k, v in optimizer.items()]
+    else:
+        named = [("optimizer", optimizer)]
+    errors: list[tuple[str, str]] = []
+    for path, value in named:
+        if not (isinstance(value, Mapping) and twc.is_promise(value)):
+            errors.append(
+                (
+                    path,
+                    'expected an optimizer table such as {"@optimizers" = "Adam.v1"} (or one '
+                    f"such table per name: [optimizer.NAME]), got {value!r}",
+                )
+            )
+            continue
+        lr: Any = value.get("learning_rate")
+        number = isinstance(lr, (int, float)) and not isinstance(lr, bool)
+        if number and (not math.isfinite(lr) or lr <= 0):
+            errors.append(
+                (f"{path}.learning_rate", f"must be a positive finite number, got {lr!r}")
+            )
+    return errors
+
+
+def _holds_promise(value: Any) -> bool:
+    if isinstance(value, Mapping):
+        return twc.is_promise(value) or any(_holds_promise(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds_promise(v) for v in value)
+    return False
