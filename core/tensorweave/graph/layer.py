@@ -162,7 +162,7 @@ class Layer(LayerOperators, Stateful):
         >>> b.inputs == (x2,) and b.state is a.state
         True
         """
-        return rebuilt_on(self, inputs, options)
+        return rebuilt_on(self, inputs, options, node_type=Layer)
 
     # -- what every layer exposes -------------------------------------------------------
     @property

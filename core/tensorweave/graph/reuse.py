@@ -14,7 +14,7 @@ layer that needs more overrides ``reuse_with``).
 ...         return x / 2
 >>> x1, x2 = tw.Input(n_units=3), tw.Input(n_units=3)
 >>> a = Half(x1)
->>> b = rebuilt_on(a, (x2,), {})
+>>> b = rebuilt_on(a, (x2,), {}, node_type=tw.Layer)
 >>> type(b).__name__, b.inputs == (x2,), b.state is a.state
 ('Half', True, True)
 """
@@ -31,10 +31,14 @@ if TYPE_CHECKING:
 __all__ = ["rebuilt_on"]
 
 
-def rebuilt_on(layer: Layer, inputs: Sequence[Layer], options: Mapping[str, Any]) -> Layer:
+def rebuilt_on(
+    layer: Layer, inputs: Sequence[Layer], options: Mapping[str, Any], *, node_type: type[Layer]
+) -> Layer:
     """``layer`` made again on ``inputs`` with its constructor arguments, ``options``
-    overriding keywords, sharing its state: what ``Layer.reuse_with`` does by default."""
-    from tensorweave.graph.layer import Layer  # reuse.py is imported by layer.py
+    overriding keywords, sharing its state: what ``Layer.reuse_with`` does by default.
+    ``node_type`` (``tw.Layer``, given by ``layer.py``, which imports this module) tells the
+    constructor's input arguments from its options."""
+    Layer = node_type
 
     args, kwargs = layer._tw_init_args
     old_inputs = layer.inputs

@@ -57,6 +57,7 @@ def draw_shapes(
     """One image ``[size, size, channels]`` (float32 in [0, 1]) and its mask
     ``[size, size]`` (int64 class ids of ``CLASSES``), drawn from ``rng``.
 
+    >>> import numpy as np
     >>> x, y = draw_shapes(np.random.default_rng(0), 8, 1, 1, noise=0.0)
     >>> x.shape, y.shape, bool((x[..., 0] > 0.5).sum() == (y > 0).sum())
     ((8, 8, 1), (8, 8), True)

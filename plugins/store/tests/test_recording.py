@@ -143,7 +143,7 @@ def test_model_train_records_when_asked(recording):
     assert recording.runs() == []
     model.train(
         data,
-        3,
+        epochs=3,
         batch_size=16,
         validation=data,
         callbacks=[("RecordRun.v1", {"name": "adhoc", "tags": ["py"]})],

@@ -47,7 +47,7 @@ def test_reuse_with_keeps_options_and_takes_overrides():
 def test_rebuilt_on_is_the_default_reuse_with():
     x1, x2 = tw.Input(n_units=2, name="x1"), tw.Input(n_units=2, name="x2")
     a = Scaled(x1)
-    b = rebuilt_on(a, (x2,), {"offset": 1.0})
+    b = rebuilt_on(a, (x2,), {"offset": 1.0}, node_type=tw.Layer)
     assert type(b) is Scaled and b.inputs == (x2,) and b.offset == 1.0
     assert b.shares_state_with(a) and b.name != a.name
 

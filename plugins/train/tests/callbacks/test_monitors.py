@@ -23,6 +23,7 @@ def test_early_stopping_stops_and_restores_best():
     assert h.state.stop
 
 
+@pytest.mark.filterwarnings("ignore::tensorweave_train.NonFiniteWarning")  # it diverges
 def test_reduce_lr_on_plateau():
     model = regression_model(optimizer=twt.SGD(5.0))  # loss gets worse each epoch
     cb = twt.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=1, min_lr=1.0)

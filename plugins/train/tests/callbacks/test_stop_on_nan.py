@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from twtrain_helpers import regression_data, regression_model
 
 import tensorweave_train as twt
@@ -13,7 +14,8 @@ def test_stop_on_nan():
     model = regression_model(optimizer=twt.SGD(1e6))
     data = regression_data(n=32)
     data["x"] = data["x"] * 1e3
-    h = model.train(data, epochs=50, batch_size=8, callbacks=[twt.StopOnNaN()])
+    with pytest.warns(twt.NonFiniteWarning, match="training loss is (nan|inf)"):
+        h = model.train(data, epochs=50, batch_size=8, callbacks=[twt.StopOnNaN()])
     assert "StopOnNaN" in h.state.stop_reason
     assert not math.isfinite(float(h.state.loss))
     assert h.state.step < 50 * 4
