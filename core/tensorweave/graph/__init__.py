@@ -71,3 +71,7 @@ __all__ = [
     "takes_option",
     "with_options",
 ]
+
+# What every layer builds with the modules built on it (they import Layer, so it cannot
+# import them): passed in here, once, explicitly.
+Layer.use(graph_builder=Graph.build, mask_rules=masking, operator_nodes=ops)
