@@ -62,6 +62,8 @@ from tensorweave.renames import (
 
 if _typing.TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave import config
+    from tensorweave.draw.drawing import draw
+    from tensorweave.draw.summarize import summary
     from tensorweave.graph import (
         CompiledGraph,
         Graph,
@@ -74,14 +76,12 @@ if _typing.TYPE_CHECKING:  # the lazily imported names, for type checkers
         Precision,
         Stateful,
         compile,
-        draw,
         lift,
         name_scope,
         op,
         ops,
         regularization_loss,
         reset_names,
-        summary,
         takes_option,
         with_options,
     )
@@ -100,25 +100,32 @@ _GRAPH_NAMES = frozenset(
         "Precision",
         "Stateful",
         "compile",
-        "draw",
         "lift",
         "name_scope",
         "op",
         "ops",
         "regularization_loss",
         "reset_names",
-        "summary",
         "takes_option",
         "with_options",
     }
 )
+# Names from tensorweave.draw (pictures and the table of layers), imported on first use.
+_DRAW_NAMES = {"draw": "tensorweave.draw.drawing", "summary": "tensorweave.draw.summarize"}
 _SUBPACKAGES = frozenset({"config", "graph", "testing", "cli"})
+
+# The package ``tensorweave.draw`` imports nothing itself. Loaded now, it is not loaded again
+# later, when the import system would set ``tw.draw`` to it: ``tw.draw`` is the function.
+_importlib.import_module("tensorweave.draw")
+del globals()["draw"]
 
 
 def __getattr__(name: str) -> _typing.Any:
     """Import graph names and subpackages on first use; ``tw.<kind>`` is that kind's registry."""
     if name in _GRAPH_NAMES:
         value = getattr(_importlib.import_module("tensorweave.graph"), name)
+    elif name in _DRAW_NAMES:
+        value = getattr(_importlib.import_module(_DRAW_NAMES[name]), name)
     elif name in _SUBPACKAGES:
         value = _importlib.import_module(f"tensorweave.{name}")
     elif not name.startswith("_") and name in kinds():
@@ -134,7 +141,7 @@ def __getattr__(name: str) -> _typing.Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _GRAPH_NAMES | _SUBPACKAGES | set(kinds()))
+    return sorted(set(globals()) | _GRAPH_NAMES | set(_DRAW_NAMES) | _SUBPACKAGES | set(kinds()))
 
 
 __all__ = [

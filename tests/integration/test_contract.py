@@ -107,6 +107,7 @@ ALLOWED = {
     "keywords": {"errors", "renames"},  # unknown keywords: Python calls and configs alike
     "registries": {"errors"},
     "graph": {"errors", "checks", "registries", "keywords"},
+    "draw": {"errors", "graph"},  # pictures of graphs and their table of layers
     "config": {"errors", "checks", "registries", "graph", "renames", "keywords"},
     "cli": {"errors", "registries", "renames"},  # no graph, no config: no TensorFlow
     "__main__": {"cli"},  # python -m tensorweave
@@ -117,6 +118,7 @@ ALLOWED = {
         "lazy",
         "registries",
         "graph",
+        "draw",
         "config",
         "renames",
         "keywords",
