@@ -19,7 +19,7 @@ trainers and the kinds themselves come from installed plugin packs, composed by 
 import importlib as _importlib
 import typing as _typing
 
-from tensorweave.checks import ShapeConventionWarning, dimension, positive_int
+from tensorweave.checks import dimension, positive_int
 from tensorweave.errors import (
     ArgumentError,
     BlockedPluginError,
@@ -201,7 +201,6 @@ __all__ = [
     "positive_int",
     "dimension",
     "check_keywords",
-    "ShapeConventionWarning",
     # for packs
     "lazy_exports",
     "renamed_arguments",
