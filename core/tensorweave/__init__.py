@@ -62,8 +62,8 @@ from tensorweave.renames import (
 
 if _typing.TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave import config
-    from tensorweave.draw.drawing import draw
-    from tensorweave.draw.summarize import summary
+    from tensorweave.drawing.picture import draw
+    from tensorweave.drawing.summarize import summary
     from tensorweave.graph import (
         CompiledGraph,
         Graph,
@@ -110,14 +110,9 @@ _GRAPH_NAMES = frozenset(
         "with_options",
     }
 )
-# Names from tensorweave.draw (pictures and the table of layers), imported on first use.
-_DRAW_NAMES = {"draw": "tensorweave.draw.drawing", "summary": "tensorweave.draw.summarize"}
+# Names from tensorweave.drawing (pictures and the table of layers), imported on first use.
+_DRAW_NAMES = {"draw": "tensorweave.drawing.picture", "summary": "tensorweave.drawing.summarize"}
 _SUBPACKAGES = frozenset({"config", "graph", "testing", "cli"})
-
-# The package ``tensorweave.draw`` imports nothing itself. Loaded now, it is not loaded again
-# later, when the import system would set ``tw.draw`` to it: ``tw.draw`` is the function.
-_importlib.import_module("tensorweave.draw")
-del globals()["draw"]
 
 
 def __getattr__(name: str) -> _typing.Any:

@@ -107,7 +107,7 @@ ALLOWED = {
     "keywords": {"errors"},  # unknown keywords: Python calls and configs alike
     "registries": {"errors"},
     "graph": {"errors", "checks", "registries", "keywords"},
-    "draw": {"errors", "graph"},  # pictures of graphs and their table of layers
+    "drawing": {"errors", "graph"},  # pictures of graphs and their table of layers
     "config": {"errors", "checks", "registries", "graph", "renames", "keywords"},
     "cli": {"errors", "registries"},  # no graph, no config: no TensorFlow
     "__main__": {"cli"},  # python -m tensorweave
@@ -118,7 +118,7 @@ ALLOWED = {
         "lazy",
         "registries",
         "graph",
-        "draw",
+        "drawing",
         "config",
         "renames",
         "keywords",

@@ -18,7 +18,7 @@
 - ``precision``: ``Precision``, mixed precision policies (float32 variables, layers
   computing in bfloat16 or float16, the layers that declare it in float32);
 - ``naming``: scoped automatic names (pictures of graphs and the table of layers are in
-  ``tensorweave.draw``);
+  ``tensorweave.drawing``);
 - ``kinds``: the ``layers`` kind the core declares.
 
 >>> import tensorweave as tw

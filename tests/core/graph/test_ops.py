@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tensorweave as tw
-from tensorweave.draw.summarize import summary_rows
+from tensorweave.drawing.summarize import summary_rows
 from tests.strategies import values, widths
 
 A = np.array([[1.0, -2.0, 4.0]], "float32")

@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tensorweave.draw.layout import edge_segments, layered
-from tensorweave.draw.raster import render
+from tensorweave.drawing.layout import edge_segments, layered
+from tensorweave.drawing.raster import render
 from tensorweave.errors import TensorweaveError
 from tensorweave.graph.graph import Graph
 from tensorweave.graph.input import Input
