@@ -19,7 +19,7 @@ trainers and the kinds themselves come from installed plugin packs, composed by 
 import importlib as _importlib
 import typing as _typing
 
-from tensorweave.checks import ShapeConventionWarning, dimension, positive_int
+from tensorweave.checks import dimension, positive_int
 from tensorweave.errors import (
     ArgumentError,
     BlockedPluginError,
@@ -62,6 +62,8 @@ from tensorweave.renames import (
 
 if _typing.TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave import config
+    from tensorweave.drawing.picture import draw
+    from tensorweave.drawing.summarize import summary
     from tensorweave.graph import (
         CompiledGraph,
         Graph,
@@ -74,14 +76,12 @@ if _typing.TYPE_CHECKING:  # the lazily imported names, for type checkers
         Precision,
         Stateful,
         compile,
-        draw,
         lift,
         name_scope,
         op,
         ops,
         regularization_loss,
         reset_names,
-        summary,
         takes_option,
         with_options,
     )
@@ -100,18 +100,18 @@ _GRAPH_NAMES = frozenset(
         "Precision",
         "Stateful",
         "compile",
-        "draw",
         "lift",
         "name_scope",
         "op",
         "ops",
         "regularization_loss",
         "reset_names",
-        "summary",
         "takes_option",
         "with_options",
     }
 )
+# Names from tensorweave.drawing (pictures and the table of layers), imported on first use.
+_DRAW_NAMES = {"draw": "tensorweave.drawing.picture", "summary": "tensorweave.drawing.summarize"}
 _SUBPACKAGES = frozenset({"config", "graph", "testing", "cli"})
 
 
@@ -119,6 +119,8 @@ def __getattr__(name: str) -> _typing.Any:
     """Import graph names and subpackages on first use; ``tw.<kind>`` is that kind's registry."""
     if name in _GRAPH_NAMES:
         value = getattr(_importlib.import_module("tensorweave.graph"), name)
+    elif name in _DRAW_NAMES:
+        value = getattr(_importlib.import_module(_DRAW_NAMES[name]), name)
     elif name in _SUBPACKAGES:
         value = _importlib.import_module(f"tensorweave.{name}")
     elif not name.startswith("_") and name in kinds():
@@ -134,7 +136,7 @@ def __getattr__(name: str) -> _typing.Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _GRAPH_NAMES | _SUBPACKAGES | set(kinds()))
+    return sorted(set(globals()) | _GRAPH_NAMES | set(_DRAW_NAMES) | _SUBPACKAGES | set(kinds()))
 
 
 __all__ = [
@@ -194,7 +196,6 @@ __all__ = [
     "positive_int",
     "dimension",
     "check_keywords",
-    "ShapeConventionWarning",
     # for packs
     "lazy_exports",
     "renamed_arguments",

@@ -22,13 +22,7 @@ from typing import Any
 
 from tensorweave.errors import ArgumentError
 
-__all__ = ["positive_int", "dimension", "ShapeConventionWarning"]
-
-
-class ShapeConventionWarning(FutureWarning):
-    """A shape written in the old convention (batch dimension included) where tensorweave
-    now follows Keras's (one example's shape: ``tw.Input(shape=)``, ``Reshape.v1``); it
-    still works for this release, read the old way. See ``docs/shapes.md``."""
+__all__ = ["positive_int", "dimension"]
 
 
 def _integral(value: Any) -> bool:

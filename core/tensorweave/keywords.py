@@ -6,8 +6,7 @@ One check behind both doors: a key a config validator does not know
 ``unknown_keyword``: what was given, the closest parameter, and the parameter list.
 ``check_keywords`` raises it as a ``tw.ArgumentError`` before the component runs; every
 ``tw.Stateful`` (layers, cells, optimizers, models from any pack) calls it on
-construction. Deprecated names of ``tw.renamed_arguments`` are accepted, a ``**kwargs``
-parameter accepts anything. This module imports no TensorFlow.
+construction. A ``**kwargs`` parameter accepts anything. This module imports no TensorFlow.
 
 >>> def fc(x, n_units, *, activation=None, name=None): ...
 >>> check_keywords(fc, {"n_units": 4, "activaton": "relu"}, "FC.v1")
@@ -28,7 +27,6 @@ from importlib import metadata
 from typing import Any
 
 from tensorweave.errors import ArgumentError
-from tensorweave.renames import renames_of
 
 __all__ = ["Keywords", "keywords_of", "unknown_keyword", "check_keywords", "component_label"]
 
@@ -42,18 +40,16 @@ class Keywords:
     Attributes:
         names: the parameters a caller may name, in signature order.
         open: whether a ``**kwargs`` parameter takes any other name.
-        aliases: deprecated names (``tw.renamed_arguments``) and the names they stand for.
     """
 
     names: tuple[str, ...]
     open: bool
-    aliases: Mapping[str, str]
 
     def unknown(self, given: Iterable[str]) -> list[str]:
         """The names in ``given`` this component does not take, in order."""
         if self.open:
             return []
-        return [k for k in given if k not in self.names and k not in self.aliases]
+        return [k for k in given if k not in self.names]
 
 
 _cache: weakref.WeakKeyDictionary[type, Keywords] = weakref.WeakKeyDictionary()
@@ -65,21 +61,21 @@ def keywords_of(component: Any) -> Keywords:
     if inspect.isclass(component):
         found = _cache.get(component)
         if found is None:
-            found = _cache[component] = _read(component.__init__, renames_of(component), True)
+            found = _cache[component] = _read(component.__init__, True)
         return found
-    return _read(component, renames_of(component), False)
+    return _read(component, False)
 
 
-def _read(target: Callable[..., Any], aliases: Mapping[str, str], bound: bool) -> Keywords:
+def _read(target: Callable[..., Any], bound: bool) -> Keywords:
     try:
         params = list(inspect.signature(target).parameters.values())
     except (TypeError, ValueError):  # a builtin without a signature: accept anything
-        return Keywords((), True, aliases)
+        return Keywords((), True)
     if bound and params and params[0].kind is not inspect.Parameter.VAR_POSITIONAL:
         params = params[1:]  # ``self`` of a constructor
     names = tuple(p.name for p in params if p.kind in _BY_KEYWORD)
     open_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
-    return Keywords(names, open_kw, dict(aliases))
+    return Keywords(names, open_kw)
 
 
 def unknown_keyword(key: str, owner: str, known: Iterable[str]) -> str:

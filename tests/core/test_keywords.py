@@ -77,11 +77,8 @@ def test_every_stateful_is_checked_not_only_layers():
         Counter(strat=2)
 
 
-def test_deprecated_names_and_var_keywords_are_accepted():
-    renamed = tw.renamed_arguments({"scale": "factor"})(type("Old", (Scale,), {}))
+def test_var_keywords_are_accepted():
     x = tw.Input(n_units=2)
-    with pytest.warns(tw.RenamedArgumentWarning):
-        assert renamed(x, scale=2.0).factor == 2.0
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert tw.Lambda(tf.reduce_sum, x, axis=-1).shape == (None,)  # **fn_kwargs: open

@@ -104,11 +104,12 @@ ALLOWED = {
     "checks": {"errors"},
     "lazy": set(),
     "renames": set(),  # tw.renamed_arguments: pure Python, used by config and the packs
-    "keywords": {"errors", "renames"},  # unknown keywords: Python calls and configs alike
+    "keywords": {"errors"},  # unknown keywords: Python calls and configs alike
     "registries": {"errors"},
     "graph": {"errors", "checks", "registries", "keywords"},
+    "drawing": {"errors", "graph"},  # pictures of graphs and their table of layers
     "config": {"errors", "checks", "registries", "graph", "renames", "keywords"},
-    "cli": {"errors", "registries", "renames"},  # no graph, no config: no TensorFlow
+    "cli": {"errors", "registries"},  # no graph, no config: no TensorFlow
     "__main__": {"cli"},  # python -m tensorweave
     "testing": {"errors", "checks", "registries", "graph", "config", "cli", ""},
     "": {
@@ -117,6 +118,7 @@ ALLOWED = {
         "lazy",
         "registries",
         "graph",
+        "drawing",
         "config",
         "renames",
         "keywords",

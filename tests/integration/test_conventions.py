@@ -3,9 +3,8 @@
 Every component a first-party or contrib pack registers, of every kind, names the same
 concept the same way: Keras's names where Keras has the concept (``rate``, ``dropout``,
 ``recurrent_dropout``, ``training``, ``activation``, ``num_classes``, ``from_logits``),
-the pack conventions otherwise (``n_units``, ``w_init``, ``b_init``, ``add_bias``). Old
-spellings survive only as deprecated aliases (``tw.renamed_arguments``), which must point
-at a real parameter and must not be parameters themselves.
+the pack conventions otherwise (``n_units``, ``w_init``, ``b_init``, ``add_bias``). Nothing
+is released: an old spelling is renamed, not kept as an alias (CHANGELOG.md records it).
 """
 
 from __future__ import annotations
@@ -124,14 +123,6 @@ def _params(obj: Any) -> dict[str, inspect.Parameter]:
     return out
 
 
-def _takes_var_keyword(obj: Any) -> bool:
-    try:
-        params = inspect.signature(obj).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return any(p.kind is p.VAR_KEYWORD for p in params)
-
-
 def test_the_survey_covers_every_pack():
     dists = {d for _, d, _ in COMPONENTS}
     assert {
@@ -150,7 +141,7 @@ def test_component_speaks_the_one_vocabulary(kind, dist, name):
     obj = _load(kind, dist, name)
     params = _params(obj)
     wrong = {p: OUTLIERS[p] for p in params if p in OUTLIERS and (kind, name, p) not in EXEMPT}
-    assert not wrong, f"{kind} {dist}:{name}: rename {wrong} (keep the old name as an alias)"
+    assert not wrong, f"{kind} {dist}:{name}: rename {wrong} (and write it in CHANGELOG.md)"
     for flag in ("training", "add_bias", "from_logits"):
         if flag in params:
             annotation = str(params[flag].annotation)
@@ -158,11 +149,6 @@ def test_component_speaks_the_one_vocabulary(kind, dist, name):
     if "from_logits" in params:
         # Keras's default; None is the one-release transition that warns when omitted
         assert params["from_logits"].default in (False, None), name
-    aliases = tw.renames_of(obj)
-    open_kw = _takes_var_keyword(obj)  # RNN(**cell_options): the cell's names
-    for old, new in aliases.items():
-        assert old not in params, f"{name}: the deprecated {old!r} is still a parameter"
-        assert new in params or open_kw, f"{name}: alias {old!r} -> {new!r}, not a parameter"
 
 
 #: what a loss or metric calls the expected values and the model's output, labels first
@@ -226,56 +212,12 @@ def test_dropping_layers_take_rate_and_layers_with_inner_dropout_take_dropout():
         assert {"dropconnect", "recurrent_dropconnect"} <= set(params)
 
 
-def _seq() -> tw.Layer:
-    return tw.Input(batch_shape=(None, None, 4))
-
-
-def _vec() -> tw.Layer:
-    return tw.Input(n_units=4)
-
-
-#: every renamed argument: (kind, component, old, new, value, how to build its inputs)
-RENAMED = [
-    ("layers", "Dropout.v1", "probability", "rate", 0.3, lambda: [_vec()]),
-    ("layers", "DropConnect.v1", "probability", "rate", 0.3, lambda: [_vec()]),
-    ("layers", "DropLookup.v1", "probability", "rate", 0.3, lambda: [_seq()]),
-    ("layers", "MHAttention.v1", "probability", "dropout", 0.3, lambda: [_seq()]),
-    ("layers", "Activation.v1", "fn", "activation", "tanh", lambda: [_vec()]),
-    ("layers", "Gate.v1", "gate_fn", "gate_activation", "tanh", lambda: [_vec(), _vec()]),
-    ("layers", "CoupledGate.v1", "gate_fn", "gate_activation", "tanh", lambda: [_vec()] * 3),
-    ("cells", "LSTMCell.v1", "input_dropout", "dropout", 0.3, lambda: [_vec()]),
-    ("cells", "GRUCell.v1", "state_dropout", "recurrent_dropout", 0.3, lambda: [_vec()]),
-    ("cells", "RNNCell.v1", "input_dropconnect", "dropconnect", 0.3, lambda: [_vec()]),
-    ("cells", "LSTMCell.v1", "state_dropconnect", "recurrent_dropconnect", 0.3, lambda: [_vec()]),
-    ("cells", "GRUCell.v1", "regularized", "training", False, lambda: [_vec()]),
-    ("layers", "RNN.v1", "regularized", "training", False, lambda: [_seq()]),
-    ("layers", "RNN.v1", "input_dropout", "dropout", 0.3, lambda: [_seq()]),
-    ("layers", "Bidirectional.v1", "state_dropout", "recurrent_dropout", 0.3, lambda: [_seq()]),
-]
-
-
-@pytest.mark.parametrize("kind, name, old, new, value, inputs", RENAMED)
-def test_every_old_name_still_builds_and_warns_naming_the_new(kind, name, old, new, value, inputs):
-    factory = tw.registry(kind)[name]
-    extra = {"n_units": 4} if kind == "cells" or name.startswith(("RNN", "Bidi")) else {}
-    if name == "DropConnect.v1":
-        extra = {"n_units": 3}
-    with pytest.warns(tw.RenamedArgumentWarning, match=rf"'{old}' is renamed '{new}'"):
-        old_way = factory(*inputs(), **extra, **{old: value})
-    new_way = factory(*inputs(), **extra, **{new: value})
-    assert type(old_way) is type(new_way) and old_way.shape == new_way.shape
-    assert tw.renames_of(factory)[old] == new
-
-
 def test_the_data_pack_processor_takes_num_classes():
     one_hot = tw.processors["one_hot.v1"]
-    with pytest.warns(tw.RenamedArgumentWarning, match="'n_classes' is renamed 'num_classes'"):
-        old = one_hot([1, 0], n_classes=3)
-    assert old.tolist() == one_hot([1, 0], num_classes=3).tolist()
+    assert one_hot([1, 0], num_classes=3).tolist() == [[0, 1, 0], [1, 0, 0]]
     from tensorweave_data.pipeline import Pipeline
 
-    with pytest.warns(tw.RenamedArgumentWarning):
-        pipe = Pipeline([{"step": "one_hot.v1", "n_classes": 3}], workers=0)
+    pipe = Pipeline([{"step": "one_hot.v1", "num_classes": 3}], workers=0)
     assert pipe.to_config() == [{"step": "one_hot.v1", "num_classes": 3}]
 
 

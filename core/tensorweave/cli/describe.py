@@ -5,8 +5,7 @@ pack, parsed with ``ast``: ``tensorweave.registries.sources``), so describing ne
 TensorFlow or runs plugin code. ``--load`` imports the component and describes the live
 object instead (for components whose signature is computed at run time).
 
-Beside the signature it shows the deprecated argument aliases that still work
-(``@tw.renamed_arguments``), the Keras 3 counterpart the component is tested against and
+Beside the signature it shows the Keras 3 counterpart the component is tested against and
 the other names it is known by (the packs' counterpart tables), and, when several
 distributions offer the name, every provider with the qualified name that picks it. A
 name that is unknown here but known elsewhere (``Dense.v1``) gets what does that job.
@@ -27,8 +26,7 @@ from typing import Any
 from tensorweave.errors import UnknownComponentError
 from tensorweave.registries import ComponentInfo, Registry, kinds, registry
 from tensorweave.registries.counterparts import counterparts_of, suggestion
-from tensorweave.registries.sources import renamed_arguments_of, signature_and_doc
-from tensorweave.renames import renames_of
+from tensorweave.registries.sources import signature_and_doc
 
 __all__ = ["add_command", "run", "describe_signature"]
 
@@ -98,14 +96,9 @@ def _describe(
     if load:
         obj = reg[info.qualified_name]
         signature, doc = describe_signature(obj), inspect.getdoc(obj) or ""
-        renamed = renames_of(obj)
     else:
         signature, doc = signature_and_doc(info.target) or (UNREADABLE, "")
-        renamed = renamed_arguments_of(info.target)
     print(f"  signature: {signature}")
-    if renamed:
-        aliases = ", ".join(f"{old} -> {new}" for old, new in sorted(renamed.items()))
-        print(f"  deprecated argument names (still work, with a warning): {aliases}")
     for row in counterparts_of(kind, info.name):
         if row.keras:
             usage = f" (with {row.usage})" if row.usage else ""

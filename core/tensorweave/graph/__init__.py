@@ -17,8 +17,8 @@
   on every layer that takes it (how a training graph gives its inference graph);
 - ``precision``: ``Precision``, mixed precision policies (float32 variables, layers
   computing in bfloat16 or float16, the layers that declare it in float32);
-- ``naming``: scoped automatic names; ``drawing``: pictures of graphs; ``summarize``: the
-  Keras-style table of layers, shapes and parameter counts;
+- ``naming``: scoped automatic names (pictures of graphs and the table of layers are in
+  ``tensorweave.drawing``);
 - ``kinds``: the ``layers`` kind the core declares.
 
 >>> import tensorweave as tw
@@ -29,7 +29,6 @@
 
 from tensorweave.graph import masking, ops
 from tensorweave.graph.compile import CompiledGraph, compile
-from tensorweave.graph.drawing import DrawingError, draw
 from tensorweave.graph.graph import Graph
 from tensorweave.graph.input import Input
 from tensorweave.graph.lambda_layer import Lambda
@@ -41,12 +40,10 @@ from tensorweave.graph.naming import name_scope, reset_names
 from tensorweave.graph.ops import op
 from tensorweave.graph.precision import Precision
 from tensorweave.graph.stateful import Stateful
-from tensorweave.graph.summarize import summary
 from tensorweave.graph.transform import takes_option, with_options
 
 __all__ = [
     "CompiledGraph",
-    "DrawingError",
     "Graph",
     "Input",
     "Lambda",
@@ -56,7 +53,6 @@ __all__ = [
     "Module",
     "Stateful",
     "compile",
-    "draw",
     "lift",
     "masking",
     "name_scope",
@@ -67,7 +63,10 @@ __all__ = [
     "Precision",
     "regularization_loss",
     "reset_names",
-    "summary",
     "takes_option",
     "with_options",
 ]
+
+# What every layer builds with the modules built on it (they import Layer, so it cannot
+# import them): passed in here, once, explicitly.
+Layer.use(graph_builder=Graph.build, mask_rules=masking, operator_nodes=ops)

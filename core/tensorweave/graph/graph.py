@@ -30,7 +30,7 @@ import tensorflow as tf
 
 from tensorweave.errors import GraphError
 from tensorweave.graph.input import Input
-from tensorweave.graph.layer import Layer, _hooks
+from tensorweave.graph.layer import Layer
 from tensorweave.graph.precision import active_mixed
 from tensorweave.graph.stateful import Stateful
 
@@ -338,6 +338,3 @@ def _dedup(variables: Iterable[tf.Variable]) -> tuple[tf.Variable, ...]:
     for v in variables:
         seen.setdefault(id(v), v)
     return tuple(seen.values())
-
-
-_hooks.graph_builder = Graph.build

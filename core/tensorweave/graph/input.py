@@ -20,13 +20,12 @@ tensorweave.errors.ShapeError: Input 'x' expects shape (None, 3), got (5, 4): di
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 import tensorflow as tf
 
-from tensorweave.checks import ShapeConventionWarning, dimension, positive_int
+from tensorweave.checks import dimension, positive_int
 from tensorweave.errors import ArgumentError, InputValueError, ShapeError
 from tensorweave.graph.dtypes import as_dtype
 from tensorweave.graph.layer import Layer, Shape, ShapeLike
@@ -45,10 +44,8 @@ class Input(Layer):
     Args:
         n_units: width of the last dimension; gives shape ``(None, n_units)``.
         shape: one example's shape (``None`` for a dynamic dimension), e.g. ``(8, 8, 1)``,
-            or ``()`` for one number per example. For this release a leading ``None``
-            is still read as the batch dimension (the old convention), with a
-            ``tw.ShapeConventionWarning``; write ``batch_shape=(None, None, 8)`` for
-            sequences of any length.
+            or ``()`` for one number per example: ``shape=(None, 8)`` is sequences of
+            any length, ``(None, None, 8)``, as in Keras.
         batch_shape: the full shape, batch first and ``None``: ``(None, None, 8)``.
         dtype: the dtype values must have (numpy values of the same kind are cast).
         sparse: whether values are ``tf.SparseTensor``.
@@ -58,8 +55,8 @@ class Input(Layer):
     >>> import tensorweave as tw
     >>> tw.Input(shape=(8, 8, 1)).shape, tw.Input(batch_shape=(None, None, 8)).shape
     ((None, 8, 8, 1), (None, None, 8))
-    >>> tw.Input(shape=(), dtype="int64").shape
-    (None,)
+    >>> tw.Input(shape=(), dtype="int64").shape, tw.Input(shape=(None, 8)).shape
+    ((None,), (None, None, 8))
     """
 
     def __init__(
@@ -212,19 +209,7 @@ def _full_shape(n_units: int | None, shape: Any, batch_shape: Any, who: str) -> 
             )
         full = dims
     else:
-        dims = _dims(shape, "shape", who)
-        if dims and dims[0] is None:
-            warnings.warn(
-                f"{who}: shape={_text(dims)} starts with None, read as the batch dimension "
-                "(the old convention) for this release. shape= is one example's shape, "
-                "as in Keras, and a leading None will mean a dynamic first axis. Fix: "
-                f"shape={_text(dims[1:])} for this input, or batch_shape="
-                f"{_text((None, *dims))} for one whose first axis varies (sequences).",
-                ShapeConventionWarning,
-                stacklevel=3,
-            )
-            dims = dims[1:]
-        full = (None, *dims)
+        full = (None, *_dims(shape, "shape", who))
     if n_units is not None and (len(full) < 2 or full[-1] != n_units):
         raise ShapeError(
             f"{who}: n_units={n_units} disagrees with the shape {full}. Fix: give only one."

@@ -35,15 +35,15 @@ call ``super().__init__``, create variables in ``init_state`` and do the maths i
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar, Protocol
 
 import tensorflow as tf
 
 from tensorweave.errors import ArgumentError
 from tensorweave.graph.comparisons import bool_for_layer, refuse_bool_layers
 from tensorweave.graph.dtypes import as_dtype
-from tensorweave.graph.layer_operators import LayerOperators
+from tensorweave.graph.layer_operators import LayerOperators, OperatorNodes
 from tensorweave.graph.layer_state import LayerState
 from tensorweave.graph.naming import module_name, snake_case, unique_name
 from tensorweave.graph.precision import reading_dtype
@@ -51,10 +51,17 @@ from tensorweave.graph.reuse import rebuilt_on
 from tensorweave.graph.shapes import Shape, ShapeLike, normalize_shape
 from tensorweave.graph.stateful import Stateful
 
-if TYPE_CHECKING:
-    from tensorweave.graph.graph import Graph
+__all__ = ["Layer", "LayerState", "MaskRules", "Shape", "ShapeLike", "normalize_shape"]
 
-__all__ = ["Layer", "LayerState", "Shape", "ShapeLike", "normalize_shape"]
+
+class MaskRules(Protocol):
+    """The padding-mask rules a layer follows (``tensorweave.graph.masking`` is them)."""
+
+    def passed_on(self, layer: Layer) -> Layer | None:
+        """The mask ``layer`` inherits from its inputs."""
+
+    def checked(self, layer: Layer, mask: Any) -> Layer | None:
+        """``mask`` if it can be ``layer``'s padding mask; raises otherwise."""
 
 
 class Layer(LayerOperators, Stateful):
@@ -81,6 +88,26 @@ class Layer(LayerOperators, Stateful):
     #: layers) or ``"inputs"`` (no cast); a layer that decides per instance sets it in
     #: ``__init__``. See ``tensorweave.graph.precision``.
     compute_precision: str = "compute"
+    #: what a layer builds with the modules built on ``Layer`` (which import this module, so
+    #: it cannot import them): the graph that ends in a layer (``Graph.build``) and the
+    #: padding-mask rules (``masking``); the operators' nodes are ``LayerOperators``'s
+    #: ``operator_nodes``. ``tensorweave.graph`` passes all three in once, with ``Layer.use``.
+    graph_builder: ClassVar[Callable[..., Any]]
+    mask_rules: ClassVar[MaskRules]
+
+    @classmethod
+    def use(
+        cls,
+        *,
+        graph_builder: Callable[..., Any],
+        mask_rules: MaskRules,
+        operator_nodes: OperatorNodes,
+    ) -> None:
+        """Pass in the builders every layer uses (``tensorweave.graph``'s ``__init__`` does,
+        with ``Graph.build``, ``masking`` and ``ops``): the one place they are set."""
+        Layer.graph_builder = staticmethod(graph_builder)
+        Layer.mask_rules = mask_rules
+        LayerOperators.operator_nodes = operator_nodes
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Layer:
         # Record the constructor arguments so the default ``reuse_with`` can rebuild this
@@ -115,7 +142,7 @@ class Layer(LayerOperators, Stateful):
         super().__init__(name=module_name(full_name.rsplit("/", 1)[-1]))
         self._tw_name = full_name
         self._tw_inputs = tuple(inputs)
-        self._tw_graph: Graph | None = None
+        self._tw_graph: Any = None
         self._shape = normalize_shape(shape)
         self._dtype = as_dtype(dtype, "dtype", f"{type(self).__name__} {full_name!r}")
         self._sparse = bool(sparse)
@@ -133,7 +160,7 @@ class Layer(LayerOperators, Stateful):
             self.state = LayerState(full_name)
             with _variable_scope(full_name):  # variables read "linear_1/weights"
                 self.init_state()
-        self._tw_padding_mask = _hooks.masks.passed_on(self)
+        self._tw_padding_mask = self.mask_rules.passed_on(self)
 
     # -- the contract subclasses fill in ------------------------------------------------
     def init_state(self) -> None:
@@ -288,19 +315,18 @@ class Layer(LayerOperators, Stateful):
 
     @padding_mask.setter
     def padding_mask(self, mask: Layer | None) -> None:
-        self._tw_padding_mask = _hooks.masks.checked(self, mask)
+        self._tw_padding_mask = self.mask_rules.checked(self, mask)
 
     def shares_state_with(self, other: Layer) -> bool:
         """Whether both layers use the same state object (made by ``reuse_with``)."""
         return self.state is other.state
 
     @property
-    def graph(self) -> Graph:
-        """The graph that ends in this layer, from every ``Input`` upstream (cached)."""
+    def graph(self) -> Any:
+        """The ``tw.Graph`` that ends in this layer, from every ``Input`` upstream (cached)."""
         if self._tw_graph is None:
-            self._tw_graph = _hooks.graph_builder(inputs=None, outputs=self)
-        graph: Graph = self._tw_graph
-        return graph
+            self._tw_graph = self.graph_builder(inputs=None, outputs=self)
+        return self._tw_graph
 
     def __call__(self, *values: Any) -> Any:
         """Run the graph that ends in this layer, eagerly.
@@ -324,16 +350,6 @@ class Layer(LayerOperators, Stateful):
     def __repr__(self) -> str:
         names = ", ".join(repr(i.name) for i in self.inputs)
         return f"{type(self).__name__}({self.name!r}, shape={self.shape}, inputs=[{names}])"
-
-
-class _Hooks:
-    """What Layer needs from modules that need Layer: set once by those modules."""
-
-    graph_builder: Any = None  # Graph.build, set by tensorweave.graph.graph
-    masks: Any = None  # padding-mask rules, set by tensorweave.graph.masking
-
-
-_hooks = _Hooks()
 
 
 def _variable_scope(name: str) -> Any:

@@ -23,17 +23,13 @@ fill in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeAlias
+from collections.abc import Callable
+from typing import Any, TypeAlias
 
 import tensorflow as tf
 
 from tensorweave.graph.naming import module_name
 from tensorweave.graph.precision import read_cast
-
-if TYPE_CHECKING:
-    from tensorweave.graph.graph import Graph
-    from tensorweave.graph.layer import Layer
 
 __all__ = ["LayerState", "Penalty", "regularization_loss"]
 
@@ -150,7 +146,7 @@ class LayerState(tf.Module):
         return rng
 
 
-def regularization_loss(layers: Layer | Graph | Iterable[Layer]) -> tf.Tensor:
+def regularization_loss(layers: Any) -> tf.Tensor:
     """The sum of the regularization terms of ``layers``' variables, a float32 scalar.
 
     ``layers`` is a layer, a ``tw.Graph`` (its nodes) or any iterable of layers. Every state

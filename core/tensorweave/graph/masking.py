@@ -36,13 +36,12 @@ True
 from __future__ import annotations
 
 import functools
-import sys
 from typing import Any
 
 import tensorflow as tf
 
 from tensorweave.errors import ArgumentError, ShapeError
-from tensorweave.graph.layer import Layer, _hooks
+from tensorweave.graph.layer import Layer
 from tensorweave.graph.lift import Lifted, lift
 
 __all__ = ["checked", "passed_on", "keeps_axes"]
@@ -120,6 +119,3 @@ def _elementwise(layer: Layer) -> bool:
 
 def _both(a: Layer, b: Layer) -> Layer:
     return lift(tf.math.logical_and, a, b, name="padding_mask")
-
-
-_hooks.masks = sys.modules[__name__]  # Layer.padding_mask calls checked() and passed_on()

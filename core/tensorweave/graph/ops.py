@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import difflib
 import functools
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +28,6 @@ import tensorflow as tf
 from tensorweave.errors import UnknownComponentError
 from tensorweave.graph.lambda_layer import Lambda
 from tensorweave.graph.layer import Layer
-from tensorweave.graph.layer_operators import _builders
 from tensorweave.graph.lift import lift
 from tensorweave.graph.naming import unique_name
 
@@ -156,6 +154,3 @@ def __getattr__(name: str) -> Callable[..., Layer]:
         f"tensorweave.ops has no op {name!r} (searched tf.{', tf.'.join(n or '' for n in _SEARCH_PATH)}). "
         'Fix: use tw.op("tf.full.path") for ops elsewhere.'
     )
-
-
-_builders.ops = sys.modules[__name__]  # ``a + b`` on layers calls add() above

@@ -23,21 +23,18 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from tensorweave.graph.layer import Layer
+from typing import Any
 
 __all__ = ["rebuilt_on"]
 
 
 def rebuilt_on(
-    layer: Layer, inputs: Sequence[Layer], options: Mapping[str, Any], *, node_type: type[Layer]
-) -> Layer:
+    layer: Any, inputs: Sequence[Any], options: Mapping[str, Any], *, node_type: type
+) -> Any:
     """``layer`` made again on ``inputs`` with its constructor arguments, ``options``
     overriding keywords, sharing its state: what ``Layer.reuse_with`` does by default.
-    ``node_type`` (``tw.Layer``, given by ``layer.py``, which imports this module) tells the
-    constructor's input arguments from its options."""
+    ``node_type`` (``tw.Layer``, given by ``layer.py``, which imports this module, so this
+    one does not import it) tells the constructor's input arguments from its options."""
     Layer = node_type
 
     args, kwargs = layer._tw_init_args

@@ -6,8 +6,6 @@ is located on ``sys.path`` (``source_file``), parsed with ``ast``, and followed 
 re-exports (``from pkg.mod import Name``) a few hops (``find``). From the definition found:
 
 - ``signature_and_doc``: ``Name(params)`` and the docstring, as ``inspect`` would show them;
-- ``renamed_arguments_of``: the ``@tw.renamed_arguments({...})`` aliases of a class, its
-  ``__init__`` or a function;
 - ``kind_doc``: the ``doc=`` of a ``tw.Kind(...)`` declaration;
 - ``target_problem``: why an entry-point target cannot load (no such module, no such
   name: with close matches), or ``None`` when it looks right or cannot be told.
@@ -38,7 +36,6 @@ __all__ = [
     "find",
     "signature_and_doc",
     "signature_from_source",
-    "renamed_arguments_of",
     "kind_doc",
     "target_problem",
 ]
@@ -231,39 +228,6 @@ def _params(args: ast.arguments, *, drop_self: bool = False) -> str:
     if drop_self and positional and positional[0].arg in ("self", "cls"):
         parts = parts[1:]
     return ", ".join(parts)
-
-
-def renamed_arguments_of(target: str) -> dict[str, str]:
-    """The ``{old: new}`` argument aliases ``@renamed_arguments({...})`` declares on the
-    class (or its ``__init__``) or function ``target`` names; ``{}`` when none are found."""
-    found = find(target)
-    if found is None:
-        return {}
-    nodes: list[ast.AST] = [found.node]
-    if isinstance(found.node, ast.ClassDef):
-        init = _init_of(found.node)
-        nodes += [init] if init is not None else []
-    out: dict[str, str] = {}
-    for node in nodes:
-        for decorator in getattr(node, "decorator_list", []):
-            if isinstance(decorator, ast.Call) and _called(decorator) == "renamed_arguments":
-                out.update(_literal_str_dict(decorator.args[0] if decorator.args else None))
-    return out
-
-
-def _called(call: ast.Call) -> str:
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-
-
-def _literal_str_dict(node: ast.AST | None) -> dict[str, str]:
-    try:
-        value = ast.literal_eval(node) if node is not None else None
-    except ValueError:
-        return {}
-    if isinstance(value, dict):
-        return {str(k): str(v) for k, v in value.items()}
-    return {}
 
 
 def kind_doc(target: str) -> str:

@@ -90,19 +90,17 @@ def test_a_command_that_loads_tensorflow_prints_none_of_its_start_up_notices():
         assert notice not in done.stderr
 
 
-RENAMED_SOURCE = """
+KNOB_SOURCE = """
 import tensorweave as tw
 
 
 class Knob(tw.Layer):
     \"\"\"Turns.\"\"\"
 
-    @tw.renamed_arguments({"probability": "rate", "fn": "activation"})
     def __init__(self, x, *, rate=0.5, activation=None, name=None, share_state_with=None):
         super().__init__(x, shape=x.shape, dtype=x.dtype, name=name)
 
 
-@tw.renamed_arguments({"n_classes": "num_classes"})
 def onehot(x, num_classes=2):
     return x
 """
@@ -126,22 +124,19 @@ def knob(fake_dists):
             "processors": {"onehot.v1": "knob:onehot"},
             "counterparts": {"knobs": "table:COUNTERPARTS"},
         },
-        modules={"knob": RENAMED_SOURCE, "table": TABLE_SOURCE},
+        modules={"knob": KNOB_SOURCE, "table": TABLE_SOURCE},
     )
 
 
-def test_describe_lists_deprecated_argument_names(knob, capsys):
+def test_describe_shows_the_same_signature_from_source_and_loaded(knob, capsys):
     assert main(["describe", "Knob.v1"]) == 0
-    out = capsys.readouterr().out
-    assert (
-        "deprecated argument names (still work, with a warning): fn -> activation, probability -> rate"
-        in out
-    )
+    from_source = capsys.readouterr().out
+    assert "rate=0.5, activation=None" in from_source
     assert main(["describe", "onehot.v1"]) == 0
-    assert "n_classes -> num_classes" in capsys.readouterr().out
+    assert "num_classes=2" in capsys.readouterr().out
     assert knob.module("knob") not in sys.modules  # read from source
     assert main(["describe", "Knob.v1", "--load"]) == 0
-    assert "fn -> activation, probability -> rate" in capsys.readouterr().out
+    assert "rate=0.5, activation=None" in capsys.readouterr().out
 
 
 def test_describe_shows_the_keras_counterpart_and_other_names(knob, capsys):

@@ -34,14 +34,9 @@ def test_batch_shape_is_the_full_shape():
         tw.Input(shape=(8,), batch_shape=(None, 8))
 
 
-def test_a_leading_none_is_the_old_convention_with_a_warning():
-    fix = r"Fix: shape=\(8,\) .*batch_shape=\(None, None, 8\)"
-    with pytest.warns(tw.ShapeConventionWarning, match=fix):
-        x = tw.Input(shape=(None, 8))
-    assert x.shape == (None, 8)
-    with pytest.warns(tw.ShapeConventionWarning, match=r"Fix: shape=\(\)"):
-        assert tw.Input(shape=(None,)).shape == (None,)
-    assert issubclass(tw.ShapeConventionWarning, FutureWarning)  # shown to users by default
+def test_a_leading_none_is_a_dynamic_first_axis_as_in_keras():
+    assert tw.Input(shape=(None, 8)).shape == (None, None, 8)
+    assert tw.Input(shape=(None,)).shape == (None, None)
 
 
 def test_shapes_that_can_only_be_mistakes_are_refused_with_the_fix():

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tensorweave as tw
+from tensorweave.drawing.summarize import summary_rows
 from tests.strategies import values, widths
 
 A = np.array([[1.0, -2.0, 4.0]], "float32")
@@ -188,6 +189,6 @@ def test_unnamed_ops_get_distinct_names_so_a_summary_has_one_row_each():
     first, second = tw.ops.abs(per_row), tw.ops.abs(per_col)
     assert (per_row.name, per_col.name) == ("reduce_sum", "reduce_sum_1")
     assert (first.name, second.name) == ("abs", "abs_1")
-    rows = [r.name for r in tw.graph.summarize.summary_rows([first, second])]
+    rows = [r.name for r in summary_rows([first, second])]
     assert len(rows) == len(set(rows)) == 5
     assert tw.ops.reduce_sum(x, axis=1, name="total").name == "total"

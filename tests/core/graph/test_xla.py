@@ -8,7 +8,7 @@ import pytest
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave.graph.xla import XLAError, explain
+from tensorweave.graph.compile import XLAError, explain
 
 
 def _ids_to_text(v: tf.Tensor) -> tf.Tensor:

@@ -1,5 +1,5 @@
-"""Reading entry-point targets from source: definitions, re-exports, kinds' docs, renamed
-arguments and what is wrong with a target, without importing anything."""
+"""Reading entry-point targets from source: definitions, re-exports, kinds' docs and
+what is wrong with a target, without importing anything."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import sys
 from tensorweave.registries.sources import (
     find,
     kind_doc,
-    renamed_arguments_of,
     signature_and_doc,
     target_problem,
 )
@@ -19,7 +18,6 @@ PACKAGE = {
         "import tensorweave as tw\n\n"
         "class Widget:\n"
         '    """Whirrs."""\n\n'
-        '    @tw.renamed_arguments({"speed": "rate"})\n'
         "    def __init__(self, rate=1.0):\n        pass\n\n"
         'gadgets = tw.Kind.of_callables("gadgets", doc="things that whirr")\n'
     ),
@@ -48,9 +46,8 @@ def test_a_definition_is_found_through_a_re_export(tmp_path, monkeypatch):
     assert pkg not in sys.modules  # nothing was imported
 
 
-def test_renamed_arguments_and_kind_docs_are_read_from_the_source(tmp_path, monkeypatch):
+def test_kind_docs_are_read_from_the_source(tmp_path, monkeypatch):
     pkg = _package(tmp_path, monkeypatch, "srcpkg_meta")
-    assert renamed_arguments_of(f"{pkg}.impl:Widget") == {"speed": "rate"}
     assert kind_doc(f"{pkg}.impl:gadgets") == "things that whirr"
     assert kind_doc(f"{pkg}.impl:Widget") == ""
 

@@ -145,7 +145,7 @@ def test_jit_compile_trains_like_the_plain_model():
 
 
 def test_jit_compile_error_names_the_layer():
-    from tensorweave.graph.xla import XLAError
+    from tensorweave.graph.compile import XLAError
 
     x = tw.Input(n_units=2, name="x")
     w = tf.Variable([[1.0], [1.0]])

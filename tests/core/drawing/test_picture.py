@@ -9,7 +9,7 @@ import pytest
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave.graph.drawing import DrawingError, draw, to_dot, to_svg
+from tensorweave.drawing.picture import DrawingError, draw, to_dot, to_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -37,13 +37,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tensorweave.drawing.layout import edge_segments, layered
+from tensorweave.drawing.raster import render
 from tensorweave.errors import TensorweaveError
 from tensorweave.graph.graph import Graph
 from tensorweave.graph.input import Input
 from tensorweave.graph.layer import Layer
-from tensorweave.graph.layout import edge_segments, layered
 from tensorweave.graph.module import Module
-from tensorweave.graph.raster import render
 
 __all__ = ["draw", "to_svg", "to_dot", "scene", "Scene", "edge_path", "DrawingError"]
 

@@ -1,4 +1,4 @@
-"""PNG/PDF pictures of a laid-out graph without Graphviz: ``drawing.scene`` drawn by matplotlib.
+"""PNG/PDF pictures of a laid-out graph without Graphviz: ``picture.scene`` drawn by matplotlib.
 
 The same boxes, labels, edge routes and shared-state marks as the SVG (``drawing.to_svg``),
 so a picture made here and one made by the SVG agree. matplotlib is optional: without it

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tensorweave.graph.layout import crossings, edge_segments, layered
+from tensorweave.drawing.layout import crossings, edge_segments, layered
 
 
 @st.composite

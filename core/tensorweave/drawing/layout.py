@@ -7,7 +7,7 @@ within each column is found by barycentric sweeps (each node near the mean posit
 neighbours in the adjacent column; the order with fewest crossings is kept), and each
 column is shifted towards its predecessors so chains run straight. ``edge_segments`` turns
 a route into drawing segments: a cubic curve across each gap between columns and a
-straight stretch through each column a long edge crosses. ``drawing`` uses it when
+straight stretch through each column a long edge crosses. ``picture`` uses it when
 Graphviz's ``dot`` is not installed.
 
 >>> lay = layered(["a", "b", "c"], [("a", "b"), ("b", "c"), ("a", "c")],
