@@ -156,8 +156,7 @@ def test_component_speaks_the_one_vocabulary(kind, dist, name):
             annotation = str(params[flag].annotation)
             assert annotation.startswith("bool"), f"{name}: {flag} is a bool flag"
     if "from_logits" in params:
-        # Keras's default; None is the one-release transition that warns when omitted
-        assert params["from_logits"].default in (False, None), name
+        assert params["from_logits"].default is False, name  # Keras's default
     aliases = tw.renames_of(obj)
     open_kw = _takes_var_keyword(obj)  # RNN(**cell_options): the cell's names
     for old, new in aliases.items():

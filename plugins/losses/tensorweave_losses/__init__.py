@@ -24,7 +24,6 @@ import tensorweave as tw
 if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_losses import auc, kinds, sinkhorn
     from tensorweave_losses.base import (
-        FromLogitsDefaultWarning,
         LossLayer,
         LossValueError,
         ProbabilitiesAsLogitsWarning,
@@ -81,7 +80,6 @@ _EXPORTS = {
     "LossLayer": "base",
     "LossValueError": "base",
     "ProbabilitiesAsLogitsWarning": "base",
-    "FromLogitsDefaultWarning": "base",
     "graph_function": "base",
     "binary_cross_entropy": "cross_entropy",
     "categorical_cross_entropy": "cross_entropy",
@@ -158,7 +156,6 @@ __all__ = [
     "LossLayer",
     "LossValueError",
     "ProbabilitiesAsLogitsWarning",
-    "FromLogitsDefaultWarning",
     "graph_function",
     "binary_cross_entropy",
     "categorical_cross_entropy",

@@ -33,8 +33,6 @@ __all__ = [
     "REDUCTIONS",
     "LossValueError",
     "ProbabilitiesAsLogitsWarning",
-    "FromLogitsDefaultWarning",
-    "from_logits_or_default",
     "LossLayer",
     "graph_function",
     "reduce_loss",
@@ -63,30 +61,6 @@ class LossValueError(tw.TensorweaveError, ValueError):
 
 class ProbabilitiesAsLogitsWarning(UserWarning):
     """Predictions passed as logits look like probabilities (rows in [0, 1] summing to 1)."""
-
-
-class FromLogitsDefaultWarning(FutureWarning):
-    """A cross-entropy was called without ``from_logits``, whose default is changing."""
-
-
-def from_logits_or_default(loss: str, from_logits: bool | None) -> bool:
-    """``from_logits``, or the old default ``True`` with a ``FromLogitsDefaultWarning``.
-
-    The cross-entropies take Keras's convention, ``from_logits=False`` by default (as
-    ``kl_divergence`` already did); for one release an omitted ``from_logits`` still means
-    logits, the old default, and warns: a silent switch would train on clipped logits.
-    """
-    if from_logits is not None:
-        return bool(from_logits)
-    warnings.warn(
-        f"{loss}: from_logits was not given. It means from_logits=True (logits) in this "
-        "release, as before, but its default becomes False (probabilities, as in Keras) in "
-        "the next. Fix: pass from_logits=True for logits (raw scores) or from_logits=False "
-        "for probabilities.",
-        FromLogitsDefaultWarning,
-        stacklevel=4,
-    )
-    return True
 
 
 class LossLayer(tw.Lifted):

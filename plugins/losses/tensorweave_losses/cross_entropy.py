@@ -1,11 +1,9 @@
 """Cross-entropy losses: binary, categorical (one-hot or soft labels) and sparse (class ids).
 
 Each takes logits (``from_logits=True``, the numerically stable path: extreme logits such
-as ±1e4 give finite losses and gradients) or probabilities (``from_logits=False``). Say
-which: an omitted ``from_logits`` means logits in this release and warns
-(``FromLogitsDefaultWarning``), as the default becomes ``False`` (Keras's convention, that
-of ``kl_divergence``) in the next. Label smoothing mixes the labels with the uniform
-distribution.
+as ±1e4 give finite losses and gradients) or probabilities (``from_logits=False``, the
+default, as in Keras and ``kl_divergence``). Label smoothing mixes the labels with the
+uniform distribution.
 
 >>> from tensorweave_losses.cross_entropy import sparse_categorical_cross_entropy
 >>> round(float(sparse_categorical_cross_entropy([0], [[0.0, 0.0]], from_logits=True)), 4)
@@ -26,7 +24,6 @@ from tensorweave_losses.base import (
     check_reduction,
     check_shapes,
     float_tensor,
-    from_logits_or_default,
     graph_function,
     per_example,
     reduce_loss,
@@ -73,7 +70,7 @@ def binary_cross_entropy(
     labels: Any,
     predictions: Any,
     *,
-    from_logits: bool | None = None,
+    from_logits: bool = False,
     label_smoothing: float = 0.0,
     sample_weight: Any = None,
     reduction: str = "mean",
@@ -86,10 +83,9 @@ def binary_cross_entropy(
 
     Args:
         labels: targets in [0, 1].
-        predictions: logits, or probabilities with ``from_logits=False``.
-        from_logits: whether ``predictions`` are logits. Pass it: when omitted it means
-            ``True`` (logits) in this release with a ``FromLogitsDefaultWarning``, and
-            ``False`` (as in Keras) from the next.
+        predictions: probabilities, or logits with ``from_logits=True``.
+        from_logits: whether ``predictions`` are logits (default ``False``: probabilities,
+            as in Keras).
         label_smoothing: squeeze labels towards 0.5: ``y * (1 - s) + 0.5 * s``.
         sample_weight: weights per example (or per element).
         reduction: ``"mean"``, ``"sum"`` or ``"none"``.
@@ -99,7 +95,6 @@ def binary_cross_entropy(
     """
     name = "binary_cross_entropy"
     check_reduction(name, reduction)
-    from_logits = from_logits_or_default(name, from_logits)
     check_smoothing(name, label_smoothing)
     predictions = float_tensor(predictions)
     labels = align_labels(tf.cast(tf.convert_to_tensor(labels), predictions.dtype), predictions)
@@ -120,7 +115,7 @@ def categorical_cross_entropy(
     labels: Any,
     predictions: Any,
     *,
-    from_logits: bool | None = None,
+    from_logits: bool = False,
     label_smoothing: float = 0.0,
     axis: int = -1,
     sample_weight: Any = None,
@@ -132,8 +127,8 @@ def categorical_cross_entropy(
         labels: one distribution per example, the shape of ``predictions``.
         predictions: logits, or probabilities with ``from_logits=False`` (renormalised to
             sum to 1, then clipped away from 0).
-        from_logits: whether ``predictions`` are logits (pass it: see
-            ``binary_cross_entropy``). Eager probability-looking logits (rows in [0, 1]
+        from_logits: whether ``predictions`` are logits (default ``False``:
+            probabilities, as in Keras). Eager probability-looking logits (rows in [0, 1]
             summing to 1) raise a ``ProbabilitiesAsLogitsWarning``.
         label_smoothing: ``y * (1 - s) + s / n_classes``.
         axis: the class axis.
@@ -145,7 +140,6 @@ def categorical_cross_entropy(
     """
     name = "categorical_cross_entropy"
     check_reduction(name, reduction)
-    from_logits = from_logits_or_default(name, from_logits)
     check_smoothing(name, label_smoothing)
     predictions = float_tensor(predictions)
     labels = tf.cast(tf.convert_to_tensor(labels), predictions.dtype)
@@ -171,7 +165,7 @@ def sparse_categorical_cross_entropy(
     labels: Any,
     predictions: Any,
     *,
-    from_logits: bool | None = None,
+    from_logits: bool = False,
     label_smoothing: float = 0.0,
     sample_weight: Any = None,
     reduction: str = "mean",
@@ -184,9 +178,8 @@ def sparse_categorical_cross_entropy(
             ``LossValueError`` eagerly and fail an assert inside compiled graphs.
         predictions: logits ``[..., n_classes]``, or probabilities with
             ``from_logits=False``.
-        from_logits: whether ``predictions`` are logits. Pass it: when omitted it means
-            ``True`` (logits) in this release with a ``FromLogitsDefaultWarning``, and
-            ``False`` (as in Keras) from the next.
+        from_logits: whether ``predictions`` are logits (default ``False``: probabilities,
+            as in Keras).
         label_smoothing: as in ``categorical_cross_entropy``.
         sample_weight: weights per example.
         reduction: ``"mean"``, ``"sum"`` or ``"none"``.
@@ -196,7 +189,6 @@ def sparse_categorical_cross_entropy(
     """
     name = "sparse_categorical_cross_entropy"
     check_reduction(name, reduction)
-    from_logits = from_logits_or_default(name, from_logits)
     check_smoothing(name, label_smoothing)
     predictions = float_tensor(predictions)
     labels = tf.convert_to_tensor(labels)

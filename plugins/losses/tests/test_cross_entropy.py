@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 import tensorweave as tw
 from tensorweave_losses import (
-    FromLogitsDefaultWarning,
     LossValueError,
     ProbabilitiesAsLogitsWarning,
 )
@@ -210,22 +209,22 @@ def test_as_layer_matches_function_and_has_gradients():
         (sparse_categorical_cross_entropy, np.array([0])),
     ],
 )
-def test_omitted_from_logits_keeps_the_old_default_and_warns(loss, labels):
-    logits = np.array([[2.0, -1.0]], "float32")
-    with pytest.warns(FromLogitsDefaultWarning, match=r"from_logits=True.*False.*Keras"):
-        omitted = loss(labels, logits)
-    np.testing.assert_allclose(omitted, loss(labels, logits, from_logits=True))
+def test_omitted_from_logits_means_probabilities_as_keras(loss, labels):
+    probs = np.array([[0.8, 0.2]], "float32")
     with warnings.catch_warnings():
-        warnings.simplefilter("error", FromLogitsDefaultWarning)
-        loss(labels, logits, from_logits=True)  # explicit: no warning
+        warnings.simplefilter("error")
+        omitted = loss(labels, probs)  # no warning: the default is decided
+    np.testing.assert_allclose(omitted, loss(labels, probs, from_logits=False))
+    with pytest.raises(LossValueError, match=r"from_logits=False.*from_logits=True"):
+        loss(labels, np.array([[2.0, -1.0]], "float32"))  # logits need from_logits=True
 
 
-def test_from_logits_default_is_keras_false_or_the_warned_transition():
+def test_from_logits_default_is_keras_false():
     import inspect
 
     for name in ("binary", "categorical", "sparse_categorical"):
         fn = tw.losses[f"{name}_cross_entropy.v1"]
-        assert inspect.signature(fn).parameters["from_logits"].default is None
+        assert inspect.signature(fn).parameters["from_logits"].default is False
     assert (
         inspect.signature(tw.losses["kl_divergence.v1"]).parameters["from_logits"].default is False
     )
