@@ -20,9 +20,9 @@ from tensorweave_losses.base import (
     check_reduction,
     check_shapes,
     float_tensor,
-    graph_function,
     reduce_loss,
 )
+from tensorweave_losses.nodes import graph_function
 
 __all__ = [
     "cosine_distance",
