@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import tensorweave as tw
-from tensorweave_models._build import Scope, check_pooling, layer
+from tensorweave_models.build import Scope, check_pooling, layer
 
-__all__ = ["Head", "image_head"]
+__all__ = ["Head", "image_head", "keras_application"]
 
 
 @dataclass(frozen=True)
@@ -66,3 +66,25 @@ def image_head(
     if head.pooling == "max":
         return layer("GlobalMaxPool.v1")(x, name=names(max_name))
     return x
+
+
+def keras_application(
+    builder: str, image: tw.Layer, head: Head, **options: Any
+) -> Callable[[], Any]:
+    """A function building ``keras.applications.<builder>`` with ``weights=None`` and the
+    options of a module built on ``image`` with ``head`` (for ``load_weights``)."""
+
+    def build() -> Any:
+        import keras
+
+        return getattr(keras.applications, builder)(
+            weights=None,
+            include_top=head.include_top,
+            input_shape=tuple(image.shape[1:]),
+            pooling=head.pooling,
+            classes=head.classes,
+            classifier_activation=head.classifier_activation,
+            **options,
+        )
+
+    return build
