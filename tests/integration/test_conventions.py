@@ -268,13 +268,12 @@ def test_every_old_name_still_builds_and_warns_naming_the_new(kind, name, old, n
 
 def test_the_data_pack_processor_takes_num_classes():
     one_hot = tw.processors["one_hot.v1"]
-    with pytest.warns(tw.RenamedArgumentWarning, match="'n_classes' is renamed 'num_classes'"):
-        old = one_hot([1, 0], n_classes=3)
-    assert old.tolist() == one_hot([1, 0], num_classes=3).tolist()
+    assert one_hot([1, 0], num_classes=3).tolist() == [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
+    with pytest.raises(TypeError, match="n_classes"):
+        one_hot([1, 0], n_classes=3)  # the old spelling is gone (never released)
     from tensorweave_data.pipeline import Pipeline
 
-    with pytest.warns(tw.RenamedArgumentWarning):
-        pipe = Pipeline([{"step": "one_hot.v1", "n_classes": 3}], workers=0)
+    pipe = Pipeline([{"step": "one_hot.v1", "num_classes": 3}], workers=0)
     assert pipe.to_config() == [{"step": "one_hot.v1", "num_classes": 3}]
 
 
