@@ -138,14 +138,17 @@ def confusion_parts(
     threshold: float = 0.5,
     sample_weight: Any = None,
     metric: str = "precision/recall/f1",
+    inclusive: bool = False,
 ) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
     """Weighted (true positives, false positives, false negatives), element-wise over all
-    entries of 0/1 labels and scores thresholded at ``threshold`` (as Keras)."""
+    entries of 0/1 labels and scores thresholded at ``threshold`` (as Keras): a score is
+    positive above it, or from it on with ``inclusive`` (Keras's IoU metrics)."""
     predictions = float_tensor(predictions)
     labels = align_labels(tf.cast(tf.convert_to_tensor(labels), predictions.dtype), predictions)
     check_shapes(metric, labels, predictions, "give one 0/1 label per prediction.")
     positive = tf.cast(labels > 0.5, tf.float32)
-    predicted = tf.cast(predictions > threshold, tf.float32)
+    above = predictions >= threshold if inclusive else predictions > threshold
+    predicted = tf.cast(above, tf.float32)
     w = tf.ones_like(positive)
     if sample_weight is not None:
         w = tf.broadcast_to(weights_like(metric, sample_weight, positive), tf.shape(positive))

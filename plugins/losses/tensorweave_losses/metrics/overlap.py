@@ -43,12 +43,20 @@ def overlap_parts(
     *,
     threshold: float | None = 0.5,
     sample_weight: Any = None,
+    inclusive: bool = False,
 ) -> tuple[tf.Tensor, tf.Tensor, tf.Tensor]:
-    """Weighted (tp, fp, fn) over every entry: of scores thresholded at ``threshold`` (as
-    ``precision``/``recall``), or of probabilities as they are when ``threshold`` is ``None``."""
+    """Weighted (tp, fp, fn) over every entry: of scores thresholded at ``threshold``
+    (positive above it as ``precision``/``recall``, or from it on with ``inclusive`` as
+    ``keras.metrics.BinaryIoU``), or of probabilities as they are when ``threshold`` is
+    ``None``."""
     if threshold is not None:
         return confusion_parts(
-            labels, predictions, threshold=threshold, sample_weight=sample_weight, metric=name
+            labels,
+            predictions,
+            threshold=threshold,
+            sample_weight=sample_weight,
+            metric=name,
+            inclusive=inclusive,
         )
     labels, predictions = paired(name, labels, predictions, MASK_FIX)
     check_probabilities(name, predictions)
@@ -68,14 +76,21 @@ def iou(
     labels: Any, predictions: Any, *, threshold: float | None = 0.5, sample_weight: Any = None
 ) -> tf.Tensor:
     """Intersection over union (Jaccard index) ``tp / (tp + fp + fn)`` of 0/1 masks against
-    scores above ``threshold``, over every entry; as ``keras.metrics.BinaryIoU`` with
+    scores at or above ``threshold``, over every entry; as ``keras.metrics.BinaryIoU`` with
     ``target_class_ids=[1]``. ``threshold=None`` gives the soft IoU of probabilities.
 
     >>> float(iou([1.0, 1.0, 0.0, 0.0], [0.8, 0.3, 0.6, 0.1]))  # tp=1 fp=1 fn=1
     0.3333333432674408
     """
     return iou_result(
-        *overlap_parts("iou", labels, predictions, threshold=threshold, sample_weight=sample_weight)
+        *overlap_parts(
+            "iou",
+            labels,
+            predictions,
+            threshold=threshold,
+            sample_weight=sample_weight,
+            inclusive=True,
+        )
     )
 
 
@@ -103,6 +118,7 @@ class StreamingIoU(StreamingMetric):
 
     shapes = ((), (), ())
     metric = "iou"
+    inclusive = True  # a score equal to the threshold is positive (keras.metrics.BinaryIoU)
 
     def __init__(self, threshold: float | None = 0.5, *, name: str | None = None) -> None:
         super().__init__(name=name)
@@ -117,6 +133,7 @@ class StreamingIoU(StreamingMetric):
             predictions,
             threshold=self.threshold,
             sample_weight=sample_weight,
+            inclusive=self.inclusive,
         )
 
     def finish(self, *totals: tf.Tensor) -> tf.Tensor:
@@ -127,6 +144,7 @@ class StreamingDice(StreamingIoU):
     """Running ``dice_coefficient`` (accumulates tp, fp, fn)."""
 
     metric = "dice"
+    inclusive = False  # above the threshold, as f1
 
     def finish(self, *totals: tf.Tensor) -> tf.Tensor:
         return f1_result(*totals)
