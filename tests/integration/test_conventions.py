@@ -147,8 +147,7 @@ def test_component_speaks_the_one_vocabulary(kind, dist, name):
             annotation = str(params[flag].annotation)
             assert annotation.startswith("bool"), f"{name}: {flag} is a bool flag"
     if "from_logits" in params:
-        # Keras's default; None is the one-release transition that warns when omitted
-        assert params["from_logits"].default in (False, None), name
+        assert params["from_logits"].default is False, name  # Keras's default
 
 
 #: what a loss or metric calls the expected values and the model's output, labels first
@@ -214,7 +213,9 @@ def test_dropping_layers_take_rate_and_layers_with_inner_dropout_take_dropout():
 
 def test_the_data_pack_processor_takes_num_classes():
     one_hot = tw.processors["one_hot.v1"]
-    assert one_hot([1, 0], num_classes=3).tolist() == [[0, 1, 0], [1, 0, 0]]
+    assert one_hot([1, 0], num_classes=3).tolist() == [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
+    with pytest.raises(TypeError, match="n_classes"):
+        one_hot([1, 0], n_classes=3)  # the old spelling is gone (never released)
     from tensorweave_data.pipeline import Pipeline
 
     pipe = Pipeline([{"step": "one_hot.v1", "num_classes": 3}], workers=0)

@@ -13,32 +13,7 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import tensorweave as tw
-
-if TYPE_CHECKING:  # the lazily imported names, for type checkers
-    from tensorweave_data import kinds, processors
-    from tensorweave_data.arrays import arrays, read_arrays
-    from tensorweave_data.datasets import DataSplits, corpus, digits, stdlib_chars
-    from tensorweave_data.pipeline import Pipeline, ProcessingError, stack
-    from tensorweave_data.processors import (
-        argmax,
-        cast,
-        detokenize_chars,
-        labels,
-        normalize,
-        one_hot,
-        reshape,
-        scale,
-        shift_targets,
-        shuffle,
-        take,
-        tokenize_chars,
-        window,
-    )
-    from tensorweave_data.shapes import draw_shapes, shapes_segmentation
-    from tensorweave_data.synthetic_translation import synthetic_translation
 
 __version__ = "0.1.0"
 
@@ -74,36 +49,7 @@ _EXPORTS = {
     "synthetic_translation": "synthetic_translation",
 }
 
-__all__ = [
-    "Pipeline",
-    "ProcessingError",
-    "stack",
-    "DataSplits",
-    "digits",
-    "stdlib_chars",
-    "corpus",
-    "arrays",
-    "read_arrays",
-    "processors",
-    "kinds",
-    "normalize",
-    "one_hot",
-    "cast",
-    "reshape",
-    "tokenize_chars",
-    "detokenize_chars",
-    "window",
-    "shift_targets",
-    "scale",
-    "argmax",
-    "labels",
-    "shuffle",
-    "take",
-    "shapes_segmentation",
-    "draw_shapes",
-    "synthetic_translation",
-    "__version__",
-]
+__all__ = [*_EXPORTS, "__version__"]
 
 
 __getattr__, __dir__ = tw.lazy_exports(__name__, _EXPORTS)

@@ -72,12 +72,8 @@ def processor(name: str, owner: str = "Pipeline") -> Any:
 
 
 def _check(name: str, params: dict[str, Any], position: int) -> dict[str, Any]:
-    """``params`` of the processor ``name`` (deprecated names renamed, with a warning),
-    after checking they fit its signature."""
+    """``params`` of the processor ``name``, after checking they fit its signature."""
     fn = processor(name, f"pipeline step {position}")
-    aliases = tw.renames_of(fn)
-    if aliases:
-        params = tw.apply_renames(f"pipeline step {position} ({name})", aliases, params)
     try:
         sig = inspect.signature(fn)
     except (TypeError, ValueError):

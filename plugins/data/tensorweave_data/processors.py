@@ -32,8 +32,6 @@ from typing import Any
 
 import numpy as np
 
-import tensorweave as tw
-
 __all__ = [
     "normalize",
     "one_hot",
@@ -76,9 +74,8 @@ def normalize(
     return _on(value, field, lambda v: ((np.asarray(v, dtype=dtype) - mean) / std).astype(dtype))
 
 
-@tw.renamed_arguments({"n_classes": "num_classes"})
 def one_hot(value: Any, num_classes: int, field: str | None = None) -> Any:
-    """Integer class ids to one-hot float32 rows (``n_classes=`` is a deprecated alias).
+    """Integer class ids to one-hot float32 rows.
 
     >>> import numpy as np
     >>> one_hot(np.array([2, 0]), num_classes=3).tolist()

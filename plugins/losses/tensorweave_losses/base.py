@@ -1,28 +1,16 @@
-"""What every loss, metric and distance here shares: graph-or-tensor calls, reductions, checks.
+"""What every loss, metric and distance here shares: checks of labels and predictions, and
+reductions.
 
-A function decorated with :func:`graph_function` computes on tensors, but called with any
-``tw.Layer`` argument it returns a :class:`LossLayer` instead, a graph node whose inputs are
-those layers (other arguments are bound as constants). So a training graph can end in its
-loss node, and ``node.function`` is the plain function it applies.
-
->>> import tensorweave as tw
->>> from tensorweave_losses.regression import mse
->>> float(mse([[1.0, 2.0]], [[1.0, 4.0]]))
-2.0
->>> y, p = tw.Input(n_units=2, name="y"), tw.Input(n_units=2, name="p")
->>> node = mse(y, p)
->>> node.shape, node.function is mse.function
-((), True)
->>> float(node([[1.0, 2.0]], [[1.0, 4.0]]))
-2.0
+>>> import tensorflow as tf
+>>> from tensorweave_losses.base import reduce_loss
+>>> float(reduce_loss("demo", tf.constant([1.0, 3.0]), sample_weight=[1.0, 0.0]))
+0.5
 """
 
 from __future__ import annotations
 
-import functools
 import warnings
-from collections.abc import Callable
-from typing import Any, Protocol, cast
+from typing import Any
 
 import numpy as np
 import tensorflow as tf
@@ -33,10 +21,6 @@ __all__ = [
     "REDUCTIONS",
     "LossValueError",
     "ProbabilitiesAsLogitsWarning",
-    "FromLogitsDefaultWarning",
-    "from_logits_or_default",
-    "LossLayer",
-    "graph_function",
     "reduce_loss",
     "check_reduction",
     "check_shapes",
@@ -63,84 +47,6 @@ class LossValueError(tw.TensorweaveError, ValueError):
 
 class ProbabilitiesAsLogitsWarning(UserWarning):
     """Predictions passed as logits look like probabilities (rows in [0, 1] summing to 1)."""
-
-
-class FromLogitsDefaultWarning(FutureWarning):
-    """A cross-entropy was called without ``from_logits``, whose default is changing."""
-
-
-def from_logits_or_default(loss: str, from_logits: bool | None) -> bool:
-    """``from_logits``, or the old default ``True`` with a ``FromLogitsDefaultWarning``.
-
-    The cross-entropies take Keras's convention, ``from_logits=False`` by default (as
-    ``kl_divergence`` already did); for one release an omitted ``from_logits`` still means
-    logits, the old default, and warns: a silent switch would train on clipped logits.
-    """
-    if from_logits is not None:
-        return bool(from_logits)
-    warnings.warn(
-        f"{loss}: from_logits was not given. It means from_logits=True (logits) in this "
-        "release, as before, but its default becomes False (probabilities, as in Keras) in "
-        "the next. Fix: pass from_logits=True for logits (raw scores) or from_logits=False "
-        "for probabilities.",
-        FromLogitsDefaultWarning,
-        stacklevel=4,
-    )
-    return True
-
-
-class LossLayer(tw.Lifted):
-    """A loss, metric or distance applied in a graph.
-
-    Built by calling a registered loss with layers (``tw.losses["mse.v1"](labels, preds)``),
-    through ``tw.lift``; rarely directly. ``tf.Variable`` arguments (NCE and sampled-softmax
-    output weights) are kept in this node's state, so they train and checkpoint with the
-    graph. ``reuse_with`` applies the same loss to other layers (``reduction="none"``
-    overrides an option).
-
-    Attributes:
-        function: the plain tensor function this node applies.
-        options: the non-layer arguments it was called with.
-    """
-
-    # losses and metrics are numerically sensitive: float32 under mixed precision
-    compute_precision = "float32"
-
-    def streaming(self) -> Any:
-        """A fresh streaming state of this metric node (``update(*input tensors)``,
-        ``result()``, ``reset()``), so a figure over many batches equals the metric on all
-        of them at once; ``None`` when the function has none (a loss: a mean over examples).
-        """
-        from tensorweave_losses.node_metric import node_metric
-
-        shapes = [layer.shape for layer in self.inputs]
-        return node_metric(self.function, self.call_args, self.call_kwargs, shapes)
-
-
-class GraphFunction(Protocol):
-    """What ``graph_function`` returns: callable, with the plain function as ``.function``."""
-
-    function: Callable[..., Any]
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
-
-
-def graph_function(fn: Callable[..., Any]) -> GraphFunction:
-    """Make ``fn`` dual-use: on tensors it computes, with any layer argument it builds a node.
-
-    In layer mode ``name=`` names the node. The wrapper exposes the plain function as
-    ``.function``.
-    """
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, name: str | None = None, **kwargs: Any) -> Any:
-        if not any(isinstance(a, tw.Layer) for a in (*args, *kwargs.values())):
-            return fn(*args, **kwargs)
-        return tw.lift(fn, *args, name=name, node=LossLayer, **kwargs)
-
-    dual = cast(GraphFunction, tf.autograph.experimental.do_not_convert(wrapper))
-    dual.function = fn
-    return dual
 
 
 # -- checks -------------------------------------------------------------------------------

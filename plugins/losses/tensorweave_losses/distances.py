@@ -16,13 +16,14 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_losses.base import (
+    EPSILON,
     align_labels,
     check_reduction,
     check_shapes,
     float_tensor,
-    graph_function,
     reduce_loss,
 )
+from tensorweave_losses.nodes import graph_function
 
 __all__ = [
     "cosine_distance",
@@ -33,6 +34,7 @@ __all__ = [
     "torus_l1_distance",
     "cosine_similarity",
     "cosine",
+    "l2_normalize",
 ]
 
 
@@ -49,9 +51,17 @@ def _safe_sqrt(squared: tf.Tensor) -> tf.Tensor:
     return tf.where(positive, tf.sqrt(tf.where(positive, squared, tf.ones_like(squared))), 0.0)
 
 
-def cosine(x: tf.Tensor, y: tf.Tensor, axis: int = -1) -> tf.Tensor:
-    """``cos(x, y)`` along ``axis``; 0 when either vector is zero."""
-    return tf.reduce_sum(tf.math.l2_normalize(x, axis) * tf.math.l2_normalize(y, axis), axis)
+def l2_normalize(x: tf.Tensor, axis: int = -1, epsilon: float = 1e-6) -> tf.Tensor:
+    """``x / max(‖x‖₂, epsilon)`` along ``axis`` (a zero vector stays zero, with finite
+    gradients); ``epsilon=1e-6`` is ``tf.math.l2_normalize``'s floor, ``1e-7`` Keras's."""
+    square_sum = tf.reduce_sum(tf.square(x), axis, keepdims=True)
+    return x * tf.math.rsqrt(tf.maximum(square_sum, tf.cast(epsilon**2, x.dtype)))
+
+
+def cosine(x: tf.Tensor, y: tf.Tensor, axis: int = -1, epsilon: float = 1e-6) -> tf.Tensor:
+    """``cos(x, y)`` along ``axis``, each norm floored at ``epsilon``; 0 when either vector
+    is zero."""
+    return tf.reduce_sum(l2_normalize(x, axis, epsilon) * l2_normalize(y, axis, epsilon), axis)
 
 
 @graph_function
@@ -93,7 +103,8 @@ def cosine_similarity(
     predictions = float_tensor(predictions)
     labels = align_labels(tf.cast(tf.convert_to_tensor(labels), predictions.dtype), predictions)
     check_shapes(name, labels, predictions, "labels must be vectors of the predictions' shape.")
-    return reduce_loss(name, -cosine(labels, predictions, axis), sample_weight, reduction)
+    similarity = cosine(labels, predictions, axis, EPSILON)  # Keras's norm floor, 1e-7
+    return reduce_loss(name, -similarity, sample_weight, reduction)
 
 
 @graph_function

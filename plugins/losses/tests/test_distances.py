@@ -1,5 +1,6 @@
 """Distances against numpy; safe gradients at zero; sparse inputs; as layers."""
 
+import keras
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -88,3 +89,13 @@ def test_cosine_similarity_loss_is_minus_the_cosine_and_safe_at_zero():
     with tf.GradientTape() as tape:
         value = cosine_similarity([[1.0, 0.0]], p)
     assert np.all(np.isfinite(tape.gradient(value, p).numpy()))
+
+
+def test_cosine_similarity_floors_the_norms_at_keras_epsilon():
+    """Norms between 1e-7 (Keras's floor) and 1e-6 (``tf.math.l2_normalize``'s) are kept."""
+    y = np.array([[3e-7, 4e-7], [1.0, 2.0], [0.0, 0.0], [1.0, -1.0]], "float32")
+    p = np.array([[3e-7, 4e-7], [2e-7, 1e-7], [1.0, 1.0], [-2.0, 2.0]], "float32")
+    want = keras.losses.cosine_similarity(y, p)
+    got = cosine_similarity(y, p, reduction="none")
+    np.testing.assert_allclose(got, np.asarray(want), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[:2], [-1.0, -0.8], rtol=1e-5)

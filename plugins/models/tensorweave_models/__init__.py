@@ -15,24 +15,7 @@ cheap: each name's module is imported when the name is first used.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import tensorweave as tw
-
-if TYPE_CHECKING:  # the lazily imported names, for type checkers
-    from tensorweave_models.convnext import ConvNeXtTiny
-    from tensorweave_models.dcgan import DCGANDiscriminator, DCGANGenerator
-    from tensorweave_models.efficientnet_v2 import EfficientNetV2B0
-    from tensorweave_models.keras_weights import WeightsError, from_keras, load_weights
-    from tensorweave_models.kinds import models
-    from tensorweave_models.mobilenet_v2 import MobileNetV2
-    from tensorweave_models.resnet import ResNet18, ResNet34, ResNet50, ResNet101
-    from tensorweave_models.seq2seq import Seq2Seq, greedy_decode
-    from tensorweave_models.transformer_classifier import TransformerClassifier
-    from tensorweave_models.transformer_lm import TransformerLM
-    from tensorweave_models.unet import UNet
-    from tensorweave_models.vae import VAE
-    from tensorweave_models.vgg16 import VGG16
 
 # Public name -> the submodule that defines it, imported on first use (PEP 562).
 _EXPORTS = {
@@ -58,27 +41,6 @@ _EXPORTS = {
     "greedy_decode": "seq2seq",
 }
 
-__all__ = [
-    "ResNet18",
-    "ResNet34",
-    "ResNet50",
-    "ResNet101",
-    "MobileNetV2",
-    "VGG16",
-    "ConvNeXtTiny",
-    "EfficientNetV2B0",
-    "UNet",
-    "TransformerLM",
-    "TransformerClassifier",
-    "Seq2Seq",
-    "DCGANGenerator",
-    "DCGANDiscriminator",
-    "VAE",
-    "from_keras",
-    "load_weights",
-    "WeightsError",
-    "models",
-    "greedy_decode",
-]
+__all__ = [*_EXPORTS]
 
 __getattr__, __dir__ = tw.lazy_exports(__name__, _EXPORTS)

@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 
 import tensorweave as tw
-from tensorweave_models._build import Scope, finish, input_layer, layer, scope
-from tensorweave_models._heads import Head
+from tensorweave_models.build import Scope, finish, input_layer, layer, scope
+from tensorweave_models.heads import Head
 
 __all__ = ["ConvNeXtTiny", "convnext_block"]
 
@@ -110,7 +110,7 @@ def ConvNeXtTiny(
             elif pooling == "max":
                 h = layer("GlobalMaxPool.v1")(h, name=names("max_pool"))
             out = _layer_norm(h, names, "layer_normalization")
-        from tensorweave_models.keras_weights import keras_application
+        from tensorweave_models.heads import keras_application
 
         counterpart = keras_application(
             "ConvNeXtTiny", image, head, include_preprocessing=include_preprocessing

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import tensorweave as tw
-from tensorweave_models._build import (
+from tensorweave_models.build import (
     check_rate,
     check_width,
     finish,

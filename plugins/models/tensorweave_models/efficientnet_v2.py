@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 
 import tensorweave as tw
-from tensorweave_models._build import Scope, check_rate, finish, input_layer, layer, scope
-from tensorweave_models._heads import Head, image_head
+from tensorweave_models.build import Scope, check_rate, finish, input_layer, layer, scope
+from tensorweave_models.heads import Head, image_head
 
 __all__ = ["EfficientNetV2B0", "mbconv_block"]
 
@@ -192,7 +192,7 @@ def EfficientNetV2B0(
             return layer("Dropout.v1")(pooled, dropout_rate, name=names("top_dropout"))
 
         out = image_head(h, names, head, before_dense=top_dropout)
-        from tensorweave_models.keras_weights import keras_application
+        from tensorweave_models.heads import keras_application
 
         counterpart = keras_application(
             "EfficientNetV2B0",

@@ -29,17 +29,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
 
-if TYPE_CHECKING:
-    from tensorweave_models._heads import Head
-
-__all__ = ["WeightsError", "from_keras", "load_weights", "keras_application"]
+__all__ = ["WeightsError", "from_keras", "load_weights"]
 
 #: a Keras weight name -> the names the same weight has in tensorweave's layers
 ALIASES = {"kernel": ("kernel", "weights"), "depthwise_kernel": ("kernel",)}
@@ -204,25 +201,3 @@ def load_weights(
             "model.save_weights), built with the same options."
         ) from err
     return from_keras(keras_model, module)
-
-
-def keras_application(
-    builder: str, image: tw.Layer, head: Head, **options: Any
-) -> Callable[[], Any]:
-    """A function building ``keras.applications.<builder>`` with ``weights=None`` and the
-    options of a module built on ``image`` with ``head`` (for ``load_weights``)."""
-
-    def build() -> Any:
-        import keras
-
-        return getattr(keras.applications, builder)(
-            weights=None,
-            include_top=head.include_top,
-            input_shape=tuple(image.shape[1:]),
-            pooling=head.pooling,
-            classes=head.classes,
-            classifier_activation=head.classifier_activation,
-            **options,
-        )
-
-    return build

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import tensorweave as tw
-from tensorweave_models._build import Scope, check_width, finish, input_layer, layer, scope
-from tensorweave_models._heads import Head, image_head
+from tensorweave_models.build import Scope, check_width, finish, input_layer, layer, scope
+from tensorweave_models.heads import Head, image_head
 
 __all__ = ["MobileNetV2", "make_divisible"]
 
@@ -135,7 +135,7 @@ def MobileNetV2(
         h = layer("Conv2D.v1")(h, last, 1, add_bias=False, name=names("Conv_1"))
         h = _bn_relu6(h, names, "Conv_1_bn", "out_relu")
         out = image_head(h, names, head)
-        from tensorweave_models.keras_weights import keras_application
+        from tensorweave_models.heads import keras_application
 
         counterpart = keras_application("MobileNetV2", image, head, alpha=alpha)
         return finish(image, out, names, weights=weights, keras_counterpart=counterpart)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import tensorweave as tw
-from tensorweave_models._build import (
+from tensorweave_models.build import (
     Scope,
     check_width,
     finish,
@@ -34,7 +34,7 @@ from tensorweave_models._build import (
     scaled,
     scope,
 )
-from tensorweave_models._heads import Head, image_head
+from tensorweave_models.heads import Head, image_head
 
 __all__ = ["ResNet18", "ResNet34", "ResNet50", "ResNet101"]
 
@@ -145,7 +145,7 @@ def _resnet(
         out = image_head(h, names, head)
         counterpart = None
         if bottleneck and width == 1.0:
-            from tensorweave_models.keras_weights import keras_application
+            from tensorweave_models.heads import keras_application
 
             counterpart = keras_application(builder, image, head)
         return finish(image, out, names, weights=weights, keras_counterpart=counterpart)

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 import tensorweave as tw
-from tensorweave_models._build import check_rate, finish, input_layer, layer, rnn_layer, scope
+from tensorweave_models.build import check_rate, finish, input_layer, layer, rnn_layer, scope
 
 __all__ = ["Seq2Seq", "greedy_decode", "ATTENTIONS"]
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import tensorweave as tw
-from tensorweave_models._build import check_rate, finish, input_layer, layer, scope
+from tensorweave_models.build import check_rate, finish, input_layer, layer, scope
 
 __all__ = ["TransformerLM"]
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import tensorweave as tw
-from tensorweave_models._build import Scope, check_width, finish, input_layer, layer, scaled, scope
+from tensorweave_models.build import Scope, check_width, finish, input_layer, layer, scaled, scope
 
 __all__ = ["UNet"]
 

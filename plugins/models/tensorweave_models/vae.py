@@ -35,7 +35,7 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_models._build import (
+from tensorweave_models.build import (
     check_width,
     finish,
     input_layer,

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import tensorweave as tw
-from tensorweave_models._build import check_width, finish, input_layer, layer, scaled, scope
-from tensorweave_models._heads import Head, image_head
+from tensorweave_models.build import check_width, finish, input_layer, layer, scaled, scope
+from tensorweave_models.heads import Head, image_head
 
 __all__ = ["VGG16"]
 
@@ -78,7 +78,7 @@ def VGG16(
             out = image_head(h, names, head, avg_name="global_average_pooling2d")
         counterpart = None
         if width == 1.0:
-            from tensorweave_models.keras_weights import keras_application
+            from tensorweave_models.heads import keras_application
 
             counterpart = keras_application("VGG16", image, head)
         return finish(image, out, names, weights=weights, keras_counterpart=counterpart)

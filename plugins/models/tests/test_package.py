@@ -29,7 +29,7 @@ def test_a_lookup_imports_its_builder_and_not_the_other_builders():
     assert out.stdout.strip() == str(
         [
             "tensorweave_models",
-            "tensorweave_models._build",
+            "tensorweave_models.build",
             "tensorweave_models.kinds",
             "tensorweave_models.unet",
         ]
