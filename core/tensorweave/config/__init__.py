@@ -36,8 +36,9 @@ from tensorweave.config.loading import (
     parse_override,
     parse_value,
 )
-from tensorweave.config.promises import is_promise, lookup, promise_kind
+from tensorweave.config.promises import is_promise, promise_kind
 from tensorweave.config.resolve import resolve, resolve_graph, validate
+from tensorweave.config.resolver import lookup
 from tensorweave.config.schema import Param, check_type, params_of
 from tensorweave.config.writing import Configurable, graph_block, promise_of, registered_name
 

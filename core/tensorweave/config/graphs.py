@@ -39,17 +39,39 @@ import inspect
 import types
 import typing
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tensorweave.config.errors import ConfigError, join_path
-from tensorweave.config.promises import is_promise, lookup, promise_kind
+from tensorweave.config.promises import is_promise, promise_kind
+from tensorweave.config.resolver import lookup
 from tensorweave.config.schema import params_of
 from tensorweave.errors import ArgumentError
 from tensorweave.graph import Graph, Input, Layer, Module, name_scope
 from tensorweave.graph.dtypes import as_dtype
 
-if TYPE_CHECKING:
-    from tensorweave.config.resolve import Resolver
+
+class Resolver(Protocol):
+    """What checks and builds the promises of a graph (``resolve.Resolver``; this module
+    does not import it: ``resolve`` imports this one)."""
+
+    errors: list[tuple[str, str]]
+
+    def check_promise(
+        self, node: Mapping[str, Any], path: str, *, n_inputs: int = 0, extra: tuple[str, ...] = ()
+    ) -> Any: ...
+
+    def build(self, node: Any, path: str) -> Any: ...
+
+    def build_promise(
+        self,
+        node: Mapping[str, Any],
+        path: str,
+        *,
+        inputs: tuple[Any, ...] = (),
+        extra: Mapping[str, Any] | None = None,
+        skip: tuple[str, ...] = (),
+    ) -> Any: ...
+
 
 __all__ = ["ConfigGraph", "is_graph_block", "check_graph", "build_graph", "layer_keywords"]
 

@@ -31,7 +31,8 @@ from typing import Any
 
 from tensorweave.config import graphs
 from tensorweave.config.errors import ConfigError, Problems, join_path
-from tensorweave.config.promises import META_KEYS, is_promise, lookup, promise_kind, promise_params
+from tensorweave.config.promises import META_KEYS, is_promise, promise_kind, promise_params
+from tensorweave.config.resolver import lookup
 from tensorweave.config.schema import (
     Param,
     accepts_var_keyword,
