@@ -26,13 +26,13 @@ builds only a tree that validated. Tables with a ``nodes`` table are layer graph
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from tensorweave.config import graphs
 from tensorweave.config.errors import ConfigError, Problems, join_path
 from tensorweave.config.promises import META_KEYS, is_promise, promise_kind, promise_params
-from tensorweave.config.resolver import lookup
+from tensorweave.config.resolver import Block, Plan, lookup
 from tensorweave.config.schema import (
     Param,
     accepts_var_keyword,
@@ -43,15 +43,22 @@ from tensorweave.config.schema import (
 from tensorweave.keywords import unknown_keyword
 from tensorweave.renames import apply_renames, renames_of, warn_renamed
 
-__all__ = ["validate", "resolve", "resolve_graph", "Resolver"]
+__all__ = ["validate", "build", "resolve", "resolve_graph", "Resolver"]
 
 
 class Resolver:
-    """Validates (``check``) and builds (``build``) config trees; one per resolution."""
+    """Validates (``check``) and builds (``build``) config trees; one per resolution.
 
-    def __init__(self) -> None:
+    Validating, it looks each block's component up once (``find``) and records the block
+    (``blocks``); building (made with the ``Plan`` of a validation), it reads them back.
+    """
+
+    def __init__(self, plan: Plan | None = None) -> None:
         self.errors: list[tuple[str, str]] = []
         self.causes: list[BaseException] = []  # plugin failures behind some errors
+        self.blocks: dict[str, Block] = {} if plan is None else dict(plan.blocks)
+        self.building = plan is not None
+        self._found: dict[str, tuple[Any, list[tuple[str, str]]]] = {}
 
     # -- validation --------------------------------------------------------------------
     def check(self, node: Any, path: str) -> None:
@@ -69,19 +76,43 @@ class Resolver:
             for i, v in enumerate(node):
                 self.check(v, join_path(path, i))
 
+    def find(self, node: Mapping[str, Any], path: str, *, report: bool = True) -> Any:
+        """The component of the promise ``node`` at ``path``: looked up once while
+        validating (its problem reported once, when ``report``), read from the plan while
+        building."""
+        if self.building:
+            return self.blocks[path].component
+        if path not in self._found:
+            kind, name = promise_kind(node)  # type: ignore[misc]
+            problems: list[tuple[str, str]] = []
+            obj = lookup(
+                kind,
+                name,
+                join_path(path, f"@{kind}"),
+                problems,
+                recorded=node.get("@provider"),
+                causes=self.causes,
+            )
+            self._found[path] = (obj, problems)
+        obj, problems = self._found[path]
+        if report and problems:
+            self.errors += problems
+            self._found[path] = (obj, [])  # reported once
+        return obj
+
     def check_promise(
-        self, node: Mapping[str, Any], path: str, *, n_inputs: int = 0, extra: tuple[str, ...] = ()
+        self,
+        node: Mapping[str, Any],
+        path: str,
+        *,
+        n_inputs: int = 0,
+        extra: tuple[str, ...] = (),
+        wired: tuple[str, ...] = (),
     ) -> Any:
-        """Check one promise; ``n_inputs`` positional parameters are filled by graph inputs."""
+        """Check one promise; ``n_inputs`` positional parameters are filled by graph inputs,
+        ``extra`` keys are the graph's and ``wired`` ones hold nodes (not recorded)."""
         kind, name = promise_kind(node)  # type: ignore[misc]
-        obj = lookup(
-            kind,
-            name,
-            join_path(path, f"@{kind}"),
-            self.errors,
-            recorded=node.get("@provider"),
-            causes=self.causes,
-        )
+        obj = self.find(node, path)
         params = {k: v for k, v in promise_params(node).items() if k not in extra}
         if obj is None:
             for k, v in params.items():
@@ -89,6 +120,8 @@ class Resolver:
             return None
         spec = params_of(obj)
         params = without_unset(params, spec, renames_of(obj))
+        kept = {k: v for k, v in params.items() if k not in wired}
+        self.blocks[path] = Block(path, kind, name, obj, kept, n_inputs)
         self.check_params(obj, name, spec, params, path, n_inputs=n_inputs)
         return obj
 
@@ -205,13 +238,9 @@ class Resolver:
         extra: Mapping[str, Any] | None = None,
         skip: tuple[str, ...] = (),
     ) -> Any:
-        kind, name = promise_kind(node)  # type: ignore[misc]
-        errors: list[tuple[str, str]] = []
-        obj = lookup(kind, name, join_path(path, f"@{kind}"), errors)
-        if obj is None:
-            raise ConfigError(errors)
-        params = {k: v for k, v in promise_params(node).items() if k not in skip}
-        params = without_unset(params, params_of(obj), renames_of(obj))
+        block = self.blocks[path]  # validated: the plan has it
+        kind, name, obj = block.kind, block.name, block.component
+        params = {k: v for k, v in block.params.items() if k not in skip}
         kwargs = {k: self.build(v, join_path(path, k)) for k, v in params.items()}
         kwargs.update(extra or {})
         aliases = renames_of(obj)
@@ -245,8 +274,9 @@ def _contains_promise(value: Any) -> bool:
     return False
 
 
-def validate(cfg: Mapping[str, Any]) -> Problems:
-    """Every problem in ``cfg`` as ``(dotted_path, message)``; empty when it can be built.
+def validate(cfg: Mapping[str, Any]) -> Plan:
+    """Check ``cfg`` once: its ``Plan``, a list of every problem as ``(dotted_path,
+    message)`` (empty when it can be built) with every block found (``plan.blocks``).
 
     The list also carries the exceptions of plugins that failed to load (``.causes``):
     ``ConfigError(validate(cfg))`` chains the first, so ``--traceback`` reaches the
@@ -254,7 +284,19 @@ def validate(cfg: Mapping[str, Any]) -> Problems:
     """
     r = Resolver()
     r.check(cfg, "")
-    return Problems(dict.fromkeys(r.errors), causes=r.causes)
+    return Plan(cfg, r.blocks.values(), dict.fromkeys(r.errors), causes=r.causes)
+
+
+def build(plan: Plan, keys: Iterable[str] | None = None) -> Any:
+    """Build the config ``plan`` validated (only its top-level ``keys``, when given) from
+    the plan's blocks: nothing is looked up or validated again. A plan with problems
+    raises them as one ``ConfigError``."""
+    if plan:
+        raise ConfigError(plan)
+    r = Resolver(plan)
+    if keys is None:
+        return r.build(plan.config, "")
+    return {k: r.build(plan.config[k], k) for k in keys if k in plan.config}
 
 
 def resolve(cfg: Mapping[str, Any]) -> Any:
@@ -263,10 +305,7 @@ def resolve(cfg: Mapping[str, Any]) -> Any:
     Promises become the objects their components return; graph blocks become
     ``ConfigGraph`` objects; plain values stay as they are.
     """
-    errors = validate(cfg)
-    if errors:
-        raise ConfigError(errors)
-    return Resolver().build(cfg, "")
+    return build(validate(cfg))
 
 
 def resolve_graph(block: Mapping[str, Any], path: str = "") -> graphs.ConfigGraph:
@@ -275,4 +314,4 @@ def resolve_graph(block: Mapping[str, Any], path: str = "") -> graphs.ConfigGrap
     graphs.check_graph(r, block, path)
     if r.errors:
         raise ConfigError(Problems(dict.fromkeys(r.errors), causes=r.causes))
-    return graphs.build_graph(r, block, path)
+    return graphs.build_graph(Resolver(Plan(block, r.blocks.values())), block, path)

@@ -323,7 +323,7 @@ class _Writer:
                 else:
                     out[key] = self.value(item, join_path(where, key))
         if wired:
-            typed = layer_keywords({**out, "inputs": []}, set(self.names.values()))
+            typed = layer_keywords({**out, "inputs": []}, set(self.names.values()), cls)
             for key in set(wired) - set(typed):
                 self.errors.append(
                     (

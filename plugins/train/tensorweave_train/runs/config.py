@@ -86,21 +86,30 @@ class Job:
         return out
 
 
-def build_model(cfg: Mapping[str, Any], built: Mapping[str, Any] | None = None) -> Model:
+_MODEL_PARTS = ("model", "optimizer", "trainer")
+
+
+def build_model(
+    source: Mapping[str, Any] | twc.Plan, built: Mapping[str, Any] | None = None
+) -> Model:
     """The ``Model`` of a job config: its ``[model]`` graph, ``[optimizer]`` and
-    ``[train] jit_compile`` and ``precision``. The one place a config becomes a model; ``built`` holds the
-    sections already resolved (``build_job`` resolves them with the data)."""
+    ``[train] jit_compile`` and ``precision``. The one place a config becomes a model.
+    ``source``: the config (its model parts validated here) or the ``twc.Plan`` of a
+    validation (``validate_config``); ``built`` holds the sections already built
+    (``build_job`` builds them with the data)."""
+    plan = source if isinstance(source, twc.Plan) else None
+    cfg: Mapping[str, Any] = source.config if isinstance(source, twc.Plan) else source
     settings = settings_of(cfg, "train")
     if "model" not in cfg:
         raise twc.ConfigError([("model", "a job config needs a [model] section")])
     if built is None:
-        parts = {k: cfg[k] for k in ("model", "optimizer", "trainer") if k in cfg}
-        errors = twc.validate(parts)
-        if errors:
-            raise twc.ConfigError(errors)
+        if plan is None:
+            plan = twc.validate({k: cfg[k] for k in _MODEL_PARTS if k in cfg})
+        if plan:
+            raise twc.ConfigError(plan)
         tf.random.set_seed(settings.seed)
         np.random.seed(settings.seed)
-        built = twc.resolve(parts)
+        built = twc.build(plan, _MODEL_PARTS)
     graph = built["model"]
     jit = settings.jit_compile or None
     if not isinstance(graph, twc.ConfigGraph):
@@ -151,15 +160,16 @@ def build_model(cfg: Mapping[str, Any], built: Mapping[str, Any] | None = None) 
         raise twc.ConfigError([("model", f"cannot make the model: {err}")]) from err
 
 
-def build_data(cfg: Mapping[str, Any]) -> Any:
+def build_data(source: Mapping[str, Any] | twc.Plan) -> Any:
     """The ``[data]`` section built alone (seeded as ``build_job`` seeds it), before anything
     else: a job builds its data before a multi-worker strategy starts TensorFlow's servers
-    (a dataset's worker processes are forked before any server thread exists)."""
-    validate_config(cfg)
-    settings = settings_of(cfg, "train")
+    (a dataset's worker processes are forked before any server thread exists). ``source``:
+    the config (validated here) or its ``twc.Plan`` (``validate_config``)."""
+    plan = source if isinstance(source, twc.Plan) else validate_config(source)
+    settings = settings_of(plan.config, "train")
     tf.random.set_seed(settings.seed)
     np.random.seed(settings.seed)
-    return twc.resolve({"data": cfg["data"]})["data"]
+    return twc.build(plan, ["data"])["data"]
 
 
 def _nodes(graph: Any, names: Any) -> Any:
@@ -172,21 +182,26 @@ def _nodes(graph: Any, names: Any) -> Any:
 
 
 def build_job(
-    cfg: Mapping[str, Any], parts: Sequence[str] | None = None, *, data: Any = None
+    source: Mapping[str, Any] | twc.Plan, parts: Sequence[str] | None = None, *, data: Any = None
 ) -> Job:
-    """Validate (all problems at once), then build the data, the model and the callbacks;
-    ``parts`` limits what is built to those sections (default all); ``data``: the
-    ``[data]`` section already built (``build_data``)."""
-    validate_config(cfg, parts)
+    """Build the data, the model and the callbacks of a job config (``source``, validated
+    here with every problem at once) or of the ``twc.Plan`` of its validation
+    (``validate_config``: nothing is validated again); ``parts`` limits what is built to
+    those sections (default all); ``data``: the ``[data]`` section already built
+    (``build_data``)."""
+    plan = source if isinstance(source, twc.Plan) else validate_config(source, parts)
+    cfg = source if not isinstance(source, twc.Plan) else plan.config
     settings = settings_of(cfg, "train")
     tf.random.set_seed(settings.seed)
     np.random.seed(settings.seed)
     ready = {} if data is None else {"data": data}
     wanted = [
-        k for k in cfg if k not in SECTIONS and k not in ready and (parts is None or k in parts)
+        k
+        for k in plan.config
+        if k not in SECTIONS and k not in ready and (parts is None or k in parts)
     ]
-    built = {**ready, **twc.resolve({k: cfg[k] for k in wanted})}
-    model = build_model(cfg, built)
+    built = {**ready, **twc.build(plan, wanted)}
+    model = build_model(plan, built)
     return Job(
         config=dict(cfg),
         data=built.get("data"),

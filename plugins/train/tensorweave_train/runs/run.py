@@ -89,10 +89,17 @@ class Run:
         self._restored(model, overrides)
         return model
 
-    def job(self, overrides: Overrides = (), parts: Sequence[str] | None = _EVALUATED) -> Job:
+    def job(
+        self,
+        overrides: Overrides = (),
+        parts: Sequence[str] | None = _EVALUATED,
+        *,
+        plan: twc.Plan | None = None,
+    ) -> Job:
         """The run's job (model and data; every part with ``parts=None``), its model
-        restored from the newest valid checkpoint."""
-        job = build_job(self.config(overrides), parts)
+        restored from the newest valid checkpoint; ``plan``: the validation of
+        ``self.config(overrides)`` already made (``validate_config``)."""
+        job = build_job(plan if plan is not None else self.config(overrides), parts)
         self._restored(job.model, overrides)
         return job
 

@@ -149,15 +149,22 @@ def settings_of(cfg: Mapping[str, Any], section: str) -> Any:
     return SECTIONS[section](**dict(cfg.get(section, {})))
 
 
-def validate_config(cfg: Mapping[str, Any], parts: Sequence[str] | None = None) -> None:
-    """Raise one ``ConfigError`` listing every problem of a job config (settings,
-    components, parameters, graph), or return when it can be built. ``parts`` limits the
-    component check to those sections (``evaluate`` needs no callback's pack)."""
-    chosen = cfg if parts is None else {k: v for k, v in cfg.items() if k in parts}
-    problems = twc.validate(chosen)  # keeps the plugin failures behind them, to chain
-    errors = twc.Problems(check_settings(cfg) + problems, causes=problems.causes)
-    if errors:
-        raise twc.ConfigError(errors)
+def validate_config(cfg: Mapping[str, Any], parts: Sequence[str] | None = None) -> twc.Plan:
+    """Validate a job config once: raise one ``ConfigError`` listing every problem
+    (settings, components, parameters, graph), or return its ``twc.Plan``, from which
+    ``build_data``, ``build_job``, ``build_model`` and ``twc.fill`` build and fill it with
+    no second lookup or validation. ``parts`` limits the component check to those sections
+    (``evaluate`` needs no callback's pack); the plan then holds those and the settings."""
+    chosen = (
+        dict(cfg)
+        if parts is None
+        else {k: v for k, v in cfg.items() if k in parts or k in SECTIONS}
+    )
+    # the plan keeps the plugin failures behind its problems, to chain
+    plan = twc.validate(chosen).with_problems(check_settings(cfg), first=True)
+    if plan:
+        raise twc.ConfigError(plan)
+    return plan
 
 
 def check_layout(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
