@@ -35,7 +35,6 @@ from tensorweave.config.resolve import validate
 from tensorweave.config.resolver import Block, Plan, registered
 from tensorweave.config.schema import params_of, without_unset
 from tensorweave.registries import library_versions
-from tensorweave.renames import apply_renames, renames_of
 
 __all__ = ["fill", "save", "plain"]
 
@@ -66,9 +65,7 @@ def _fill_promise(
     kind, obj = block.kind, block.component
     exact, provider = registered(kind, block.name)
     node[f"@{kind}"] = exact
-    aliases = renames_of(obj)
-    # deprecated names are written out under their new names (validation warned)
-    node_out = apply_renames(exact, aliases, node, warn=False) if aliases else dict(node)
+    node_out = dict(node)
     spec = params_of(obj)
     kept = without_unset(promise_params(node_out), spec)  # ``null`` drops a key not taken
     node_out = {k: v for k, v in node_out.items() if k in kept or k in skip or k.startswith("@")}

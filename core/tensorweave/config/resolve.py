@@ -41,7 +41,6 @@ from tensorweave.config.schema import (
     without_unset,
 )
 from tensorweave.keywords import unknown_keyword
-from tensorweave.renames import apply_renames, renames_of, warn_renamed
 
 __all__ = ["validate", "build", "resolve", "resolve_graph", "Resolver"]
 
@@ -119,7 +118,7 @@ class Resolver:
                 self.check(v, join_path(path, k))
             return None
         spec = params_of(obj)
-        params = without_unset(params, spec, renames_of(obj))
+        params = without_unset(params, spec)
         kept = {k: v for k, v in params.items() if k not in wired}
         self.blocks[path] = Block(path, kind, name, obj, kept, n_inputs)
         self.check_params(obj, name, spec, params, path, n_inputs=n_inputs)
@@ -147,21 +146,9 @@ class Resolver:
                 (path, f"{name} takes {len(positional)} input(s), {n_inputs} were given")
             )
         open_kw = accepts_var_keyword(spec)
-        aliases = renames_of(obj)
         for key, value in params.items():
             sub = join_path(path, key)
             p = by_name.get(key)
-            if p is None and key in aliases:  # a deprecated name: checked as the new one
-                if aliases[key] in params:
-                    self.errors.append(
-                        (sub, f"{key!r} is the deprecated name of {aliases[key]!r}; give one")
-                    )
-                else:  # once per config path (the same message from here is shown once)
-                    warn_renamed(f"{sub or key} ({name})", key, aliases[key], stacklevel=1)
-                p = by_name.get(aliases[key])
-                if p is None and open_kw:
-                    self.check(value, sub)
-                    continue
             if p is None or p.kind is inspect.Parameter.VAR_POSITIONAL or key in fed:
                 if p is None and open_kw:
                     self.check(value, sub)
@@ -176,7 +163,7 @@ class Resolver:
                 self.check(value, sub)
                 continue
             self.check_value(value, p.hint, sub)
-        given = set(params) | {aliases[k] for k in params if k in aliases}
+        given = set(params)
         for p in spec:
             if p.required and p.name not in given and p.name not in fed:
                 if n_inputs == 0 and p.positional and p is positional[0] and _is_layer_hint(p):
@@ -243,9 +230,6 @@ class Resolver:
         params = {k: v for k, v in block.params.items() if k not in skip}
         kwargs = {k: self.build(v, join_path(path, k)) for k, v in params.items()}
         kwargs.update(extra or {})
-        aliases = renames_of(obj)
-        if aliases:  # validation warned about deprecated names, with their config path
-            kwargs = apply_renames(name, aliases, kwargs, warn=False)
         try:
             return obj(*inputs, **kwargs)
         except ConfigError:

@@ -100,24 +100,4 @@ __all__ = [
     "WarmStartReport",
 ]
 
-# The names this module had when it opened finished runs (``open_run`` and its result),
-# kept for a release: ``Run.open`` replaces them.
-_DEPRECATED = {
-    "OpenRun": ("tensorweave_train.moved", "OpenRun", "tensorweave_train.Run"),
-    "open_run": ("tensorweave_train.moved", "open_run", "tensorweave_train.Run.open"),
-    "model_from_config": ("tensorweave_train.runs.config", "build_model", None),
-    "variable_names": ("tensorweave_train.runs.warm_start", "variable_names", None),
-    "FILLED": ("tensorweave_train.runs.directory", "CONFIG_FILE", "tensorweave_train.Run.CONFIG"),
-    "DEFAULTS": ("tensorweave_train.moved", "DEFAULTS", 'tw.registry("jobs")'),
-}
-
-_lazy_getattr, __dir__ = tw.lazy_exports(__name__, _EXPORTS)
-
-
-def __getattr__(name: str) -> object:
-    if name in _DEPRECATED:
-        from tensorweave_train.moved import deprecated_name
-
-        module, target, use = _DEPRECATED[name]
-        return deprecated_name(f"{__name__}.{name}", module, target, use)
-    return _lazy_getattr(name)
+__getattr__, __dir__ = tw.lazy_exports(__name__, _EXPORTS)

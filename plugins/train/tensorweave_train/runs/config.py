@@ -216,14 +216,3 @@ def build_job(
 def settings_dict(job: Job) -> dict[str, Any]:
     """The train settings as a dict (for summaries)."""
     return asdict(job.settings)
-
-
-def __getattr__(name: str) -> Any:
-    """``DEFAULTS`` (built-in name -> file) is the ``jobs`` registry now, kept for a release."""
-    if name == "DEFAULTS":
-        from tensorweave_train.moved import deprecated_name
-
-        return deprecated_name(
-            f"{__name__}.DEFAULTS", "tensorweave_train.moved", "DEFAULTS", 'tw.registry("jobs")'
-        )
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
