@@ -32,7 +32,7 @@ from typing import Any
 from tensorweave.config import graphs
 from tensorweave.config.errors import ConfigError, Problems, join_path
 from tensorweave.config.promises import META_KEYS, is_promise, promise_kind, promise_params
-from tensorweave.config.resolver import Block, Plan, lookup
+from tensorweave.config.resolver import SETTINGS, Block, Plan, Section, lookup
 from tensorweave.config.schema import (
     Param,
     accepts_var_keyword,
@@ -52,7 +52,10 @@ class Resolver:
     (``blocks``); building (made with the ``Plan`` of a validation), it reads them back.
     """
 
-    def __init__(self, plan: Plan | None = None) -> None:
+    def __init__(
+        self, plan: Plan | None = None, sections: Mapping[str, Section] | None = None
+    ) -> None:
+        self.sections = dict(sections or {})  # top-level tables of settings, by key
         self.errors: list[tuple[str, str]] = []
         self.causes: list[BaseException] = []  # plugin failures behind some errors
         self.blocks: dict[str, Block] = {} if plan is None else dict(plan.blocks)
@@ -69,11 +72,23 @@ class Resolver:
             graphs.check_graph(self, node, path)
         elif isinstance(node, Mapping):
             for k, v in node.items():
-                if k not in META_KEYS:
+                if not path and k in self.sections:
+                    self.check_section(v, k, self.sections[k])
+                elif k not in META_KEYS:
                     self.check(v, join_path(path, k))
         elif isinstance(node, list):
             for i, v in enumerate(node):
                 self.check(v, join_path(path, i))
+
+    def check_section(self, table: Any, path: str, section: Section) -> None:
+        """Check a table of settings as the parameters of ``section.cls``."""
+        if not isinstance(table, Mapping):
+            self.errors.append((path, f"expected a table, got {table!r}"))
+            return
+        cls = section.cls
+        self.blocks[path] = Block(path, SETTINGS, cls.__name__, cls, dict(table))
+        spec = params_of(cls, skip=frozenset({"self"}))
+        self.check_params(cls, f"[{path}]", spec, table, path, section=section)
 
     def find(self, node: Mapping[str, Any], path: str, *, report: bool = True) -> Any:
         """The component of the promise ``node`` at ``path``: looked up once while
@@ -133,6 +148,7 @@ class Resolver:
         path: str,
         *,
         n_inputs: int = 0,
+        section: Section | None = None,
     ) -> None:
         by_name = {p.name: p for p in spec}
         positional = [p for p in spec if p.positional]
@@ -157,12 +173,19 @@ class Resolver:
                 if key in fed:
                     problem = f"{key!r} is filled by the node's inputs of {name}."
                     problem += f" Parameters: {', '.join(known)}."
+                elif section is not None and section.unknown is not None:
+                    problem = section.unknown(key, known)
                 else:  # the words a Python call gets too (tensorweave.keywords)
                     problem = unknown_keyword(key, name, known)
                 self.errors.append((sub, problem))
                 self.check(value, sub)
                 continue
+            found = len(self.errors)
             self.check_value(value, p.hint, sub)
+            if section is not None and section.check is not None and len(self.errors) == found:
+                wrong = section.check(sub, value)
+                if wrong:
+                    self.errors.append((sub, wrong))
         given = set(params)
         for p in spec:
             if p.required and p.name not in given and p.name not in fed:
@@ -206,6 +229,9 @@ class Resolver:
         found = promise_kind(node)
         if found is not None:
             return self.build_promise(node, path)
+        block = self.blocks.get(path)
+        if block is not None and block.kind == SETTINGS:
+            return block.component(**block.params)
         if graphs.is_graph_block(node):
             return graphs.build_graph(self, node, path)
         if isinstance(node, Mapping):
@@ -258,15 +284,17 @@ def _contains_promise(value: Any) -> bool:
     return False
 
 
-def validate(cfg: Mapping[str, Any]) -> Plan:
+def validate(cfg: Mapping[str, Any], *, sections: Mapping[str, Section] | None = None) -> Plan:
     """Check ``cfg`` once: its ``Plan``, a list of every problem as ``(dotted_path,
     message)`` (empty when it can be built) with every block found (``plan.blocks``).
+    ``sections``: top-level tables of plain settings, checked (and built) as the
+    parameters of their ``Section``'s class.
 
     The list also carries the exceptions of plugins that failed to load (``.causes``):
     ``ConfigError(validate(cfg))`` chains the first, so ``--traceback`` reaches the
     plugin's own frames.
     """
-    r = Resolver()
+    r = Resolver(sections=sections)
     r.check(cfg, "")
     return Plan(cfg, r.blocks.values(), dict.fromkeys(r.errors), causes=r.causes)
 

@@ -17,7 +17,7 @@ filling (``fill``) and the help of a config read instead of looking anything up 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +26,22 @@ from tensorweave.errors import RegistryError, UnknownComponentError
 from tensorweave.registries import hint_for, kinds, registry
 from tensorweave.registries.counterparts import suggestion
 
-__all__ = ["Block", "Plan", "lookup", "registered"]
+__all__ = ["Block", "Plan", "Section", "SETTINGS", "lookup", "registered"]
+
+SETTINGS = "settings"  # the kind of a ``Section``'s block
+
+
+@dataclass(frozen=True)
+class Section:
+    """A top-level table of plain settings (a job's ``[train]``), checked by the resolver
+    as the parameters of ``cls`` (a dataclass) and built into one: ``validate(cfg,
+    sections={"train": Section(TrainSettings)})``. ``check(path, value)`` says what else is
+    wrong with a value of the right type (``None`` when nothing); ``unknown(key, known)``
+    words the problem of a key ``cls`` does not take."""
+
+    cls: type
+    check: Callable[[str, Any], str | None] | None = None
+    unknown: Callable[[str, list[str]], str] | None = None
 
 
 @dataclass(frozen=True)

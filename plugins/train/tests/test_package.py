@@ -72,7 +72,7 @@ def test_the_saved_config_file_name_is_spelled_once():
         ("model", "Model", "tensorweave_train.loop.model"),
         ("rundir", "RunLock", "tensorweave_train.runs.directory"),
         ("command_line", "CommandParser", "tensorweave.cli.command"),
-        ("job", "load_config", "tensorweave_train.runs.config"),
+        ("job", "load_config", "tensorweave_train.runs.job"),
         ("checkpoint", "CheckpointCallback", "tensorweave_train.callbacks.checkpoint"),
     ],
 )

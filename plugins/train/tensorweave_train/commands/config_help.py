@@ -45,7 +45,7 @@ def _row(flag: str, type_name: str, now: str) -> str:
 
 def config_help(cfg: dict[str, Any]) -> str:
     """The parameters of every component ``cfg`` selects, as override flags."""
-    from tensorweave_train.runs.config import SECTIONS
+    from tensorweave_train.runs.job import SECTIONS
 
     lines: list[str] = []
     rest = {k: v for k, v in cfg.items() if k not in SECTIONS}

@@ -29,8 +29,8 @@ import tensorweave as tw
 import tensorweave.config as twc
 from tensorweave_train.loop.checkpoints import Checkpointer
 from tensorweave_train.loop.model import Model
-from tensorweave_train.runs.config import Job, build_job, build_model
 from tensorweave_train.runs.directory import CONFIG_FILE, RunDirError, resolve_run
+from tensorweave_train.runs.job import Job, build_job, build_model
 from tensorweave_train.runs.processors import Processors, check_raw
 
 __all__ = ["Run", "load_model", "load_run", "export_run", "mismatch_message"]

@@ -35,14 +35,14 @@ from tensorweave_train.callbacks.progress import Progress
 from tensorweave_train.callbacks.stop_on_nan import StopOnNaN
 from tensorweave_train.loop.nonfinite import non_finite
 from tensorweave_train.runs.cluster import Cluster
-from tensorweave_train.runs.config import (
+from tensorweave_train.runs.directory import RunDirError, RunLock, claim, new_run_dir
+from tensorweave_train.runs.job import (
     Job,
     build_data,
     build_job,
     check_settings,
     validate_config,
 )
-from tensorweave_train.runs.directory import RunDirError, RunLock, claim, new_run_dir
 from tensorweave_train.runs.processors import Processors
 from tensorweave_train.runs.run import Run
 from tensorweave_train.runs.strategy import Distribution, distribution, serve

@@ -16,8 +16,13 @@ from twtrain_helpers import run_cli
 
 import tensorweave as tw
 import tensorweave.config as twc
-from tensorweave_train.runs.jobs import DEFAULT_JOB, config_path, job_names, unknown_job
-from tensorweave_train.runs.settings import check_settings
+from tensorweave_train.runs.job import (
+    DEFAULT_JOB,
+    check_settings,
+    config_path,
+    job_names,
+    unknown_job,
+)
 
 pytestmark = pytest.mark.usefixtures("no_conflict_demo")
 

@@ -34,9 +34,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
     real_validate = resolve.validate
 
-    def validate(cfg: Any) -> twc.Plan:
+    def validate(cfg: Any, **kwargs: Any) -> twc.Plan:
         seen["validate"] += 1
-        plan = real_validate(cfg)
+        plan = real_validate(cfg, **kwargs)
         plans.append(plan)
         return plan
 
@@ -94,7 +94,9 @@ def test_training_a_job_validates_it_once_and_looks_each_component_up_once(
         tw.plugins.unblock("tensorweave-conflict-demo")
     assert counted["validate"] == 1 and counted["walks"] == 1
     (plan,) = counted["plans"]
-    blocks = plan.blocks
+    # [train] and [run], checked by the same resolver as the components
+    assert plan.block("train").kind == plan.block("run").kind == "settings"
+    blocks = {path: b for path, b in plan.blocks.items() if b.kind != "settings"}
     # the data, the six layer nodes and the optimizer: each looked up once, at its path
     assert {"data", "optimizer", "model.nodes.h1", "model.nodes.loss"} <= set(blocks)
     assert counted["paths"] == Counter({f"{path}.@{b.kind}": 1 for path, b in blocks.items()})

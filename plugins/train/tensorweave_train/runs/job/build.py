@@ -1,11 +1,8 @@
 """A job config built: ``build_model`` is the one place a config becomes a ``Model``, and
-``build_job`` builds it with the data and the callbacks into a ``Job``.
+``build_job`` builds it with the data and the callbacks into a ``Job``, both from the
+``twc.Plan`` of the config's one validation (``job.settings.validate_config``).
 
-A job config's sections and their checks are ``runs.settings`` (``TrainSettings``,
-``check_settings``, ``validate_config``); built-in jobs by name and reading a config are
-``runs.jobs`` (``config_path``, ``load_config``). Their names are importable from here too.
-
->>> from tensorweave_train.runs.config import build_model, load_config
+>>> from tensorweave_train.runs.job import build_model, load_config
 >>> model = build_model(load_config("digits", ["--dims.hidden=4"]))
 >>> [node.name for node in model.inputs]
 ['x']
@@ -23,29 +20,16 @@ import tensorflow as tf
 import tensorweave as tw
 import tensorweave.config as twc
 from tensorweave_train.loop.model import Model
-from tensorweave_train.runs.jobs import config_path, load_config
-from tensorweave_train.runs.settings import (
+from tensorweave_train.runs.job.settings import (
     SECTIONS,
-    SECTIONS_ALL,
     RunSettings,
     TrainSettings,
-    check_layout,
-    check_settings,
     settings_of,
     validate_config,
 )
 
 __all__ = [
-    "SECTIONS",
-    "SECTIONS_ALL",
-    "TrainSettings",
-    "RunSettings",
     "Job",
-    "config_path",
-    "load_config",
-    "check_settings",
-    "check_layout",
-    "validate_config",
     "build_model",
     "build_data",
     "build_job",
@@ -99,7 +83,7 @@ def build_model(
     (``build_job`` builds them with the data)."""
     plan = source if isinstance(source, twc.Plan) else None
     cfg: Mapping[str, Any] = source.config if isinstance(source, twc.Plan) else source
-    settings = settings_of(cfg, "train")
+    settings = settings_of(source, "train")
     if "model" not in cfg:
         raise twc.ConfigError([("model", "a job config needs a [model] section")])
     if built is None:
@@ -166,7 +150,7 @@ def build_data(source: Mapping[str, Any] | twc.Plan) -> Any:
     (a dataset's worker processes are forked before any server thread exists). ``source``:
     the config (validated here) or its ``twc.Plan`` (``validate_config``)."""
     plan = source if isinstance(source, twc.Plan) else validate_config(source)
-    settings = settings_of(plan.config, "train")
+    settings = settings_of(plan, "train")
     tf.random.set_seed(settings.seed)
     np.random.seed(settings.seed)
     return twc.build(plan, ["data"])["data"]
@@ -191,7 +175,7 @@ def build_job(
     (``build_data``)."""
     plan = source if isinstance(source, twc.Plan) else validate_config(source, parts)
     cfg = source if not isinstance(source, twc.Plan) else plan.config
-    settings = settings_of(cfg, "train")
+    settings = settings_of(plan, "train")
     tf.random.set_seed(settings.seed)
     np.random.seed(settings.seed)
     ready = {} if data is None else {"data": data}
@@ -208,7 +192,7 @@ def build_job(
         graph=built["model"],
         model=model,
         settings=settings,
-        run=settings_of(cfg, "run"),
+        run=settings_of(plan, "run"),
         callbacks=list(built.get("callbacks") or []),
     )
 
