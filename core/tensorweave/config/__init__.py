@@ -5,7 +5,9 @@ are *promises* of registered components, built depth-first through the registrie
 tables with a ``nodes`` table are layer graphs wired by node name. See the modules:
 
 - ``loading``: ``load``, ``loads``, ``--a.b.c=value`` overrides and ``${a.b}`` references;
-- ``resolve``: ``validate`` (every problem with its dotted path) and ``resolve``;
+- ``resolve``: ``validate`` (a ``Plan``: every problem with its dotted path, every block
+  looked up once) and ``build`` (from the plan) or ``resolve`` (both);
+- ``resolver``: ``lookup``, the one place a registered name is looked up;
 - ``graphs``: graph blocks (inputs, layers, reuse, modules);
 - ``fill``: defaults, providers and versions written out (``fill``, ``save``);
 - ``writing``: built objects written back as config (``graph_block``, ``promise_of``,
@@ -36,18 +38,23 @@ from tensorweave.config.loading import (
     parse_override,
     parse_value,
 )
-from tensorweave.config.promises import is_promise, lookup, promise_kind
-from tensorweave.config.resolve import resolve, resolve_graph, validate
+from tensorweave.config.promises import is_promise, promise_kind
+from tensorweave.config.resolve import build, resolve, resolve_graph, validate
+from tensorweave.config.resolver import Block, Plan, Section, lookup, registered
 from tensorweave.config.schema import Param, check_type, params_of
 from tensorweave.config.writing import Configurable, graph_block, promise_of, registered_name
 
 __all__ = [
+    "Block",
     "ConfigError",
+    "Plan",
     "Problems",
     "ConfigGraph",
     "Configurable",
     "Param",
+    "Section",
     "apply_overrides",
+    "build",
     "check_type",
     "fill",
     "get_path",
@@ -64,6 +71,7 @@ __all__ = [
     "parse_value",
     "promise_kind",
     "promise_of",
+    "registered",
     "registered_name",
     "resolve",
     "resolve_graph",

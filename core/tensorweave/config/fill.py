@@ -28,13 +28,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from tensorweave.config.errors import ConfigError
+from tensorweave.config.errors import ConfigError, join_path
 from tensorweave.config.graphs import NODE_KEYS, is_graph_block
-from tensorweave.config.promises import META_KEYS, is_promise, promise_kind, promise_params
+from tensorweave.config.promises import META_KEYS, is_promise, promise_params
 from tensorweave.config.resolve import validate
+from tensorweave.config.resolver import Block, Plan, registered
 from tensorweave.config.schema import params_of, without_unset
-from tensorweave.registries import library_versions, registry
-from tensorweave.renames import apply_renames, renames_of
+from tensorweave.registries import library_versions
 
 __all__ = ["fill", "save", "plain"]
 
@@ -59,18 +59,13 @@ def plain(value: Any) -> Any:
     return _UNSET
 
 
-def _fill_promise(node: dict[str, Any], n_inputs: int, skip: tuple[str, ...]) -> dict[str, Any]:
-    kind, name = promise_kind(node)  # type: ignore[misc]
-    reg = registry(kind)
-    exact = name
-    if ":" not in name and name not in reg:
-        exact = reg.latest(name) or name
-    obj = reg.get(exact)
+def _fill_promise(
+    node: dict[str, Any], block: Block, n_inputs: int, skip: tuple[str, ...]
+) -> dict[str, Any]:
+    kind, obj = block.kind, block.component
+    exact, provider = registered(kind, block.name)
     node[f"@{kind}"] = exact
-    info = reg.info(exact)
-    aliases = renames_of(obj)
-    # deprecated names are written out under their new names (validation warned)
-    node_out = apply_renames(exact, aliases, node, warn=False) if aliases else dict(node)
+    node_out = dict(node)
     spec = params_of(obj)
     kept = without_unset(promise_params(node_out), spec)  # ``null`` drops a key not taken
     node_out = {k: v for k, v in node_out.items() if k in kept or k in skip or k.startswith("@")}
@@ -89,45 +84,54 @@ def _fill_promise(node: dict[str, Any], n_inputs: int, skip: tuple[str, ...]) ->
             notes.append(f"{p.name}: default {p.default!r} is not plain data, left to the code")
         else:
             node_out[p.name] = value
-    node_out["@provider"] = (
-        info.distribution if info.distribution == "local" else f"{info.distribution} {info.version}"
-    )
+    node_out["@provider"] = provider
     if notes:
         node_out["@note"] = notes
     return node_out
 
 
-def _walk(node: Any, n_inputs: int = 0, skip: tuple[str, ...] = ()) -> Any:
+def _walk(node: Any, plan: Plan, path: str, n_inputs: int = 0, skip: tuple[str, ...] = ()) -> Any:
     if is_promise(node):
-        filled = _fill_promise(dict(node), n_inputs, skip)
-        return {k: (v if k.startswith("@") else _walk(v)) for k, v in filled.items()}
+        filled = _fill_promise(dict(node), plan.block(path), n_inputs, skip)
+        return {
+            k: (v if k.startswith("@") else _walk(v, plan, join_path(path, k)))
+            for k, v in filled.items()
+        }
     if is_graph_block(node):
         out = dict(node)
         nodes = {}
         for name, spec in node["nodes"].items():
+            sub = join_path(join_path(path, "nodes"), name)
             if is_promise(spec):
                 ins = spec.get("inputs", [])
                 n = 1 if isinstance(ins, str) else len(ins) if isinstance(ins, list) else 0
-                nodes[name] = _walk(spec, n, NODE_KEYS)
+                nodes[name] = _walk(spec, plan, sub, n, NODE_KEYS)
             elif isinstance(spec, Mapping) and "module" in spec:
-                nodes[name] = {**spec, "module": _walk(spec["module"])}
+                nodes[name] = {
+                    **spec,
+                    "module": _walk(spec["module"], plan, join_path(sub, "module")),
+                }
             else:
                 nodes[name] = spec
         out["nodes"] = nodes
         return out
     if isinstance(node, Mapping):
-        return {k: (v if k in META_KEYS else _walk(v)) for k, v in node.items()}
+        return {
+            k: (v if k in META_KEYS else _walk(v, plan, join_path(path, k)))
+            for k, v in node.items()
+        }
     if isinstance(node, list):
-        return [_walk(v) for v in node]
+        return [_walk(v, plan, join_path(path, i)) for i, v in enumerate(node)]
     return node
 
 
-def fill(cfg: Mapping[str, Any]) -> dict[str, Any]:
-    """A validated copy of ``cfg`` with defaults, exact names, providers and versions."""
-    errors = validate(cfg)
-    if errors:
-        raise ConfigError(errors)
-    out = _walk(copy.deepcopy(dict(cfg)))
+def fill(cfg: Mapping[str, Any] | Plan) -> dict[str, Any]:
+    """A copy of ``cfg`` with defaults, exact names, providers and versions: ``cfg`` is the
+    ``Plan`` of a validation (``validate(cfg)``), used as it is, or a config, validated."""
+    plan = cfg if isinstance(cfg, Plan) else validate(cfg)
+    if plan:
+        raise ConfigError(plan)
+    out = _walk(copy.deepcopy(dict(plan.config)), plan, "")
     out["@versions"] = library_versions()
     return out
 

@@ -39,17 +39,46 @@ import inspect
 import types
 import typing
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tensorweave.config.errors import ConfigError, join_path
-from tensorweave.config.promises import is_promise, lookup, promise_kind
+from tensorweave.config.promises import is_promise, promise_kind
 from tensorweave.config.schema import params_of
 from tensorweave.errors import ArgumentError
 from tensorweave.graph import Graph, Input, Layer, Module, name_scope
 from tensorweave.graph.dtypes import as_dtype
 
-if TYPE_CHECKING:
-    from tensorweave.config.resolve import Resolver
+
+class Resolver(Protocol):
+    """What checks and builds the promises of a graph (``resolve.Resolver``; this module
+    does not import it: ``resolve`` imports this one)."""
+
+    errors: list[tuple[str, str]]
+
+    def find(self, node: Mapping[str, Any], path: str, *, report: bool = True) -> Any: ...
+
+    def check_promise(
+        self,
+        node: Mapping[str, Any],
+        path: str,
+        *,
+        n_inputs: int = 0,
+        extra: tuple[str, ...] = (),
+        wired: tuple[str, ...] = (),
+    ) -> Any: ...
+
+    def build(self, node: Any, path: str) -> Any: ...
+
+    def build_promise(
+        self,
+        node: Mapping[str, Any],
+        path: str,
+        *,
+        inputs: tuple[Any, ...] = (),
+        extra: Mapping[str, Any] | None = None,
+        skip: tuple[str, ...] = (),
+    ) -> Any: ...
+
 
 __all__ = ["ConfigGraph", "is_graph_block", "check_graph", "build_graph", "layer_keywords"]
 
@@ -105,9 +134,11 @@ class ConfigGraph:
         return f"ConfigGraph(nodes={list(self.nodes)})"
 
 
-def _refs(spec: Any, names: frozenset[str] | set[str] = frozenset()) -> list[tuple[str, str]]:
+def _refs(
+    spec: Any, names: frozenset[str] | set[str] = frozenset(), component: Any = None
+) -> list[tuple[str, str]]:
     """``(key, node name)`` for every node ``spec`` reads: its inputs, the node it reuses
-    or shares state with, and its layer-typed keyword parameters."""
+    or shares state with, and the layer-typed keyword parameters of its ``component``."""
     if not isinstance(spec, Mapping):
         return []
     given = spec.get("inputs", [])
@@ -116,24 +147,25 @@ def _refs(spec: Any, names: frozenset[str] | set[str] = frozenset()) -> list[tup
     for key in ("reuse", "share_state_with"):
         if isinstance(spec.get(key), str):
             refs.append((key, spec[key]))
-    for key, value in layer_keywords(spec, names).items():
+    for key, value in layer_keywords(spec, names, component).items():
         refs += [(key, v) for v in ([value] if isinstance(value, str) else value)]
     return refs
 
 
-def _deps(spec: Any, names: frozenset[str] | set[str] = frozenset()) -> list[str]:
-    return [name for _, name in _refs(spec, names)]
+def _deps(
+    spec: Any, names: frozenset[str] | set[str] = frozenset(), component: Any = None
+) -> list[str]:
+    return [name for _, name in _refs(spec, names, component)]
 
 
-def layer_keywords(spec: Any, names: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
-    """The parameters of a layer node that name other nodes: those typed as a layer (or a
-    list of layers) given a node name (or a list of them). A parameter that also takes a
-    string names a node only when its value is one of ``names``."""
-    found = promise_kind(spec)
-    if found is None or not isinstance(found[1], str):
-        return {}
-    component = lookup(found[0], found[1], "", [])
-    if component is None:
+def layer_keywords(
+    spec: Any, names: frozenset[str] | set[str] = frozenset(), component: Any = None
+) -> dict[str, Any]:
+    """The parameters of a layer node (whose promise names ``component``) that name other
+    nodes: those typed as a layer (or a list of layers) given a node name (or a list of
+    them). A parameter that also takes a string names a node only when its value is one
+    of ``names``."""
+    if component is None or promise_kind(spec) is None:
         return {}
     out: dict[str, Any] = {}
     for p in params_of(component):
@@ -176,11 +208,14 @@ def _order(
     path: str,
     errors: list[tuple[str, str]],
     outer: frozenset[str] = frozenset(),
+    components: Mapping[str, Any] | None = None,
 ) -> list[str]:
-    """Dependency order; unknown references and cycles go to ``errors``."""
+    """Dependency order; unknown references and cycles go to ``errors``. ``components``:
+    the component of each layer node, by node name."""
     names = set(nodes) | outer
+    comps = components or {}
     for name, spec in nodes.items():
-        for key, ref in _refs(spec, names):
+        for key, ref in _refs(spec, names, comps.get(name)):
             if ref not in names:
                 where = join_path(join_path(join_path(path, "nodes"), name), key)
                 known = ", ".join(sorted(names))
@@ -196,7 +231,7 @@ def _order(
             errors.append((join_path(path, "nodes"), f"the nodes form a cycle: {cycle}"))
             return
         state[name] = 1
-        for ref in _deps(nodes[name], names):
+        for ref in _deps(nodes[name], names, comps.get(name)):
             visit(ref, [*trail, name])
         state[name] = 2
         order.append(name)
@@ -215,7 +250,8 @@ def check_graph(
     for name in nodes:
         if not isinstance(name, str) or "." in name or not name:
             r.errors.append((join_path(npath, str(name)), "node names must be non-empty, no dots"))
-    order = _order(nodes, path, r.errors, outer)
+    components = _components(r, nodes, npath, report=False)  # problems said in order below
+    order = _order(nodes, path, r.errors, outer, components)
     for name in order:
         spec = nodes[name]
         sub = join_path(npath, name)
@@ -269,13 +305,13 @@ def check_graph(
                 continue
             check_graph(r, inner, mpath, frozenset(inner_inputs))
         elif is_promise(spec):
-            wired = layer_keywords(spec, set(nodes) | outer)
+            wired = layer_keywords(spec, set(nodes) | outer, components.get(name))
             # a node name stands for the node: checked above, its type is the node's
             stand_ins = {
                 k: NODE if isinstance(v, str) else [NODE] * len(v) for k, v in wired.items()
             }
             node = {**spec, **stand_ins}
-            r.check_promise(node, sub, n_inputs=n_in, extra=NODE_KEYS)
+            r.check_promise(node, sub, n_inputs=n_in, extra=NODE_KEYS, wired=tuple(wired))
         else:
             r.errors.append(
                 (
@@ -285,6 +321,17 @@ def check_graph(
                 )
             )
     _check_refs(r, block, path, set(nodes) | outer)
+
+
+def _components(
+    r: Resolver, nodes: Mapping[str, Any], npath: str, *, report: bool = True
+) -> dict[str, Any]:
+    """The component of every layer node, by node name (``None`` when not found)."""
+    return {
+        name: r.find(spec, join_path(npath, name), report=report)
+        for name, spec in nodes.items()
+        if isinstance(name, str) and is_promise(spec)
+    }
 
 
 def _check_refs(r: Resolver, block: Mapping[str, Any], path: str, names: set[str]) -> None:
@@ -315,7 +362,8 @@ def build_graph(
     nodes = block["nodes"]
     built: dict[str, Layer] = dict(bound or {})
     errors: list[tuple[str, str]] = []
-    for name in _order(nodes, path, errors, frozenset(built)):
+    components = _components(r, nodes, join_path(path, "nodes"))
+    for name in _order(nodes, path, errors, frozenset(built), components):
         spec = nodes[name]
         sub = join_path(join_path(path, "nodes"), name)
         ins = tuple(built[n] for n in _deps({"inputs": spec.get("inputs", [])}))
@@ -342,10 +390,11 @@ def build_graph(
                     inner_graph = build_graph(r, inner, join_path(sub, "module"), mapping)
                 built[name] = Module(list(ins), inner_graph[inner["output"]], name=name)
             else:
-                extra: dict[str, Any] = {"name": name} if _takes_name(spec) else {}
+                component = components[name]
+                extra: dict[str, Any] = {"name": name} if _takes_name(component) else {}
                 if isinstance(spec.get("share_state_with"), str):
                     extra["share_state_with"] = built[spec["share_state_with"]]
-                wired = layer_keywords(spec, set(built))
+                wired = layer_keywords(spec, set(built), component)
                 for key, value in wired.items():
                     extra[key] = (
                         built[value] if isinstance(value, str) else [built[v] for v in value]
@@ -377,10 +426,8 @@ def _layer_of(value: Any, spec: Mapping[str, Any]) -> Layer:
     )
 
 
-def _takes_name(spec: Mapping[str, Any]) -> bool:
-    """Whether the node's component has a ``name`` parameter (loss functions may not)."""
-    kind, comp = promise_kind(spec)  # type: ignore[misc]
-    obj = lookup(kind, comp, "", [])
+def _takes_name(obj: Any) -> bool:
+    """Whether a node's component has a ``name`` parameter (loss functions may not)."""
     try:
         target = obj.__init__ if inspect.isclass(obj) else obj
         # a decorated function may take ``name`` in one of its wrappers only

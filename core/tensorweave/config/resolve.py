@@ -26,12 +26,13 @@ builds only a tree that validated. Tables with a ``nodes`` table are layer graph
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from tensorweave.config import graphs
 from tensorweave.config.errors import ConfigError, Problems, join_path
-from tensorweave.config.promises import META_KEYS, is_promise, lookup, promise_kind, promise_params
+from tensorweave.config.promises import META_KEYS, is_promise, promise_kind, promise_params
+from tensorweave.config.resolver import SETTINGS, Block, Plan, Section, lookup
 from tensorweave.config.schema import (
     Param,
     accepts_var_keyword,
@@ -40,17 +41,26 @@ from tensorweave.config.schema import (
     without_unset,
 )
 from tensorweave.keywords import unknown_keyword
-from tensorweave.renames import apply_renames, renames_of, warn_renamed
 
-__all__ = ["validate", "resolve", "resolve_graph", "Resolver"]
+__all__ = ["validate", "build", "resolve", "resolve_graph", "Resolver"]
 
 
 class Resolver:
-    """Validates (``check``) and builds (``build``) config trees; one per resolution."""
+    """Validates (``check``) and builds (``build``) config trees; one per resolution.
 
-    def __init__(self) -> None:
+    Validating, it looks each block's component up once (``find``) and records the block
+    (``blocks``); building (made with the ``Plan`` of a validation), it reads them back.
+    """
+
+    def __init__(
+        self, plan: Plan | None = None, sections: Mapping[str, Section] | None = None
+    ) -> None:
+        self.sections = dict(sections or {})  # top-level tables of settings, by key
         self.errors: list[tuple[str, str]] = []
         self.causes: list[BaseException] = []  # plugin failures behind some errors
+        self.blocks: dict[str, Block] = {} if plan is None else dict(plan.blocks)
+        self.building = plan is not None
+        self._found: dict[str, tuple[Any, list[tuple[str, str]]]] = {}
 
     # -- validation --------------------------------------------------------------------
     def check(self, node: Any, path: str) -> None:
@@ -62,32 +72,70 @@ class Resolver:
             graphs.check_graph(self, node, path)
         elif isinstance(node, Mapping):
             for k, v in node.items():
-                if k not in META_KEYS:
+                if not path and k in self.sections:
+                    self.check_section(v, k, self.sections[k])
+                elif k not in META_KEYS:
                     self.check(v, join_path(path, k))
         elif isinstance(node, list):
             for i, v in enumerate(node):
                 self.check(v, join_path(path, i))
 
+    def check_section(self, table: Any, path: str, section: Section) -> None:
+        """Check a table of settings as the parameters of ``section.cls``."""
+        if not isinstance(table, Mapping):
+            self.errors.append((path, f"expected a table, got {table!r}"))
+            return
+        cls = section.cls
+        self.blocks[path] = Block(path, SETTINGS, cls.__name__, cls, dict(table))
+        spec = params_of(cls, skip=frozenset({"self"}))
+        self.check_params(cls, f"[{path}]", spec, table, path, section=section)
+
+    def find(self, node: Mapping[str, Any], path: str, *, report: bool = True) -> Any:
+        """The component of the promise ``node`` at ``path``: looked up once while
+        validating (its problem reported once, when ``report``), read from the plan while
+        building."""
+        if self.building:
+            return self.blocks[path].component
+        if path not in self._found:
+            kind, name = promise_kind(node)  # type: ignore[misc]
+            problems: list[tuple[str, str]] = []
+            obj = lookup(
+                kind,
+                name,
+                join_path(path, f"@{kind}"),
+                problems,
+                recorded=node.get("@provider"),
+                causes=self.causes,
+            )
+            self._found[path] = (obj, problems)
+        obj, problems = self._found[path]
+        if report and problems:
+            self.errors += problems
+            self._found[path] = (obj, [])  # reported once
+        return obj
+
     def check_promise(
-        self, node: Mapping[str, Any], path: str, *, n_inputs: int = 0, extra: tuple[str, ...] = ()
+        self,
+        node: Mapping[str, Any],
+        path: str,
+        *,
+        n_inputs: int = 0,
+        extra: tuple[str, ...] = (),
+        wired: tuple[str, ...] = (),
     ) -> Any:
-        """Check one promise; ``n_inputs`` positional parameters are filled by graph inputs."""
+        """Check one promise; ``n_inputs`` positional parameters are filled by graph inputs,
+        ``extra`` keys are the graph's and ``wired`` ones hold nodes (not recorded)."""
         kind, name = promise_kind(node)  # type: ignore[misc]
-        obj = lookup(
-            kind,
-            name,
-            join_path(path, f"@{kind}"),
-            self.errors,
-            recorded=node.get("@provider"),
-            causes=self.causes,
-        )
+        obj = self.find(node, path)
         params = {k: v for k, v in promise_params(node).items() if k not in extra}
         if obj is None:
             for k, v in params.items():
                 self.check(v, join_path(path, k))
             return None
         spec = params_of(obj)
-        params = without_unset(params, spec, renames_of(obj))
+        params = without_unset(params, spec)
+        kept = {k: v for k, v in params.items() if k not in wired}
+        self.blocks[path] = Block(path, kind, name, obj, kept, n_inputs)
         self.check_params(obj, name, spec, params, path, n_inputs=n_inputs)
         return obj
 
@@ -100,6 +148,7 @@ class Resolver:
         path: str,
         *,
         n_inputs: int = 0,
+        section: Section | None = None,
     ) -> None:
         by_name = {p.name: p for p in spec}
         positional = [p for p in spec if p.positional]
@@ -113,21 +162,9 @@ class Resolver:
                 (path, f"{name} takes {len(positional)} input(s), {n_inputs} were given")
             )
         open_kw = accepts_var_keyword(spec)
-        aliases = renames_of(obj)
         for key, value in params.items():
             sub = join_path(path, key)
             p = by_name.get(key)
-            if p is None and key in aliases:  # a deprecated name: checked as the new one
-                if aliases[key] in params:
-                    self.errors.append(
-                        (sub, f"{key!r} is the deprecated name of {aliases[key]!r}; give one")
-                    )
-                else:  # once per config path (the same message from here is shown once)
-                    warn_renamed(f"{sub or key} ({name})", key, aliases[key], stacklevel=1)
-                p = by_name.get(aliases[key])
-                if p is None and open_kw:
-                    self.check(value, sub)
-                    continue
             if p is None or p.kind is inspect.Parameter.VAR_POSITIONAL or key in fed:
                 if p is None and open_kw:
                     self.check(value, sub)
@@ -136,13 +173,20 @@ class Resolver:
                 if key in fed:
                     problem = f"{key!r} is filled by the node's inputs of {name}."
                     problem += f" Parameters: {', '.join(known)}."
+                elif section is not None and section.unknown is not None:
+                    problem = section.unknown(key, known)
                 else:  # the words a Python call gets too (tensorweave.keywords)
                     problem = unknown_keyword(key, name, known)
                 self.errors.append((sub, problem))
                 self.check(value, sub)
                 continue
+            found = len(self.errors)
             self.check_value(value, p.hint, sub)
-        given = set(params) | {aliases[k] for k in params if k in aliases}
+            if section is not None and section.check is not None and len(self.errors) == found:
+                wrong = section.check(sub, value)
+                if wrong:
+                    self.errors.append((sub, wrong))
+        given = set(params)
         for p in spec:
             if p.required and p.name not in given and p.name not in fed:
                 if n_inputs == 0 and p.positional and p is positional[0] and _is_layer_hint(p):
@@ -185,6 +229,9 @@ class Resolver:
         found = promise_kind(node)
         if found is not None:
             return self.build_promise(node, path)
+        block = self.blocks.get(path)
+        if block is not None and block.kind == SETTINGS:
+            return block.component(**block.params)
         if graphs.is_graph_block(node):
             return graphs.build_graph(self, node, path)
         if isinstance(node, Mapping):
@@ -204,18 +251,11 @@ class Resolver:
         extra: Mapping[str, Any] | None = None,
         skip: tuple[str, ...] = (),
     ) -> Any:
-        kind, name = promise_kind(node)  # type: ignore[misc]
-        errors: list[tuple[str, str]] = []
-        obj = lookup(kind, name, join_path(path, f"@{kind}"), errors)
-        if obj is None:
-            raise ConfigError(errors)
-        params = {k: v for k, v in promise_params(node).items() if k not in skip}
-        params = without_unset(params, params_of(obj), renames_of(obj))
+        block = self.blocks[path]  # validated: the plan has it
+        kind, name, obj = block.kind, block.name, block.component
+        params = {k: v for k, v in block.params.items() if k not in skip}
         kwargs = {k: self.build(v, join_path(path, k)) for k, v in params.items()}
         kwargs.update(extra or {})
-        aliases = renames_of(obj)
-        if aliases:  # validation warned about deprecated names, with their config path
-            kwargs = apply_renames(name, aliases, kwargs, warn=False)
         try:
             return obj(*inputs, **kwargs)
         except ConfigError:
@@ -244,16 +284,31 @@ def _contains_promise(value: Any) -> bool:
     return False
 
 
-def validate(cfg: Mapping[str, Any]) -> Problems:
-    """Every problem in ``cfg`` as ``(dotted_path, message)``; empty when it can be built.
+def validate(cfg: Mapping[str, Any], *, sections: Mapping[str, Section] | None = None) -> Plan:
+    """Check ``cfg`` once: its ``Plan``, a list of every problem as ``(dotted_path,
+    message)`` (empty when it can be built) with every block found (``plan.blocks``).
+    ``sections``: top-level tables of plain settings, checked (and built) as the
+    parameters of their ``Section``'s class.
 
     The list also carries the exceptions of plugins that failed to load (``.causes``):
     ``ConfigError(validate(cfg))`` chains the first, so ``--traceback`` reaches the
     plugin's own frames.
     """
-    r = Resolver()
+    r = Resolver(sections=sections)
     r.check(cfg, "")
-    return Problems(dict.fromkeys(r.errors), causes=r.causes)
+    return Plan(cfg, r.blocks.values(), dict.fromkeys(r.errors), causes=r.causes)
+
+
+def build(plan: Plan, keys: Iterable[str] | None = None) -> Any:
+    """Build the config ``plan`` validated (only its top-level ``keys``, when given) from
+    the plan's blocks: nothing is looked up or validated again. A plan with problems
+    raises them as one ``ConfigError``."""
+    if plan:
+        raise ConfigError(plan)
+    r = Resolver(plan)
+    if keys is None:
+        return r.build(plan.config, "")
+    return {k: r.build(plan.config[k], k) for k in keys if k in plan.config}
 
 
 def resolve(cfg: Mapping[str, Any]) -> Any:
@@ -262,10 +317,7 @@ def resolve(cfg: Mapping[str, Any]) -> Any:
     Promises become the objects their components return; graph blocks become
     ``ConfigGraph`` objects; plain values stay as they are.
     """
-    errors = validate(cfg)
-    if errors:
-        raise ConfigError(errors)
-    return Resolver().build(cfg, "")
+    return build(validate(cfg))
 
 
 def resolve_graph(block: Mapping[str, Any], path: str = "") -> graphs.ConfigGraph:
@@ -274,4 +326,4 @@ def resolve_graph(block: Mapping[str, Any], path: str = "") -> graphs.ConfigGrap
     graphs.check_graph(r, block, path)
     if r.errors:
         raise ConfigError(Problems(dict.fromkeys(r.errors), causes=r.causes))
-    return graphs.build_graph(r, block, path)
+    return graphs.build_graph(Resolver(Plan(block, r.blocks.values())), block, path)

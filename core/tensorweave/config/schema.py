@@ -110,9 +110,7 @@ def accepts_var_keyword(params: list[Param]) -> bool:
     return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
 
 
-def without_unset(
-    params: Mapping[str, Any], spec: list[Param], renamed: Mapping[str, str] | None = None
-) -> dict[str, Any]:
+def without_unset(params: Mapping[str, Any], spec: list[Param]) -> dict[str, Any]:
     """``params`` without the keys set to ``None`` that the component does not take.
 
     ``null`` means "not given": after ``--init.@initializers=zeros`` switches a component,
@@ -125,7 +123,7 @@ def without_unset(
     """
     if accepts_var_keyword(spec):
         return dict(params)
-    taken = {p.name for p in spec} | set(renamed or ())
+    taken = {p.name for p in spec}
     return {k: v for k, v in params.items() if v is not None or k in taken}
 
 

@@ -43,6 +43,7 @@ import tensorflow as tf
 
 from tensorweave.config.errors import ConfigError, join_path
 from tensorweave.config.graphs import layer_keywords
+from tensorweave.config.resolver import lookup
 from tensorweave.graph import Input, Lambda, Layer, Lifted, Module
 from tensorweave.graph.lift import Slot
 from tensorweave.registries import kinds, registry
@@ -105,9 +106,8 @@ def registered_name(obj: Any, among: Iterable[str] | None = None) -> tuple[str, 
             attr = info.target.rpartition(":")[2].rpartition(".")[2]
             if info.status not in _USABLE or attr != wanted:
                 continue
-            try:
-                found = reg.get(info.qualified_name)
-            except Exception:  # a broken component is not the one
+            found = lookup(kind, info.qualified_name, "", [])  # a broken one is not it
+            if found is None:
                 continue
             if found is obj or getattr(found, "function", None) is obj:
                 several = len(reg.providers(info.name)) > 1
@@ -323,7 +323,7 @@ class _Writer:
                 else:
                     out[key] = self.value(item, join_path(where, key))
         if wired:
-            typed = layer_keywords({**out, "inputs": []}, set(self.names.values()))
+            typed = layer_keywords({**out, "inputs": []}, set(self.names.values()), cls)
             for key in set(wired) - set(typed):
                 self.errors.append(
                     (

@@ -98,14 +98,19 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         clip_gradients,
     )
     from tensorweave_train.runs.cluster import Cluster, ClusterError, cluster_config
-    from tensorweave_train.runs.config import Job, build_job, build_model
     from tensorweave_train.runs.directory import RunDirError, resolve_run
     from tensorweave_train.runs.ensemble import Ensemble
     from tensorweave_train.runs.export import Predictor, export_saved_model
-    from tensorweave_train.runs.jobs import config_path, load_config
+    from tensorweave_train.runs.job import (
+        Job,
+        build_job,
+        build_model,
+        config_path,
+        load_config,
+        validate_config,
+    )
     from tensorweave_train.runs.processors import PredictInputError
     from tensorweave_train.runs.run import Run, export_run, load_model, load_run
-    from tensorweave_train.runs.settings import validate_config
     from tensorweave_train.runs.strategy import Distribution, distribution
     from tensorweave_train.runs.training import Interrupted, resume_job, train_job
     from tensorweave_train.runs.warm_start import WarmStart
@@ -184,12 +189,12 @@ _EXPORTS = {
     "export_run": f"{_R}.run",
     "resolve_run": f"{_R}.directory",
     "RunDirError": f"{_R}.directory",
-    "Job": f"{_R}.config",
-    "build_job": f"{_R}.config",
-    "build_model": f"{_R}.config",
-    "config_path": f"{_R}.jobs",
-    "load_config": f"{_R}.jobs",
-    "validate_config": f"{_R}.settings",
+    "Job": f"{_R}.job",
+    "build_job": f"{_R}.job",
+    "build_model": f"{_R}.job",
+    "config_path": f"{_R}.job",
+    "load_config": f"{_R}.job",
+    "validate_config": f"{_R}.job",
     "train_job": f"{_R}.training",
     "resume_job": f"{_R}.training",
     "Interrupted": f"{_R}.training",

@@ -72,7 +72,7 @@ def test_the_saved_config_file_name_is_spelled_once():
         ("model", "Model", "tensorweave_train.loop.model"),
         ("rundir", "RunLock", "tensorweave_train.runs.directory"),
         ("command_line", "CommandParser", "tensorweave.cli.command"),
-        ("job", "load_config", "tensorweave_train.runs.config"),
+        ("job", "load_config", "tensorweave_train.runs.job"),
         ("checkpoint", "CheckpointCallback", "tensorweave_train.callbacks.checkpoint"),
     ],
 )
@@ -84,12 +84,12 @@ def test_an_old_module_path_still_imports_with_a_warning(old, name, new):
 
 
 def test_old_calls_keep_their_signature():
-    from tensorweave_train import job, runs
+    from tensorweave_train import job
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         assert job.FILLED == "config.json"
-        assert job.train.__name__ == "train_job" and runs.FILLED == "config.json"
+        assert job.train.__name__ == "train_job"
         evaluate = job.evaluate
     with pytest.raises(Exception, match="does not exist"):
         evaluate("/nowhere/run", split="valid")  # the old call: a run directory first

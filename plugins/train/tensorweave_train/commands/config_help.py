@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import tensorweave as tw
 import tensorweave.config as twc
 
 __all__ = ["config_help"]
@@ -46,24 +45,27 @@ def _row(flag: str, type_name: str, now: str) -> str:
 
 def config_help(cfg: dict[str, Any]) -> str:
     """The parameters of every component ``cfg`` selects, as override flags."""
-    from tensorweave_train.runs.config import SECTIONS
+    from tensorweave_train.runs.job import SECTIONS
 
     lines: list[str] = []
+    rest = {k: v for k, v in cfg.items() if k not in SECTIONS}
+    plan = twc.validate(rest)  # every block looked up once (creates no registry for a typo)
 
     def promise(
-        node: dict[str, Any], path: str, n_inputs: int = 0, overridable: bool = True
+        node: dict[str, Any], path: str, where: str, n_inputs: int = 0, overridable: bool = True
     ) -> None:
+        """``path``: the flags' path (``callbacks.0``), ``where`` the plan's (``callbacks[0]``)."""
         kind, name = twc.promise_kind(node)  # type: ignore[misc]
-        problems: list[tuple[str, str]] = []
-        obj = twc.lookup(kind, name, path, problems)  # creates no registry for a typo
-        if obj is None:
-            lines.append(f"\n{path}: {name} — unavailable: {problems[0][1]}")
+        block = plan.blocks.get(where)
+        if block is None:
+            at = f"{where}.@{kind}" if where else f"@{kind}"
+            problem = next((m for p, m in plan if p == at), "not found")
+            lines.append(f"\n{path}: {name} — unavailable: {problem}")
             return
-        reg = tw.registry(kind)
-        info = reg.info(name if name in reg else (reg.latest(name) or name))
-        where = f"{info.distribution} {info.version}".strip()
+        obj = block.component
+        provider = twc.registered(kind, name)[1]
         fixed = "" if overridable else "; in a list: set in the config file, not by --flags"
-        lines.append(f"\n{path or '<root>'}: {name} ({kind}, from {where}{fixed})")
+        lines.append(f"\n{path or '<root>'}: {name} ({kind}, from {provider}{fixed})")
         fed = 0
         for p in twc.params_of(obj):
             if p.positional and fed < n_inputs:
@@ -78,33 +80,33 @@ def config_help(cfg: dict[str, Any]) -> str:
             flag = f"--{path}.{p.name}" if overridable else f"{path}.{p.name}"
             lines.append(_row(flag, p.type_name, now))
 
-    def walk(node: Any, path: str, overridable: bool = True) -> None:
+    def walk(node: Any, path: str, where: str, overridable: bool = True) -> None:
         if twc.is_promise(node):
-            promise(node, path, overridable=overridable)
+            promise(node, path, where, overridable=overridable)
             for k, v in node.items():
                 if isinstance(v, (dict, list)) and not str(k).startswith("@"):
-                    walk(v, f"{path}.{k}", overridable)
+                    walk(v, f"{path}.{k}", f"{where}.{k}", overridable)
         elif twc.is_graph_block(node):
             for name, spec in node["nodes"].items():
-                sub = f"{path}.nodes.{name}"
+                sub, at = f"{path}.nodes.{name}", f"{where}.nodes.{name}"
                 if twc.is_promise(spec):
                     ins = spec.get("inputs", [])
-                    promise(spec, sub, 1 if isinstance(ins, str) else len(ins))
+                    promise(spec, sub, at, 1 if isinstance(ins, str) else len(ins))
                 elif isinstance(spec, dict) and "input" in spec:
                     lines.append(f"\n{sub}: input, shape {spec['input']} {spec.get('dtype', '')}")
                 elif isinstance(spec, dict) and "module" in spec:
-                    walk(spec["module"], f"{sub}.module")
+                    walk(spec["module"], f"{sub}.module", f"{at}.module")
         elif isinstance(node, dict):
             for k, v in node.items():
-                walk(v, f"{path}.{k}" if path else k, overridable)
+                walk(v, f"{path}.{k}" if path else k, f"{where}.{k}" if where else k, overridable)
         elif isinstance(node, list):  # overrides cannot reach inside a list
             for i, v in enumerate(node):
-                walk(v, f"{path}.{i}", overridable=False)
+                walk(v, f"{path}.{i}", f"{where}[{i}]", overridable=False)
 
     for section, cls in SECTIONS.items():
         lines.append(f"\n[{section}]")
         for p in twc.params_of(cls, skip=frozenset({"self"})):
             value = cfg.get(section, {}).get(p.name, p.default)
             lines.append(_row(f"--{section}.{p.name}", p.type_name, f"= {_fmt(value)}"))
-    walk({k: v for k, v in cfg.items() if k not in SECTIONS}, "")
+    walk(rest, "", "")
     return "\n".join(lines).lstrip("\n")

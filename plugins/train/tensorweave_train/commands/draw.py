@@ -22,7 +22,7 @@ __all__ = ["cmd_draw"]
 def cmd_draw(argv: list[str]) -> int:
     """``tensorweave draw``."""
     from tensorweave_train.loop.summary import training_graph
-    from tensorweave_train.runs.config import build_model, load_config
+    from tensorweave_train.runs.job import build_model, load_config
 
     parser = base_parser(
         "draw",

@@ -42,7 +42,7 @@ RESTARTS_ENV = "TENSORWEAVE_WORKER_RESTARTS"  # how often this worker restarted 
 
 def train_parser() -> CommandParser:
     """The parser of ``tensorweave train`` (its help lists the installed built-in jobs)."""
-    from tensorweave_train.runs.jobs import DEFAULT_JOB, job_names
+    from tensorweave_train.runs.job import DEFAULT_JOB, job_names
 
     jobs = ", ".join(f"{n} (default)" if n == DEFAULT_JOB else n for n in job_names())
     p = base_parser(
@@ -172,7 +172,7 @@ def _out(args: argparse.Namespace) -> Callable[[str], None] | None:
 
 def cmd_train(argv: list[str]) -> int:
     """``tensorweave train``."""
-    from tensorweave_train.runs.config import config_path, load_config
+    from tensorweave_train.runs.job import config_path, load_config
     from tensorweave_train.runs.training import train_job
 
     parser = train_parser()

@@ -2,7 +2,7 @@
 
 A recipe of the ``trainers`` kind: the config names the generator and discriminator nodes
 of ``[model.nodes]`` (each usually a module node) and the GAN's settings; ``build_model``
-(``runs.config``) asks it for the model. The two optimizers are ``[optimizer.generator]``
+(``runs.job``) asks it for the model. The two optimizers are ``[optimizer.generator]``
 and ``[optimizer.discriminator]`` (default ``Adam(2e-4, beta_1=0.5)`` each)::
 
     [trainer]

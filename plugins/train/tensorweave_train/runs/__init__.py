@@ -1,8 +1,8 @@
 """Runs: a run directory and everything that makes, opens and uses one.
 
-``settings`` (a job config's sections and settings, and its checks), ``jobs`` (built-in
-jobs by name, the ``jobs`` kind, and reading a config), ``config`` (``build_model``, the one
-place a config becomes a ``Model``, and ``build_job``), ``directory`` (unique, locked run directories, and
+``job`` (a job config: its sections and settings, validated once; built-in jobs by name,
+the ``jobs`` kind, and reading a config; ``build_model``, the one place a config becomes a
+``Model``, and ``build_job``), ``directory`` (unique, locked run directories, and
 ``resolve_run``, the one resolver of references), ``run`` (``Run``: one opened run),
 ``processors`` (the saved data steps and their one runner), ``training`` (``train_job``,
 ``resume_job``), ``export`` (SavedModel and ``Predictor``), ``ensemble`` (several runs
@@ -21,33 +21,37 @@ from typing import TYPE_CHECKING
 import tensorweave as tw
 
 if TYPE_CHECKING:
-    from tensorweave_train.runs.config import Job, build_job, build_model
     from tensorweave_train.runs.directory import RunDirError, RunLock, resolve_run
     from tensorweave_train.runs.ensemble import Ensemble, majority_vote, mean_probabilities
     from tensorweave_train.runs.export import Predictor, export_saved_model
-    from tensorweave_train.runs.jobs import config_path, job_names, load_config
-    from tensorweave_train.runs.processors import PredictInputError, Processors
-    from tensorweave_train.runs.run import Run, export_run, load_model, load_run
-    from tensorweave_train.runs.settings import (
+    from tensorweave_train.runs.job import (
+        Job,
         RunSettings,
         TrainSettings,
+        build_job,
+        build_model,
         check_settings,
+        config_path,
+        job_names,
+        load_config,
         validate_config,
     )
+    from tensorweave_train.runs.processors import PredictInputError, Processors
+    from tensorweave_train.runs.run import Run, export_run, load_model, load_run
     from tensorweave_train.runs.training import Interrupted, resume_job, train_job
     from tensorweave_train.runs.warm_start import WarmStart, WarmStartReport
 
 _EXPORTS = {
-    "Job": "config",
-    "RunSettings": "settings",
-    "TrainSettings": "settings",
-    "build_job": "config",
-    "build_model": "config",
-    "check_settings": "settings",
-    "config_path": "jobs",
-    "job_names": "jobs",
-    "load_config": "jobs",
-    "validate_config": "settings",
+    "Job": "job",
+    "RunSettings": "job",
+    "TrainSettings": "job",
+    "build_job": "job",
+    "build_model": "job",
+    "check_settings": "job",
+    "config_path": "job",
+    "job_names": "job",
+    "load_config": "job",
+    "validate_config": "job",
     "RunDirError": "directory",
     "RunLock": "directory",
     "resolve_run": "directory",
@@ -100,24 +104,4 @@ __all__ = [
     "WarmStartReport",
 ]
 
-# The names this module had when it opened finished runs (``open_run`` and its result),
-# kept for a release: ``Run.open`` replaces them.
-_DEPRECATED = {
-    "OpenRun": ("tensorweave_train.moved", "OpenRun", "tensorweave_train.Run"),
-    "open_run": ("tensorweave_train.moved", "open_run", "tensorweave_train.Run.open"),
-    "model_from_config": ("tensorweave_train.runs.config", "build_model", None),
-    "variable_names": ("tensorweave_train.runs.warm_start", "variable_names", None),
-    "FILLED": ("tensorweave_train.runs.directory", "CONFIG_FILE", "tensorweave_train.Run.CONFIG"),
-    "DEFAULTS": ("tensorweave_train.moved", "DEFAULTS", 'tw.registry("jobs")'),
-}
-
-_lazy_getattr, __dir__ = tw.lazy_exports(__name__, _EXPORTS)
-
-
-def __getattr__(name: str) -> object:
-    if name in _DEPRECATED:
-        from tensorweave_train.moved import deprecated_name
-
-        module, target, use = _DEPRECATED[name]
-        return deprecated_name(f"{__name__}.{name}", module, target, use)
-    return _lazy_getattr(name)
+__getattr__, __dir__ = tw.lazy_exports(__name__, _EXPORTS)

@@ -29,8 +29,8 @@ import tensorweave as tw
 import tensorweave.config as twc
 from tensorweave_train.loop.checkpoints import Checkpointer
 from tensorweave_train.loop.model import Model
-from tensorweave_train.runs.config import Job, build_job, build_model
 from tensorweave_train.runs.directory import CONFIG_FILE, RunDirError, resolve_run
+from tensorweave_train.runs.job import Job, build_job, build_model
 from tensorweave_train.runs.processors import Processors, check_raw
 
 __all__ = ["Run", "load_model", "load_run", "export_run", "mismatch_message"]
@@ -89,10 +89,17 @@ class Run:
         self._restored(model, overrides)
         return model
 
-    def job(self, overrides: Overrides = (), parts: Sequence[str] | None = _EVALUATED) -> Job:
+    def job(
+        self,
+        overrides: Overrides = (),
+        parts: Sequence[str] | None = _EVALUATED,
+        *,
+        plan: twc.Plan | None = None,
+    ) -> Job:
         """The run's job (model and data; every part with ``parts=None``), its model
-        restored from the newest valid checkpoint."""
-        job = build_job(self.config(overrides), parts)
+        restored from the newest valid checkpoint; ``plan``: the validation of
+        ``self.config(overrides)`` already made (``validate_config``)."""
+        job = build_job(plan if plan is not None else self.config(overrides), parts)
         self._restored(job.model, overrides)
         return job
 

@@ -35,14 +35,14 @@ from tensorweave_train.callbacks.progress import Progress
 from tensorweave_train.callbacks.stop_on_nan import StopOnNaN
 from tensorweave_train.loop.nonfinite import non_finite
 from tensorweave_train.runs.cluster import Cluster
-from tensorweave_train.runs.config import (
+from tensorweave_train.runs.directory import RunDirError, RunLock, claim, new_run_dir
+from tensorweave_train.runs.job import (
     Job,
     build_data,
     build_job,
     check_settings,
     validate_config,
 )
-from tensorweave_train.runs.directory import RunDirError, RunLock, claim, new_run_dir
 from tensorweave_train.runs.processors import Processors
 from tensorweave_train.runs.run import Run
 from tensorweave_train.runs.strategy import Distribution, distribution, serve
@@ -86,11 +86,16 @@ def _display(progress: bool | None, out: Print) -> Progress:
     return Progress(1, bar=progress)
 
 
-def job_distribution(cfg: Mapping[str, Any]) -> Distribution:
+def job_distribution(source: Mapping[str, Any] | twc.Plan) -> Distribution:
     """The distribution ``[train] strategy`` and ``devices`` ask for, made before anything
-    is built (the plain settings are checked first: every problem of the config at once)."""
-    if check_settings(cfg):
-        validate_config(cfg)  # raises the ConfigError listing every problem
+    is built. ``source``: a config (its plain settings checked first: every problem of the
+    config at once) or the ``twc.Plan`` of its validation."""
+    if isinstance(source, twc.Plan):
+        cfg: Mapping[str, Any] = source.config
+    else:
+        cfg = source
+        if check_settings(cfg):
+            validate_config(cfg)  # raises the ConfigError listing every problem
     train = dict(cfg.get("train") or {})
     return distribution(str(train.get("strategy", "default")), train.get("devices"))
 
@@ -250,14 +255,16 @@ def train_job(
     writes it, and a run of the same config there that did not finish is continued from
     its last checkpoint (even with ``overwrite``); see the module docstring.
     """
-    validate_config(cfg)  # every problem of the config at once, before anything is built
-    data = None if _serving(cfg) else build_data(cfg)  # before a strategy starts servers
-    dist = job_distribution(cfg)  # before TensorFlow runs anything else
+    # every problem of the config at once, before anything is built; validated once: the
+    # plan builds the data and the job and fills the config
+    plan = validate_config(cfg)
+    data = None if _serving(cfg) else build_data(plan)  # before a strategy starts servers
+    dist = job_distribution(plan)  # before TensorFlow runs anything else
     if dist.serves:
         return _serve(dist, out)
     with dist.scope():
-        job = build_job(cfg, data=data)
-    filled = twc.fill(cfg)
+        job = build_job(plan, data=data)
+    filled = twc.fill(plan)
     _check_data(job)  # missing fields, NaN: before anything is written
     explicit = run_dir if run_dir is not None else job.run.dir
     kind = "train"
@@ -327,13 +334,14 @@ def resume_job(
             "tensorweave train command again (the same --run-dir). Fix: do that, or resume it "
             "in one process with --train.strategy=default."
         )
-    dist = job_distribution(cfg)
+    plan = validate_config(cfg)  # once: the plan builds the job and fills the config
+    dist = job_distribution(plan)
     with RunLock(run.path):
         with dist.scope():
-            job = run.job(overrides, parts=None)  # built and restored: the overrides fit
+            job = run.job(overrides, parts=None, plan=plan)  # restored: the overrides fit
         _check_data(job)
         if overrides:
-            twc.save(twc.fill(cfg), run.path / Run.CONFIG)
+            twc.save(twc.fill(plan), run.path / Run.CONFIG)
         if out is not None:
             out(f"resuming {job.run.name} in {run.path}")
         return _fit_announced(

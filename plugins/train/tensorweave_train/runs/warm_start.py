@@ -42,7 +42,7 @@ import tensorweave as tw
 import tensorweave.config as twc
 from tensorweave_train.loop.events import Callback, Event, TrainState, on_train
 from tensorweave_train.loop.model import Model
-from tensorweave_train.runs.config import build_model
+from tensorweave_train.runs.job import build_model
 from tensorweave_train.runs.run import Run
 
 __all__ = [

@@ -49,6 +49,6 @@ def test_gan_config_mistakes_name_their_path():
     assert errors["trainer.generator"].startswith("no node 'gen' in [model.nodes]")
     assert "[optimizer.generator] and [optimizer.discriminator]" in errors["optimizer"]
     bad = twt.load_config("dcgan", ["--trainer.d_steps=zero", "--optimizer.generator=3"])
-    problems = dict(twc.validate(bad) + twt.runs.config.check_settings(bad))
+    problems = dict(twc.validate(bad) + twt.runs.job.check_settings(bad))
     assert problems["trainer.d_steps"].startswith("expected int")
     assert "expected an optimizer table" in problems["optimizer.generator"]

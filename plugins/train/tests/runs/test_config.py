@@ -9,7 +9,7 @@ import pytest
 
 import tensorweave.config as twc
 import tensorweave_train as twt
-from tensorweave_train.runs.config import build_model, check_settings
+from tensorweave_train.runs.job import build_model, check_settings
 
 pytestmark = pytest.mark.usefixtures("no_conflict_demo")
 

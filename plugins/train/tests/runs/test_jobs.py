@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,8 +16,13 @@ from twtrain_helpers import run_cli
 
 import tensorweave as tw
 import tensorweave.config as twc
-from tensorweave_train.runs.jobs import DEFAULT_JOB, config_path, job_names, unknown_job
-from tensorweave_train.runs.settings import check_settings
+from tensorweave_train.runs.job import (
+    DEFAULT_JOB,
+    check_settings,
+    config_path,
+    job_names,
+    unknown_job,
+)
 
 pytestmark = pytest.mark.usefixtures("no_conflict_demo")
 
@@ -110,20 +114,6 @@ def test_train_help_lists_the_installed_jobs(cli: None, my_job: str, capsys) -> 
     assert {"chars", "dcgan", my_job} <= set(listed[1].replace(" (default)", "").split(", "))
     code, out, _ = run_cli(capsys, "train", my_job, "--help")
     assert code == 0 and "parameters of my_tiny_job.toml" in out
-
-
-def test_the_old_defaults_table_still_works_with_a_warning() -> None:
-    from tensorweave_train import runs
-
-    with pytest.warns(DeprecationWarning, match=r"runs\.DEFAULTS is deprecated: use tw\.registry"):
-        defaults = runs.DEFAULTS
-    assert defaults["digits"] == "digits.toml" and set(OWN) <= set(defaults)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        from tensorweave_train.runs.config import DEFAULTS
-    assert dict(DEFAULTS) == dict(defaults)
-    with pytest.raises(KeyError):
-        defaults["nothing"]
 
 
 def test_a_job_lookup_imports_only_its_providers_module() -> None:

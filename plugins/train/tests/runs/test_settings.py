@@ -9,7 +9,7 @@ import pytest
 
 import tensorweave.config as twc
 import tensorweave_train as twt
-from tensorweave_train.runs.settings import (
+from tensorweave_train.runs.job import (
     SECTIONS_ALL,
     TrainSettings,
     check_layout,

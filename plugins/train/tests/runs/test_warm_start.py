@@ -13,8 +13,8 @@ import tensorweave as tw
 import tensorweave_train as twt
 from tensorweave.cli import main as cli_main
 from tensorweave_train import TrainState
-from tensorweave_train.runs.config import build_model
 from tensorweave_train.runs.directory import resolve_run
+from tensorweave_train.runs.job import build_model
 from tensorweave_train.runs.warm_start import WarmStart, parse_rename, variable_names, warm_start
 
 pytestmark = pytest.mark.usefixtures("cli")

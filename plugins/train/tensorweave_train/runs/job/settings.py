@@ -26,9 +26,11 @@ A job config (TOML, JSON or YAML; see ``configs/digits.toml``) has these section
 - other top-level tables hold plain values for ``${...}`` variables (``[dims]``); one that
   looks like a misspelled section or holds a component is refused.
 
+``[train]`` and ``[run]`` are checked by the config's one resolver, as the parameters of
+``TrainSettings`` and ``RunSettings`` (``JOB_SECTIONS``), with every other section.
 ``check_settings`` lists every problem of the plain settings and the layout, and
-``validate_config`` checks the whole config (components, parameters, graph too) before
-anything is built. Nothing here imports TensorFlow.
+``validate_config`` checks the whole config (components, parameters, graph too) once,
+before anything is built: its ``twc.Plan`` builds the job. Nothing here imports TensorFlow.
 
 >>> for path, problem in check_settings({"train": {"epochs": "x", "bogus": 1}}):
 ...     print(f"{path}: {problem}")
@@ -51,6 +53,7 @@ import tensorweave.config as twc
 from tensorweave_train.runs.directory import check_run_name
 
 __all__ = [
+    "JOB_SECTIONS",
     "SECTIONS",
     "SECTIONS_ALL",
     "TrainSettings",
@@ -114,50 +117,66 @@ def _section_hint(key: str, section: str) -> str:
     )
 
 
+def _value_problem(path: str, value: Any) -> str | None:
+    """What is wrong with a setting of the right type: a size that is not positive, a run
+    name that is not plain, an unknown precision."""
+    if path in _POSITIVE and value is not None and value <= 0:
+        return f"must be a positive integer, got {value!r}"
+    if path == "run.name":
+        return check_run_name(value)
+    if path == "train.precision" and value not in tw.Precision.NAMES:
+        return f"unknown precision {value!r}; one of {_PRECISIONS}"
+    return None
+
+
+def _unknown_setting(section: str) -> Any:
+    def unknown(key: str, known: list[str]) -> str:
+        hint = _close(key, known) or _section_hint(key, section)
+        return f"unknown setting;{hint} settings: {', '.join(known)}"
+
+    return unknown
+
+
+JOB_SECTIONS: dict[str, twc.Section] = {
+    section: twc.Section(cls, check=_value_problem, unknown=_unknown_setting(section))
+    for section, cls in SECTIONS.items()
+}
+
+
 def check_settings(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:
     """Problems in the plain sections (``[train]``, ``[run]``: types, positive sizes, a
-    plain run name) and the job's layout (``check_layout``), by dotted path."""
-    errors: list[tuple[str, str]] = []
-    for section, cls in SECTIONS.items():
-        values = cfg.get(section, {})
-        if not isinstance(values, Mapping):
-            errors.append((section, f"expected a table, got {values!r}"))
-            continue
-        params = {p.name: p for p in twc.params_of(cls, skip=frozenset({"self"}))}
-        for key, value in values.items():
-            path = f"{section}.{key}"
-            if key not in params:
-                hint = _close(key, list(params)) or _section_hint(key, section)
-                errors.append((path, f"unknown setting;{hint} settings: {', '.join(params)}"))
-                continue
-            problem = twc.check_type(value, params[key].hint)
-            if problem:
-                errors.append((path, problem))
-            elif path in _POSITIVE and value is not None and value <= 0:
-                errors.append((path, f"must be a positive integer, got {value!r}"))
-            elif path == "run.name":
-                why = check_run_name(value)
-                if why:
-                    errors.append((path, why))
-            elif path == "train.precision" and value not in tw.Precision.NAMES:
-                errors.append((path, f"unknown precision {value!r}; one of {_PRECISIONS}"))
-    return errors + check_layout(cfg)
+    plain run name; checked by the config's resolver) and the job's layout
+    (``check_layout``), by dotted path."""
+    plain = {k: cfg[k] for k in SECTIONS if k in cfg}
+    return list(twc.validate(plain, sections=JOB_SECTIONS)) + check_layout(cfg)
 
 
-def settings_of(cfg: Mapping[str, Any], section: str) -> Any:
-    """The ``[train]`` or ``[run]`` section of ``cfg`` as its settings dataclass."""
-    return SECTIONS[section](**dict(cfg.get(section, {})))
+def settings_of(source: Mapping[str, Any] | twc.Plan, section: str) -> Any:
+    """The ``[train]`` or ``[run]`` section as its settings dataclass: built from the
+    ``twc.Plan`` of a validation (``validate_config``), or read from a config."""
+    if isinstance(source, twc.Plan):
+        built = twc.build(source, [section])
+        return built[section] if section in built else SECTIONS[section]()
+    return SECTIONS[section](**dict(source.get(section, {})))
 
 
-def validate_config(cfg: Mapping[str, Any], parts: Sequence[str] | None = None) -> None:
-    """Raise one ``ConfigError`` listing every problem of a job config (settings,
-    components, parameters, graph), or return when it can be built. ``parts`` limits the
-    component check to those sections (``evaluate`` needs no callback's pack)."""
-    chosen = cfg if parts is None else {k: v for k, v in cfg.items() if k in parts}
-    problems = twc.validate(chosen)  # keeps the plugin failures behind them, to chain
-    errors = twc.Problems(check_settings(cfg) + problems, causes=problems.causes)
-    if errors:
-        raise twc.ConfigError(errors)
+def validate_config(cfg: Mapping[str, Any], parts: Sequence[str] | None = None) -> twc.Plan:
+    """Validate a job config once: raise one ``ConfigError`` listing every problem
+    (settings, components, parameters, graph), or return its ``twc.Plan``, from which
+    ``build_data``, ``build_job``, ``build_model`` and ``twc.fill`` build and fill it with
+    no second lookup or validation. ``parts`` limits the component check to those sections
+    (``evaluate`` needs no callback's pack); the plan then holds those and the settings."""
+    chosen = (
+        dict(cfg)
+        if parts is None
+        else {k: v for k, v in cfg.items() if k in parts or k in SECTIONS}
+    )
+    # [train] and [run] are checked with the rest, by the one resolver; the plan keeps the
+    # plugin failures behind its problems, to chain
+    plan = twc.validate(chosen, sections=JOB_SECTIONS).with_problems(check_layout(cfg), first=True)
+    if plan:
+        raise twc.ConfigError(plan)
+    return plan
 
 
 def check_layout(cfg: Mapping[str, Any]) -> list[tuple[str, str]]:

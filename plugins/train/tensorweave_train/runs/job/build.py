@@ -1,11 +1,8 @@
 """A job config built: ``build_model`` is the one place a config becomes a ``Model``, and
-``build_job`` builds it with the data and the callbacks into a ``Job``.
+``build_job`` builds it with the data and the callbacks into a ``Job``, both from the
+``twc.Plan`` of the config's one validation (``job.settings.validate_config``).
 
-A job config's sections and their checks are ``runs.settings`` (``TrainSettings``,
-``check_settings``, ``validate_config``); built-in jobs by name and reading a config are
-``runs.jobs`` (``config_path``, ``load_config``). Their names are importable from here too.
-
->>> from tensorweave_train.runs.config import build_model, load_config
+>>> from tensorweave_train.runs.job import build_model, load_config
 >>> model = build_model(load_config("digits", ["--dims.hidden=4"]))
 >>> [node.name for node in model.inputs]
 ['x']
@@ -23,29 +20,16 @@ import tensorflow as tf
 import tensorweave as tw
 import tensorweave.config as twc
 from tensorweave_train.loop.model import Model
-from tensorweave_train.runs.jobs import config_path, load_config
-from tensorweave_train.runs.settings import (
+from tensorweave_train.runs.job.settings import (
     SECTIONS,
-    SECTIONS_ALL,
     RunSettings,
     TrainSettings,
-    check_layout,
-    check_settings,
     settings_of,
     validate_config,
 )
 
 __all__ = [
-    "SECTIONS",
-    "SECTIONS_ALL",
-    "TrainSettings",
-    "RunSettings",
     "Job",
-    "config_path",
-    "load_config",
-    "check_settings",
-    "check_layout",
-    "validate_config",
     "build_model",
     "build_data",
     "build_job",
@@ -86,21 +70,30 @@ class Job:
         return out
 
 
-def build_model(cfg: Mapping[str, Any], built: Mapping[str, Any] | None = None) -> Model:
+_MODEL_PARTS = ("model", "optimizer", "trainer")
+
+
+def build_model(
+    source: Mapping[str, Any] | twc.Plan, built: Mapping[str, Any] | None = None
+) -> Model:
     """The ``Model`` of a job config: its ``[model]`` graph, ``[optimizer]`` and
-    ``[train] jit_compile`` and ``precision``. The one place a config becomes a model; ``built`` holds the
-    sections already resolved (``build_job`` resolves them with the data)."""
-    settings = settings_of(cfg, "train")
+    ``[train] jit_compile`` and ``precision``. The one place a config becomes a model.
+    ``source``: the config (its model parts validated here) or the ``twc.Plan`` of a
+    validation (``validate_config``); ``built`` holds the sections already built
+    (``build_job`` builds them with the data)."""
+    plan = source if isinstance(source, twc.Plan) else None
+    cfg: Mapping[str, Any] = source.config if isinstance(source, twc.Plan) else source
+    settings = settings_of(source, "train")
     if "model" not in cfg:
         raise twc.ConfigError([("model", "a job config needs a [model] section")])
     if built is None:
-        parts = {k: cfg[k] for k in ("model", "optimizer", "trainer") if k in cfg}
-        errors = twc.validate(parts)
-        if errors:
-            raise twc.ConfigError(errors)
+        if plan is None:
+            plan = twc.validate({k: cfg[k] for k in _MODEL_PARTS if k in cfg})
+        if plan:
+            raise twc.ConfigError(plan)
         tf.random.set_seed(settings.seed)
         np.random.seed(settings.seed)
-        built = twc.resolve(parts)
+        built = twc.build(plan, _MODEL_PARTS)
     graph = built["model"]
     jit = settings.jit_compile or None
     if not isinstance(graph, twc.ConfigGraph):
@@ -151,15 +144,16 @@ def build_model(cfg: Mapping[str, Any], built: Mapping[str, Any] | None = None) 
         raise twc.ConfigError([("model", f"cannot make the model: {err}")]) from err
 
 
-def build_data(cfg: Mapping[str, Any]) -> Any:
+def build_data(source: Mapping[str, Any] | twc.Plan) -> Any:
     """The ``[data]`` section built alone (seeded as ``build_job`` seeds it), before anything
     else: a job builds its data before a multi-worker strategy starts TensorFlow's servers
-    (a dataset's worker processes are forked before any server thread exists)."""
-    validate_config(cfg)
-    settings = settings_of(cfg, "train")
+    (a dataset's worker processes are forked before any server thread exists). ``source``:
+    the config (validated here) or its ``twc.Plan`` (``validate_config``)."""
+    plan = source if isinstance(source, twc.Plan) else validate_config(source)
+    settings = settings_of(plan, "train")
     tf.random.set_seed(settings.seed)
     np.random.seed(settings.seed)
-    return twc.resolve({"data": cfg["data"]})["data"]
+    return twc.build(plan, ["data"])["data"]
 
 
 def _nodes(graph: Any, names: Any) -> Any:
@@ -172,28 +166,33 @@ def _nodes(graph: Any, names: Any) -> Any:
 
 
 def build_job(
-    cfg: Mapping[str, Any], parts: Sequence[str] | None = None, *, data: Any = None
+    source: Mapping[str, Any] | twc.Plan, parts: Sequence[str] | None = None, *, data: Any = None
 ) -> Job:
-    """Validate (all problems at once), then build the data, the model and the callbacks;
-    ``parts`` limits what is built to those sections (default all); ``data``: the
-    ``[data]`` section already built (``build_data``)."""
-    validate_config(cfg, parts)
-    settings = settings_of(cfg, "train")
+    """Build the data, the model and the callbacks of a job config (``source``, validated
+    here with every problem at once) or of the ``twc.Plan`` of its validation
+    (``validate_config``: nothing is validated again); ``parts`` limits what is built to
+    those sections (default all); ``data``: the ``[data]`` section already built
+    (``build_data``)."""
+    plan = source if isinstance(source, twc.Plan) else validate_config(source, parts)
+    cfg = source if not isinstance(source, twc.Plan) else plan.config
+    settings = settings_of(plan, "train")
     tf.random.set_seed(settings.seed)
     np.random.seed(settings.seed)
     ready = {} if data is None else {"data": data}
     wanted = [
-        k for k in cfg if k not in SECTIONS and k not in ready and (parts is None or k in parts)
+        k
+        for k in plan.config
+        if k not in SECTIONS and k not in ready and (parts is None or k in parts)
     ]
-    built = {**ready, **twc.resolve({k: cfg[k] for k in wanted})}
-    model = build_model(cfg, built)
+    built = {**ready, **twc.build(plan, wanted)}
+    model = build_model(plan, built)
     return Job(
         config=dict(cfg),
         data=built.get("data"),
         graph=built["model"],
         model=model,
         settings=settings,
-        run=settings_of(cfg, "run"),
+        run=settings_of(plan, "run"),
         callbacks=list(built.get("callbacks") or []),
     )
 
@@ -201,14 +200,3 @@ def build_job(
 def settings_dict(job: Job) -> dict[str, Any]:
     """The train settings as a dict (for summaries)."""
     return asdict(job.settings)
-
-
-def __getattr__(name: str) -> Any:
-    """``DEFAULTS`` (built-in name -> file) is the ``jobs`` registry now, kept for a release."""
-    if name == "DEFAULTS":
-        from tensorweave_train.moved import deprecated_name
-
-        return deprecated_name(
-            f"{__name__}.DEFAULTS", "tensorweave_train.moved", "DEFAULTS", 'tw.registry("jobs")'
-        )
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,7 +8,7 @@ own jobs (``digits``, the default, ``chars``, ``dcgan``) are registered the same
 ``config_path`` turns a command's CONFIG, a job's name or a file's path, into the file;
 looking a name up imports only the module of the pack that registers it, and no TensorFlow.
 
->>> from tensorweave_train.runs.jobs import config_path, job_names
+>>> from tensorweave_train.runs.job.builtin import config_path, job_names
 >>> {"chars", "dcgan", "digits"} <= set(job_names()), config_path(None).name
 (True, 'digits.toml')
 """
@@ -43,7 +43,7 @@ def config_path(name: str | None) -> Path:
     name = DEFAULT_JOB if name is None else name
     jobs = tw.registry("jobs")
     if name in jobs:
-        return Path(str(jobs[name]))
+        return Path(str(tw.resolve("jobs", name, option="CONFIG")))
     path = Path(name)
     if path.exists() or os.sep in name or "/" in name or path.suffix.lower() in JOB_SUFFIXES:
         return path
