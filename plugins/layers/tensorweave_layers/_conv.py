@@ -2,9 +2,8 @@
 ``Conv`` that ``Conv1D``/``Conv2D``/``Conv3D`` set to a rank.
 
 ``ConvBase`` parses the options they all take, with Keras's names (``kernel_size``,
-``strides``, ``dilation_rate``, ``padding``, ``activation``; ``stride``/``dilation`` are
-the deprecated spellings), computes the output shape at construction (``None`` dimensions
-stay dynamic), creates the kernels a variant names in ``kernel_shapes`` and the bias with
+``strides``, ``dilation_rate``, ``padding``, ``activation``), computes the output shape at
+construction (``None`` dimensions stay dynamic), creates the kernels a variant names in ``kernel_shapes`` and the bias with
 their regularizers and constraints (``w_regularizer``…), and applies bias and activation
 after the variant's ``convolve``. ``reuse_with`` shares every kernel, and may change
 ``strides``/``dilation_rate``/``padding`` for the new node (the kernels must still fit).
@@ -34,13 +33,9 @@ from ._shapes import owner as name_owner
 from ._spatial import CHANNELS_LAST, as_tuple, check_padding, check_spatial, describe, output_length
 from ._weights import ConstraintLike, RegularizerLike, WeightOptions
 
-__all__ = ["ConvBase", "Conv", "RENAMED"]
+__all__ = ["ConvBase", "Conv"]
 
 IntOrInts = int | Sequence[int]
-
-
-#: the spellings of the first convolutions, kept as deprecated aliases (warn) by every variant
-RENAMED = {"stride": "strides", "dilation": "dilation_rate"}
 
 
 class ConvBase(tw.Layer):
@@ -192,7 +187,6 @@ class ConvBase(tw.Layer):
         return self.activation(y)
 
 
-@tw.renamed_arguments(RENAMED)
 class Conv(ConvBase):
     """N-d convolution; see ``ConvBase`` for the options shared by every convolution.
 

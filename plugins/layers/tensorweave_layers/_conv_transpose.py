@@ -25,7 +25,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-from ._conv import RENAMED, ConvBase, IntOrInts
+from ._conv import ConvBase, IntOrInts
 from ._param_init import ActivationLike, Initializer
 from ._spatial import transposed_length
 from ._weights import ConstraintLike, RegularizerLike
@@ -56,7 +56,6 @@ def dilate_kernel(kernel: Any, dilation_rate: Sequence[int]) -> tf.Tensor:
     return k
 
 
-@tw.renamed_arguments(RENAMED)
 class ConvTranspose(ConvBase):
     """N-d transposed convolution; see ``ConvBase`` for the options shared by every
     convolution.

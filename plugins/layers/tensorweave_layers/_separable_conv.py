@@ -22,7 +22,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-from ._conv import RENAMED, ConvBase, IntOrInts
+from ._conv import ConvBase, IntOrInts
 from ._param_init import ActivationLike, Initializer
 from ._shapes import owner as name_owner
 from ._weights import ConstraintLike, RegularizerLike
@@ -30,7 +30,6 @@ from ._weights import ConstraintLike, RegularizerLike
 __all__ = ["SeparableConv"]
 
 
-@tw.renamed_arguments(RENAMED)
 class SeparableConv(ConvBase):
     """Depthwise-separable convolution (rank 1 or 2); see ``ConvBase`` for the options
     shared by every convolution.

@@ -26,15 +26,13 @@ from tensorweave_layers._shapes import describe, owner, require_dense
 __all__ = ["Activation"]
 
 
-@tw.renamed_arguments({"fn": "activation"})
 class Activation(tw.Layer):
     """Apply ``activation(x, **options)``.
 
     Args:
         x: the input layer (dense).
         activation: an activation name (``"relu"``, ``"softmax.v1"``) or a callable;
-            ``None`` is the identity (the name as in ``FC(activation=)``; ``fn=`` is its
-            deprecated alias).
+            ``None`` is the identity (the name as in ``FC(activation=)``).
         name, share_state_with: see ``tw.Layer`` (an activation has no variables).
         **options: options for the function, e.g. ``alpha=`` for ``leaky_relu``.
     """

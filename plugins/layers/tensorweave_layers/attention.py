@@ -48,7 +48,6 @@ from ._weights import ConstraintLike, RegularizerLike, WeightOptions
 __all__ = ["MHAttention"]
 
 
-@tw.renamed_arguments({"probability": "dropout"})
 class MHAttention(tw.Layer):
     """Multi-head attention of ``query`` over ``key``/``value``.
 
@@ -210,7 +209,6 @@ class MHAttention(tw.Layer):
         """Deprecated name of ``dropout``."""
         return self.dropout
 
-    @tw.renamed_arguments({"probability": "dropout"})
     def reuse_with(  # type: ignore[override]  # explicit per-use options
         self,
         *inputs: tw.Layer,

@@ -51,7 +51,6 @@ __all__ = ["DropConnect", "WeightMask"]
 DEFAULT_PROBABILITY = 0.1
 
 
-@tw.renamed_arguments({"probability": "rate"})
 class WeightMask(tw.Layer):
     """A DropConnect mask over a weight matrix: one draw per evaluation (no inputs).
 
@@ -95,7 +94,6 @@ class WeightMask(tw.Layer):
         return tf.cast(keep, self.compute_dtype) * scale
 
 
-@tw.renamed_arguments({"probability": "rate"})
 class DropConnect(tw.Layer):
     """A linear layer with DropConnect on its weights.
 
@@ -273,7 +271,6 @@ class DropConnect(tw.Layer):
         """Deprecated name of ``rate``."""
         return self.rate
 
-    @tw.renamed_arguments({"probability": "rate"})
     def reuse_with(  # type: ignore[override]  # explicit per-use options
         self,
         x: tw.Layer,

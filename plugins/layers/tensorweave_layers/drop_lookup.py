@@ -31,7 +31,6 @@ from ._spatial import describe
 __all__ = ["DropLookup"]
 
 
-@tw.renamed_arguments({"probability": "rate"})
 class DropLookup(tw.Layer):
     """Drop whole ids of each sample from embeddings ``[batch, seq, dim]``.
 
@@ -106,7 +105,6 @@ class DropLookup(tw.Layer):
         """Deprecated name of ``rate``."""
         return self.rate
 
-    @tw.renamed_arguments({"probability": "rate"})
     def reuse_with(  # type: ignore[override]  # explicit per-use options
         self,
         *inputs: tw.Layer,

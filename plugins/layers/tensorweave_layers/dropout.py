@@ -44,7 +44,6 @@ def _check_rate(rate: float, owner: str) -> float:
     return p
 
 
-@tw.renamed_arguments({"probability": "rate"})
 class DropMask(tw.Layer):
     """The random, scaled keep-mask of a ``Dropout``: ``0`` or ``1 / (1 - rate)``.
 
@@ -115,7 +114,6 @@ class DropMask(tw.Layer):
         return self.rate
 
 
-@tw.renamed_arguments({"probability": "rate"})
 class Dropout(tw.Layer):
     """Randomly zero entries of ``x`` with probability ``rate`` when ``training``.
 
@@ -191,7 +189,6 @@ class Dropout(tw.Layer):
             return tf.sparse.retain(scaled, mask > 0)
         return tf.identity(x) if mask is None else x * mask
 
-    @tw.renamed_arguments({"probability": "rate"})
     def reuse_with(  # type: ignore[override]  # explicit per-use options
         self,
         *inputs: tw.Layer,

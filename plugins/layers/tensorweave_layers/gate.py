@@ -54,7 +54,6 @@ def _apply(x: tf.Tensor, s: tf.Tensor, n_gates: int, width: int) -> tf.Tensor:
     return tf.reshape(grouped * s[..., None], tf.shape(x))
 
 
-@tw.renamed_arguments({"gate_fn": "gate_activation"})
 class Gate(tw.Layer):
     """``x * gate_activation(gate)``.
 
@@ -87,7 +86,6 @@ class Gate(tw.Layer):
         return _apply(x, self._fn(gate), self._n_gates, int(self.shape[-1] or 0))
 
 
-@tw.renamed_arguments({"gate_fn": "gate_activation"})
 class CoupledGate(tw.Layer):
     """``x1 * s + x2 * (1 - s)`` with ``s = gate_activation(gate)``.
 

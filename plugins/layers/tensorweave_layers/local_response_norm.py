@@ -30,7 +30,6 @@ from ._spatial import LAYOUTS, check_rank
 __all__ = ["LocalResponseNorm"]
 
 
-@tw.renamed_arguments({"bias": "k"})
 class LocalResponseNorm(tw.Layer):
     """Local response normalization across channels (TensorFlow's defaults).
 
@@ -40,8 +39,7 @@ class LocalResponseNorm(tw.Layer):
         k, alpha, beta: as in the formula of the module docstring (TensorLayer's CIFAR-10
             model uses ``depth_radius=4, k=1.0, alpha=0.001 / 9.0, beta=0.75``). The offset
             ``k`` is PyTorch's name; ``tf.nn.local_response_normalization`` calls it ``bias``,
-            which tensorweave reserves for the on/off switch (``add_bias``): ``bias=`` still
-            works, with a ``tw.RenamedArgumentWarning``.
+            which tensorweave reserves for the on/off switch (``add_bias``).
         name, share_state_with: see ``tw.Layer`` (no variables).
     """
 

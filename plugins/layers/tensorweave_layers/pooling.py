@@ -52,15 +52,13 @@ __all__ = [
 ]
 
 
-@tw.renamed_arguments({"stride": "strides"})
 class Pool(tw.Layer):
     """Window pooling (``pooling`` ``"MAX"`` or ``"AVG"``) over ``spatial_rank`` axes.
 
     Args:
         x: the input, ``[batch, *spatial, channels]``.
         pool_size: the window, an int or one per spatial axis.
-        strides: the step, defaults to ``pool_size`` (non-overlapping windows); ``stride`` is
-            its deprecated spelling.
+        strides: the step, defaults to ``pool_size`` (non-overlapping windows).
         padding: ``"valid"`` (default) or ``"same"``; averages ignore the padding.
     """
 

@@ -7,10 +7,8 @@ flattens each example. When the per-example sizes are known, the inferred size i
 and a target that does not hold one example fails at construction. To merge the batch
 with other axes, use ``tw.ops.reshape(x, shape)``.
 
-For this release a target in the old convention (the batch first) still works, read the
-old way, with a ``tw.ShapeConventionWarning``: a leading ``None``, or a leading ``-1``
-followed by sizes that hold exactly one example (``(-1, 2, 3)`` for a ``(None, 6)``
-input). See ``docs/shapes.md``.
+``None`` is no size: a target holding it (as a batch-first ``(None, 2, 3)`` would) fails,
+naming the fix. See ``docs/shapes.md``.
 
 >>> import numpy as np, tensorweave as tw
 >>> x = tw.Input(n_units=6, name="x", value=np.arange(6.0).reshape(1, 6))
@@ -25,7 +23,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -58,25 +55,16 @@ class Reshape(tw.Layer):
         require_dense(x, who)
         target = _entries(shape, who)
         size = _example_size(x)
+        if None in target:
+            raise tw.ArgumentError(_none_message(who, target))
+        resolved = _resolve(target, size, x, who)
         # ``_target`` goes to tf.reshape as is, batch first, unless ``_per_example``: an
         # inferred size the input's shape does not fix, next to the batch size.
-        self._per_example = False
-        self._target: tuple[int | None, ...]
-        if _old_convention(target, size):
-            self._target = tuple(-1 if d is None else d for d in target)
-            out: tuple[int | None, ...] = (None, *self._target[1:])
-            warnings.warn(_old_message(who, target, size), tw.ShapeConventionWarning, stacklevel=2)
-        else:
-            if None in target:
-                raise tw.ArgumentError(
-                    f"{who}: shape={tuple(shape)} holds None, which is no size. Fix: -1 "
-                    "marks the one size inferred from the others, e.g. Reshape(x, (-1, 4))."
-                )
-            resolved = _resolve(target, size, x, who)
-            self._per_example = None in resolved
-            self._target = target if self._per_example else (-1, *resolved)
-            out = (None, *resolved)
-        super().__init__(x, shape=out, dtype=x.dtype, name=name, share_state_with=share_state_with)
+        self._per_example = None in resolved
+        self._target: tuple[int | None, ...] = target if self._per_example else (-1, *resolved)
+        super().__init__(
+            x, shape=(None, *resolved), dtype=x.dtype, name=name, share_state_with=share_state_with
+        )
 
     def compute(self, x: Any) -> tf.Tensor:
         """The reshaped tensor."""
@@ -116,29 +104,17 @@ def _example_size(x: tw.Layer) -> int | None:
     return math.prod(known) if len(known) == len(x.shape) - 1 else None
 
 
-def _old_convention(target: tuple[int | None, ...], size: int | None) -> bool:
-    """A target written batch first: a leading ``None``, or a leading ``-1`` whose
-    following sizes hold exactly one example (the new reading would add an axis of 1)."""
-    if not target:
-        return False
+def _none_message(who: str, target: tuple[int | None, ...]) -> str:
     if target[0] is None:
-        return True
-    rest = target[1:]
-    return (target[0] == -1 and bool(rest) and -1 not in rest and size is not None) and math.prod(
-        int(d) for d in rest if d is not None
-    ) == size
-
-
-def _old_message(who: str, target: tuple[int | None, ...], size: int | None) -> str:
-    rest = tuple(-1 if d is None else d for d in target[1:])
-    if size is not None and -1 not in rest and math.prod(rest) == size:
-        fix = f"Reshape(x, {rest if len(rest) != 1 else f'({rest[0]},)'})"
-    else:
-        fix = f"tw.ops.reshape(x, {(-1, *rest)}) (it merges the batch with other axes, as this did)"
+        rest = tuple(-1 if d is None else d for d in target[1:])
+        return (
+            f"{who}: shape={target} starts with the batch dimension; shape= is one example's "
+            f"shape, as in Keras's Reshape. Fix: Reshape(x, {rest}) for each example, or "
+            f"tw.ops.reshape(x, {(-1, *rest)}) to merge the batch with other axes."
+        )
     return (
-        f"{who}: shape={target} starts with the batch dimension (the old convention), read so "
-        "for this release. shape= is one example's shape, as in Keras's Reshape. "
-        f"Fix: {fix}."
+        f"{who}: shape={target} holds None, which is no size. Fix: -1 "
+        "marks the one size inferred from the others, e.g. Reshape(x, (-1, 4))."
     )
 
 

@@ -164,5 +164,3 @@ def test_reuse_switches_causal_and_dropout_per_use_with_shared_weights():
     assert not np.allclose(enc[0], enc[1])
     assert decoder.reuse_with(x).causal  # kept unless given
     assert encoder.reuse_with(x, dropout=0.25).dropout == 0.25
-    with pytest.warns(tw.RenamedArgumentWarning, match="'probability' is renamed 'dropout'"):
-        assert encoder.reuse_with(x, probability=0.2).dropout == 0.2

@@ -167,19 +167,6 @@ def test_callable_initializer():
     np.testing.assert_array_equal(conv.kernel.numpy(), np.ones((1, 2, 2)))
 
 
-def test_the_first_spellings_stride_and_dilation_still_build_and_warn():
-    x = tw.Input(shape=(9, 2))
-    with pytest.warns(tw.RenamedArgumentWarning, match="'stride' is renamed 'strides'"):
-        old = Conv1D(x, 2, 3, stride=2)
-    with pytest.warns(tw.RenamedArgumentWarning, match="'dilation' is renamed 'dilation_rate'"):
-        dilated = Conv1D(x, 2, 3, dilation=2, padding="valid")
-    assert old.shape == Conv1D(x, 2, 3, strides=2).shape == (None, 5, 2)
-    assert dilated.shape == (None, 5, 2) and dilated.dilation_rate == (2,)
-    with pytest.warns(tw.RenamedArgumentWarning, match="'stride' is renamed 'strides'"):
-        pool = tw.layers["MaxPool1D.v1"](x, 2, stride=1)
-    assert pool.shape == (None, 8, 2)
-
-
 def test_groups_must_divide_channels_and_filters():
     x = tw.Input(shape=(8, 8, 6))
     conv = Conv2D(x, 4, groups=2)

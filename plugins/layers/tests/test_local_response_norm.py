@@ -37,12 +37,3 @@ def test_computes_in_float32_under_mixed_bfloat16():
 def test_refuses_inputs_that_are_not_images():
     with pytest.raises(tw.ShapeError, match="LocalResponseNorm expects an input of rank 4"):
         LocalResponseNorm(tw.Input(n_units=3))
-
-
-def test_bias_is_the_old_name_of_k():
-    x = np.ones((1, 1, 1, 2), "float32")
-    with pytest.warns(tw.RenamedArgumentWarning, match="bias"):
-        old = LocalResponseNorm(tw.Input(shape=(1, 1, 2)), depth_radius=1, bias=3.0)
-    assert old.k == 3.0
-    new = LocalResponseNorm(tw.Input(shape=(1, 1, 2)), depth_radius=1, k=3.0)
-    np.testing.assert_allclose(tw.compile(old)(x), tw.compile(new)(x))

@@ -1,5 +1,5 @@
 """Reshape: one example's target shape (Keras's convention), against numpy and Keras, errors,
-and the old batch-first spelling kept for a release with a warning."""
+and the batch-first spelling refused with its fix."""
 
 import math
 import warnings
@@ -24,8 +24,7 @@ def test_reshape_keeps_examples(dims, batch, data):
     total = math.prod(dims)
     divisors = [d for d in range(1, total + 1) if total % d == 0]
     first = data.draw(st.sampled_from(divisors))
-    # (-1, total) would read as the old batch-first spelling (it holds exactly one example)
-    infer = data.draw(st.booleans()) and first > 1
+    infer = data.draw(st.booleans())
     target = (-1 if infer else first, total // first)
     x = tw.Input(shape=tuple(dims))
     with warnings.catch_warnings():
@@ -65,18 +64,21 @@ def test_an_inferred_size_of_a_dynamic_input_keeps_the_batch():
     assert tw.compile(layer)(v).shape == (2, 6, 2)
 
 
-def test_the_old_batch_first_spelling_warns_and_keeps_its_meaning():
+def test_a_batch_first_target_fails_naming_both_fixes():
     x = tw.Input(n_units=6, name="x")
-    with pytest.warns(
-        tw.ShapeConventionWarning, match=r"old convention.*Fix: Reshape\(x, \(2, 3\)\)"
+    with pytest.raises(
+        tw.ArgumentError,
+        match=r"batch dimension.*Reshape\(x, \(2, 3\)\).*tw\.ops\.reshape\(x, \(-1, 2, 3\)\)",
     ):
-        layer = tw.layers[RESHAPE](x, (-1, 2, 3))
-    assert layer.shape == (None, 2, 3)
-    seq = tw.Input(batch_shape=(None, None, 4))
-    with pytest.warns(tw.ShapeConventionWarning, match=r"tw\.ops\.reshape\(x, \(-1, 2, 2\)\)"):
-        merged = tw.layers[RESHAPE](seq, (None, 2, 2))  # merges the batch, as it always did
-    v = np.arange(24, dtype="float32").reshape(2, 3, 4)
-    np.testing.assert_array_equal(merged(v).numpy(), v.reshape(-1, 2, 2))
+        tw.layers[RESHAPE](x, (None, 2, 3))
+
+
+def test_a_leading_minus_one_is_an_inferred_example_size():
+    x = tw.Input(n_units=6, name="x")
+    layer = tw.layers[RESHAPE](x, (-1, 2, 3))  # one example's shape: the -1 is 1
+    assert layer.shape == (None, 1, 2, 3)
+    v = np.arange(12, dtype="float32").reshape(2, 6)
+    np.testing.assert_array_equal(layer(v).numpy(), v.reshape(2, 1, 2, 3))
 
 
 def test_targets_that_cannot_hold_an_example_fail_with_the_fix():

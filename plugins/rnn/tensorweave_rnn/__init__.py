@@ -32,9 +32,7 @@ A cell built from a ``tw.Module`` of other layers is a first-class cell: see
 variational dropout (``dropout``, ``recurrent_dropout``, ``output_dropout``, Keras's
 names; one mask per sequence) and the fused cells DropConnect (``dropconnect``,
 ``recurrent_dropconnect``), active while training, switched off with
-``reuse_with(..., training=False)``. The old spellings (``input_dropout``,
-``state_dropout``, ``input_dropconnect``, ``state_dropconnect``, ``regularized``) still
-work and warn.
+``reuse_with(..., training=False)``.
 
 >>> import tensorweave as tw
 >>> x, h, c = tw.Input(n_units=3), tw.Input(n_units=4), tw.Input(n_units=4)

@@ -19,13 +19,12 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_rnn.cell import RENAMED, Cell
+from tensorweave_rnn.cell import Cell
 from tensorweave_rnn.resolve import PER_USE, make_cell, per_use
 
 __all__ = ["StackedCell"]
 
 
-@tw.renamed_arguments(RENAMED)
 class StackedCell(Cell):
     """Cells applied in sequence within one step.
 
