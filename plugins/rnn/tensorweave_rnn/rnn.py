@@ -40,7 +40,8 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_rnn.loop import UNROLL_MAX as UNROLL_MAX  # re-exported: it lives in loop
 from tensorweave_rnn.loop import TimeLoop, time_mask
-from tensorweave_rnn.resolve import make_cell, per_use
+from tensorweave_rnn.resolve import per_use
+from tensorweave_rnn.stacked import make_cell
 
 __all__ = ["RNN", "FinalState"]
 

@@ -1,0 +1,1 @@
+"""The attention layers of the pack (import them from ``tensorweave_layers``)."""

@@ -1,0 +1,1 @@
+"""The embedding layers of the pack (import them from ``tensorweave_layers``)."""

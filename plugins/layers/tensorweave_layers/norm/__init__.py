@@ -1,0 +1,1 @@
+"""The norm layers of the pack (import them from ``tensorweave_layers``)."""

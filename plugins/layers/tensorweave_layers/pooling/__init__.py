@@ -1,0 +1,1 @@
+"""The pooling layers of the pack (import them from ``tensorweave_layers``)."""

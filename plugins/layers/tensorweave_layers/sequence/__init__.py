@@ -1,0 +1,1 @@
+"""The sequence layers of the pack (import them from ``tensorweave_layers``)."""
