@@ -208,11 +208,6 @@ class MHAttention(tw.Layer):
             out = out + self.state.output_bias
         return out
 
-    @property
-    def probability(self) -> float:
-        """Deprecated name of ``dropout``."""
-        return self.dropout
-
     def reuse_with(  # type: ignore[override]  # explicit per-use options
         self,
         *inputs: tw.Layer,

@@ -191,7 +191,7 @@ class Linear(tw.Layer):
             x = tf.cast(x, self.compute_dtype)
         y = dense_matmul(x, self.state.weights, transpose=bool(self._cfg["transpose"]))
         if self._cfg["bias"]:
-            y = y + self.state.bias  # broadcast add: see _conv.py on BiasAddGrad's cost
+            y = tf.nn.bias_add(y, self.state.bias)  # fused with the matmul by oneDNN
         return y
 
     def reuse_with(  # type: ignore[override]  # one input, an explicit per-use option

@@ -86,11 +86,6 @@ class WeightMask(tw.Layer):
         )
         self.state.generator()  # the masks' random state, checkpointed
 
-    @property
-    def probability(self) -> float:
-        """Deprecated name of ``rate``."""
-        return self.rate
-
     def compute(self) -> tf.Tensor:
         """A fresh mask, scaled so that the expected masked weights equal the weights."""
         keep = self.state.generator().uniform(self.shape) >= self.rate
@@ -267,13 +262,8 @@ class DropConnect(tw.Layer):
             x = tf.cast(x, w.dtype)
         y = dense_matmul(x, w, transpose=self.transpose)
         if self.add_bias and hasattr(self.state, "bias"):
-            y = y + self.state.bias
+            y = tf.nn.bias_add(y, self.state.bias)
         return y
-
-    @property
-    def probability(self) -> float:
-        """Deprecated name of ``rate``."""
-        return self.rate
 
     def reuse_with(  # type: ignore[override]  # explicit per-use options
         self,

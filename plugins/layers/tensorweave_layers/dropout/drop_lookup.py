@@ -99,11 +99,6 @@ class DropLookup(tw.Layer):
             mask = mask / tf.constant(1.0 - self.rate, x.dtype)
         return x * mask[:, :, None]
 
-    @property
-    def probability(self) -> float:
-        """Deprecated name of ``rate``."""
-        return self.rate
-
     def reuse_with(  # type: ignore[override]  # explicit per-use options
         self,
         *inputs: tw.Layer,

@@ -107,11 +107,6 @@ class DropMask(tw.Layer):
         dtype = self.compute_dtype
         return tf.cast(keep, dtype) / tf.constant(1.0 - self.rate, dtype)
 
-    @property
-    def probability(self) -> float:
-        """Deprecated name of ``rate``."""
-        return self.rate
-
 
 class Dropout(tw.Layer):
     """Randomly zero entries of ``x`` with probability ``rate`` when ``training``.
@@ -168,11 +163,6 @@ class Dropout(tw.Layer):
             name=name,
             share_state_with=share_state_with,
         )
-
-    @property
-    def probability(self) -> float:
-        """Deprecated name of ``rate``."""
-        return self.rate
 
     @property
     def mask(self) -> tw.Layer | None:

@@ -1,4 +1,4 @@
-"""Weight regularizers and constraints of this pack's layers (``_weights.py``): how an
+"""Weight regularizers and constraints of this pack's layers (``options/weights.py``): how an
 option is read, the rule that every layer with weights takes them, and config files."""
 
 import inspect
