@@ -1,5 +1,6 @@
 """The element-wise merges: counts of inputs, shapes and dtypes, and padding masks."""
 
+import numpy as np
 import pytest
 import tensorflow as tf
 
@@ -32,3 +33,17 @@ def test_errors():
         tw.layers["Maximum.v1"](a, b)
     with pytest.raises(TypeError, match="different dtypes"):
         tw.layers["Average.v1"](a, tw.Input(n_units=2, dtype=tf.float64))
+
+
+def test_multiply_matches_numpy():
+    xs = [tw.Input(shape=(2, 3)) for _ in range(3)]
+    vs = [np.random.default_rng(i).standard_normal((4, 2, 3)).astype("float32") for i in range(3)]
+    layer = tw.layers["tensorweave-layers:Multiply.v1"](*xs)
+    assert layer.shape == (None, 2, 3)
+    np.testing.assert_allclose(layer(*vs).numpy(), vs[0] * vs[1] * vs[2], rtol=1e-5)
+
+
+def test_multiply_reports_a_shape_mismatch():
+    a, b = tw.Input(n_units=2, name="a"), tw.Input(shape=(2, 1), name="b")
+    with pytest.raises(tw.ShapeError, match=r"Multiply.*'a' \(None, 2\).*'b' \(None, 2, 1\)"):
+        tw.layers["tensorweave-layers:Multiply.v1"](a, b)
