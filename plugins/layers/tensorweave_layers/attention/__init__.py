@@ -1,1 +1,4 @@
-"""The attention layers of the pack (import them from ``tensorweave_layers``)."""
+"""Attention: multi-head (``MHAttention``), dot-product (``Attention``), additive, grouped-query,
+the Transformer blocks, and the weights maths they share.
+
+Import the public names from ``tensorweave_layers``."""

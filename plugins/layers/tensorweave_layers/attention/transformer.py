@@ -1,5 +1,6 @@
-"""What the Transformer blocks share: a residual sub-layer, the feed-forward network, and
-folding the block into a ``tw.Module`` that takes the sequences' padding masks.
+"""The Transformer blocks (``TransformerEncoderBlock``, ``TransformerDecoderBlock``) and what
+they share: a residual sub-layer, the feed-forward network, and folding the block into a
+``tw.Module`` that takes the sequences' padding masks.
 
 A sub-layer is ``x + dropout(f(x))`` followed by a ``LayerNorm`` (post-norm, the original
 Transformer and BERT), or ``x + dropout(f(LayerNorm(x)))`` (``normalize_first``, pre-norm,

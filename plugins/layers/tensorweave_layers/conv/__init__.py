@@ -1,1 +1,4 @@
-"""The conv layers of the pack (import them from ``tensorweave_layers``)."""
+"""Convolutions: ``conv`` (``Conv1D``/``2D``/``3D`` and the shared base), ``transposed``,
+``depthwise`` and ``separable``.
+
+Import the public names from ``tensorweave_layers``."""

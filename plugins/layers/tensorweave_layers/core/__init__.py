@@ -1,1 +1,4 @@
-"""The core layers of the pack (import them from ``tensorweave_layers``)."""
+"""Small layers without a family: ``Activation``, ``PReLU``, ``Param``, ``Constant``, ``OneHot``,
+``ToSparse``/``ToDense``.
+
+Import the public names from ``tensorweave_layers``."""

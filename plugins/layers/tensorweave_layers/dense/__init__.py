@@ -1,1 +1,3 @@
-"""The dense layers of the pack (import them from ``tensorweave_layers``)."""
+"""Dense layers: ``Linear``, ``FC`` (linear + activation) and ``EinsumDense``.
+
+Import the public names from ``tensorweave_layers``."""

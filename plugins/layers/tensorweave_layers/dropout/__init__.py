@@ -1,1 +1,4 @@
-"""The dropout layers of the pack (import them from ``tensorweave_layers``)."""
+"""Dropout and noise: ``Dropout``, ``DropConnect``, ``DropLookup``, spatial dropout and the
+noise layers.
+
+Import the public names from ``tensorweave_layers``."""

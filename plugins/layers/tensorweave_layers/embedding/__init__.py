@@ -1,1 +1,4 @@
-"""The embedding layers of the pack (import them from ``tensorweave_layers``)."""
+"""Embeddings: ``Lookup`` and the position embeddings (learned, sinusoidal, rotary), and the
+reversible embedding.
+
+Import the public names from ``tensorweave_layers``."""

@@ -1,1 +1,4 @@
-"""The merge layers of the pack (import them from ``tensorweave_layers``)."""
+"""Layers that combine several inputs: ``Add``, ``Concat``, ``Merge``, ``Dot``, the element-wise
+merges, ``Residual`` and the gates.
+
+Import the public names from ``tensorweave_layers``."""

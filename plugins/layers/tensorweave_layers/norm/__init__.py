@@ -1,1 +1,3 @@
-"""The norm layers of the pack (import them from ``tensorweave_layers``)."""
+"""Normalization layers: batch, layer, group/instance, RMS, spectral and local response.
+
+Import the public names from ``tensorweave_layers``."""

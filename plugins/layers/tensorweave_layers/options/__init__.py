@@ -1,1 +1,5 @@
-"""The options layers of the pack (import them from ``tensorweave_layers``)."""
+"""The components layers take as options (activations, initializers, regularizers,
+constraints), their kinds, and how a layer reads its weight options. ``kinds`` imports no
+TensorFlow.
+
+Import the public names from ``tensorweave_layers``."""

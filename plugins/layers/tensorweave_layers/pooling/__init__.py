@@ -1,1 +1,3 @@
-"""The pooling layers of the pack (import them from ``tensorweave_layers``)."""
+"""Pooling: window, global (``pool``) and adaptive (``adaptive``) pooling.
+
+Import the public names from ``tensorweave_layers``."""

@@ -1,1 +1,4 @@
-"""The reshape layers of the pack (import them from ``tensorweave_layers``)."""
+"""Layers that change the shape of each example: reshape, transpose, flatten, repeat, resample,
+pad, crop.
+
+Import the public names from ``tensorweave_layers``."""

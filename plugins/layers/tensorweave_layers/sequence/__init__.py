@@ -1,1 +1,3 @@
-"""The sequence layers of the pack (import them from ``tensorweave_layers``)."""
+"""Layers over sequences of layers: ``SeqMap`` and ``SeqConcat``.
+
+Import the public names from ``tensorweave_layers``."""
