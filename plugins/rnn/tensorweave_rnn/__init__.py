@@ -46,21 +46,7 @@ names; one mask per sequence) and the fused cells DropConnect (``dropconnect``,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import tensorweave as tw
-
-if TYPE_CHECKING:  # the lazily imported names, for type checkers
-    from tensorweave_rnn import kinds
-    from tensorweave_rnn.bidirectional import Bidirectional
-    from tensorweave_rnn.cell import Cell, StepContext
-    from tensorweave_rnn.cells import GRUCell, LSTMCell, RNNCell
-    from tensorweave_rnn.contract import CellContractError, check_cell
-    from tensorweave_rnn.conv_lstm2d import ConvLSTM2D
-    from tensorweave_rnn.conv_lstm_cell import ConvLSTM2DCell
-    from tensorweave_rnn.module_cell import ModuleCell
-    from tensorweave_rnn.rnn import RNN, FinalState
-    from tensorweave_rnn.stacked import StackedCell
 
 __version__ = "0.1.0"
 
@@ -84,24 +70,6 @@ _EXPORTS = {
     "kinds": "kinds",
 }
 
-__all__ = [
-    "Cell",
-    "StepContext",
-    "RNNCell",
-    "GRUCell",
-    "LSTMCell",
-    "ModuleCell",
-    "StackedCell",
-    "RNN",
-    "FinalState",
-    "Bidirectional",
-    "ConvLSTM2D",
-    "ConvLSTM2DCell",
-    "CellContractError",
-    "check_cell",
-    "kinds",
-    "__version__",
-]
-
+__all__ = [*_EXPORTS, "__version__"]
 
 __getattr__, __dir__ = tw.lazy_exports(__name__, _EXPORTS)
