@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # Places outside the areas this check was written with, each with why; remove a row when
 # its file is brought in line (the check then keeps it there).
 TF_FUNCTION_ELSEWHERE = {
-    "plugins/layers/tensorweave_layers/merge.py": "Merge's own function check: tw.Lambda.output_spec",
-    "plugins/losses/tensorweave_losses/sinkhorn.py": "a nested function for the Sinkhorn loop",
+    "plugins/layers/tensorweave_layers/merge/merge.py": "Merge's own function check: tw.Lambda.output_spec",
+    "plugins/losses/tensorweave_losses/losses/sinkhorn.py": "a nested function for the Sinkhorn loop",
 }
 # The one resolver: ``tw.resolve`` (a name given as a value) and the config's ``lookup``
 # (a name in a config), which share the registry's one rule (``Registry.get``).
@@ -30,7 +30,7 @@ RESOLVERS = {
 }
 REGISTRY_LOOKUP_ELSEWHERE = {
     "core/tensorweave/testing/conformance.py": "a Case names its component exactly",
-    "plugins/models/tensorweave_models/_build.py": "tw.layers['pack:Name.v1']: one pack's exact layer",
+    "plugins/models/tensorweave_models/build.py": "tw.layers['pack:Name.v1']: one pack's exact layer",
     "plugins/models/tensorweave_models/efficientnet_v2.py": "tw.initializers[...]: one pack's exact initializer",
     "plugins/train/tensorweave_train/moved.py": "the old DEFAULTS table (issue 32 deletes the module)",
 }

@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import tensorweave as tw
-
-from ._shapes import describe  # one way to name an input in errors, shared by every layer
+from tensorweave_layers._shapes import (
+    describe,  # one way to name an input in errors, shared by every layer
+)
 
 __all__ = [
     "output_length",

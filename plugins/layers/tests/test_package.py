@@ -5,7 +5,7 @@ nothing else of the pack."""
 from tensorweave.testing import check_lazy_package, check_light_modules
 
 PACKAGE = "tensorweave_layers"
-LIGHT = ["tensorweave_layers.kinds"]
+LIGHT = ["tensorweave_layers.options.kinds"]
 
 
 def test_every_public_name_resolves_lazily():
@@ -13,4 +13,4 @@ def test_every_public_name_resolves_lazily():
 
 
 def test_light_modules_import_no_tensorflow_and_no_other_module_of_the_pack():
-    check_light_modules(PACKAGE, LIGHT, allowed=[f"{PACKAGE}.hookspecs"])
+    check_light_modules(PACKAGE, LIGHT, allowed=[f"{PACKAGE}.hookspecs", f"{PACKAGE}.options"])

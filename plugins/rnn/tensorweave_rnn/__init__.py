@@ -32,9 +32,7 @@ A cell built from a ``tw.Module`` of other layers is a first-class cell: see
 variational dropout (``dropout``, ``recurrent_dropout``, ``output_dropout``, Keras's
 names; one mask per sequence) and the fused cells DropConnect (``dropconnect``,
 ``recurrent_dropconnect``), active while training, switched off with
-``reuse_with(..., training=False)``. The old spellings (``input_dropout``,
-``state_dropout``, ``input_dropconnect``, ``state_dropconnect``, ``regularized``) still
-work and warn.
+``reuse_with(..., training=False)``.
 
 >>> import tensorweave as tw
 >>> x, h, c = tw.Input(n_units=3), tw.Input(n_units=4), tw.Input(n_units=4)
@@ -48,21 +46,7 @@ work and warn.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import tensorweave as tw
-
-if TYPE_CHECKING:  # the lazily imported names, for type checkers
-    from tensorweave_rnn import kinds
-    from tensorweave_rnn.bidirectional import Bidirectional
-    from tensorweave_rnn.cell import Cell, StepContext
-    from tensorweave_rnn.cells import GRUCell, LSTMCell, RNNCell
-    from tensorweave_rnn.contract import CellContractError, check_cell
-    from tensorweave_rnn.conv_lstm2d import ConvLSTM2D
-    from tensorweave_rnn.conv_lstm_cell import ConvLSTM2DCell
-    from tensorweave_rnn.module_cell import ModuleCell
-    from tensorweave_rnn.rnn import RNN, FinalState
-    from tensorweave_rnn.stacked import StackedCell
 
 __version__ = "0.1.0"
 
@@ -86,24 +70,6 @@ _EXPORTS = {
     "kinds": "kinds",
 }
 
-__all__ = [
-    "Cell",
-    "StepContext",
-    "RNNCell",
-    "GRUCell",
-    "LSTMCell",
-    "ModuleCell",
-    "StackedCell",
-    "RNN",
-    "FinalState",
-    "Bidirectional",
-    "ConvLSTM2D",
-    "ConvLSTM2DCell",
-    "CellContractError",
-    "check_cell",
-    "kinds",
-    "__version__",
-]
-
+__all__ = [*_EXPORTS, "__version__"]
 
 __getattr__, __dir__ = tw.lazy_exports(__name__, _EXPORTS)

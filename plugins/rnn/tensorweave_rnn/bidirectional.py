@@ -21,7 +21,6 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_rnn.cell import RENAMED
 from tensorweave_rnn.rnn import RNN
 
 __all__ = ["Bidirectional"]
@@ -34,7 +33,6 @@ _MERGES = {
 }
 
 
-@tw.renamed_arguments(RENAMED)
 class Bidirectional(tw.Layer):
     """Two RNNs, one per direction; outputs merged with ``merge``.
 

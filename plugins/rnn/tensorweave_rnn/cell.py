@@ -6,9 +6,7 @@ maths is available on tensors as ``step(x, *states) -> (output, [new_states])``,
 what ``RNN`` calls inside its ``tf.while_loop``. Leaving out ``previous_state`` starts
 from zeros.
 
-Regularisation, active only while ``training`` (Keras's names; the old spellings
-``input_dropout``, ``state_dropout``, ``input_dropconnect``, ``state_dropconnect`` and
-``regularized`` still work as deprecated aliases that warn):
+Regularisation, active only while ``training`` (Keras's names):
 
 - variational dropout of the input (``dropout``), of the recurrent input (the first state,
   as fed to the recurrent weights: ``recurrent_dropout``) and of the output
@@ -40,7 +38,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-__all__ = ["Cell", "StepContext", "RENAMED"]
+__all__ = ["Cell", "StepContext"]
 
 _RATES = (
     "dropout",
@@ -49,14 +47,6 @@ _RATES = (
     "dropconnect",
     "recurrent_dropconnect",
 )
-#: the deprecated spellings of the cell options (old -> new)
-RENAMED = {
-    "input_dropout": "dropout",
-    "state_dropout": "recurrent_dropout",
-    "input_dropconnect": "dropconnect",
-    "state_dropconnect": "recurrent_dropconnect",
-    "regularized": "training",
-}
 
 
 @dataclass
@@ -70,7 +60,6 @@ class StepContext:
     projected: bool = False  # steps receive ``project_inputs`` rows instead of inputs
 
 
-@tw.renamed_arguments(RENAMED)
 class Cell(tw.Layer):
     """Base class of recurrent cells; subclasses define ``init_state`` and ``transition``.
 

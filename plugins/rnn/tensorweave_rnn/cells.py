@@ -10,7 +10,8 @@ gate's bias at 1. Options common to the three: ``activation`` (a registered
 tensorweave-layers' ``"tanh"``), ``add_bias``,
 ``w_init`` / ``u_init`` / ``b_init`` (initializers of the input weights ``kernel``, the
 recurrent weights ``recurrent_kernel`` and the bias: a registered ``tw.initializers`` name
-or a function ``(shape, dtype) -> tensor``; ``None`` keeps the defaults above),
+or a function ``(shape, dtype) -> tensor``; ``None`` keeps the defaults above, the
+registered ``"tensorweave-layers:glorot_uniform"`` and ``"tensorweave-layers:orthogonal"``),
 ``hoist_inputs`` (let ``RNN`` compute ``x @ kernel + bias`` for all steps in one matmul
 before its loop; same values) and the ``Cell`` dropout options.
 
@@ -32,12 +33,15 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_rnn.cell import Cell, StepContext
-from tensorweave_rnn.init import glorot_uniform, orthogonal
 from tensorweave_rnn.lstm_kernels import lstm_step, lstm_step_projected
 
 __all__ = ["RNNCell", "GRUCell", "LSTMCell", "InitializerLike"]
 
 InitializerLike: TypeAlias = "str | Callable[..., Any] | None"
+
+#: the initializers ``w_init=None`` / ``u_init=None`` stand for (tensorweave-layers' own)
+W_INIT = "tensorweave-layers:glorot_uniform"
+U_INIT = "tensorweave-layers:orthogonal"
 
 
 class _Fused(Cell):
@@ -64,8 +68,12 @@ class _Fused(Cell):
         self._activation = tw.resolve("activations", activation, owner=owner, option="activation")
         self._add_bias = bool(add_bias)
         inits = {
-            "w_init": tw.resolve("initializers", w_init, owner=owner, option="w_init"),
-            "u_init": tw.resolve("initializers", u_init, owner=owner, option="u_init"),
+            "w_init": tw.resolve(
+                "initializers", w_init, default=W_INIT, owner=owner, option="w_init"
+            ),
+            "u_init": tw.resolve(
+                "initializers", u_init, default=U_INIT, owner=owner, option="u_init"
+            ),
             "b_init": tw.resolve("initializers", b_init, owner=owner, option="b_init"),
         }
         self._inits = inits
@@ -101,11 +109,7 @@ class _Fused(Cell):
     def init_state(self) -> None:
         n, k = self.n_units, self.gates
         w = self.initial("w_init", [self.input_size, k * n])
-        if w is None:
-            w = glorot_uniform([self.input_size, k * n], self.dtype)
         u = self.initial("u_init", [n, k * n])
-        if u is None:
-            u = orthogonal([n, k * n], dtype=self.dtype)
         self.state.kernel = tf.Variable(w, name="kernel")
         self.state.recurrent_kernel = tf.Variable(u, name="recurrent_kernel")
         if self._add_bias:

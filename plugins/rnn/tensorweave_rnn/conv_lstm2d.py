@@ -28,7 +28,6 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_rnn.cell import RENAMED
 from tensorweave_rnn.conv_lstm_cell import ConvLSTM2DCell
 from tensorweave_rnn.rnn import RNN
 
@@ -37,7 +36,6 @@ __all__ = ["ConvLSTM2D"]
 Initializer = str | Callable[..., Any] | None
 
 
-@tw.renamed_arguments({**RENAMED, "stride": "strides", "dilation": "dilation_rate"})
 class ConvLSTM2D(tw.Layer):
     """A convolutional LSTM unrolled over ``seq`` (see the module docstring).
 
@@ -45,7 +43,7 @@ class ConvLSTM2D(tw.Layer):
         seq: ``[batch, time, H, W, C]`` with ``H``, ``W``, ``C`` known.
         n_units: the feature maps of the states and output (Keras: ``filters``).
         kernel_size, strides, padding, dilation_rate: the input convolution (Keras's
-            names; ``stride`` and ``dilation`` still work, with a warning).
+            names).
         activation, recurrent_activation, add_bias, unit_forget_bias, w_init, u_init,
             b_init: as Keras's (see ``ConvLSTM2DCell``).
         lengths, mask: padding of the time axis (default: ``seq.padding_mask``).

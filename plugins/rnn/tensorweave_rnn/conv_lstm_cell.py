@@ -57,7 +57,6 @@ def _pair(value: int | Sequence[int], what: str, who: str) -> tuple[int, int]:
     return out[0], out[1]
 
 
-@tw.renamed_arguments({"stride": "strides", "dilation": "dilation_rate"})
 class ConvLSTM2DCell(Cell):
     """A convolutional LSTM step on flattened images (see the module docstring).
 

@@ -38,17 +38,16 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_rnn.cell import RENAMED
 from tensorweave_rnn.loop import UNROLL_MAX as UNROLL_MAX  # re-exported: it lives in loop
 from tensorweave_rnn.loop import TimeLoop, time_mask
-from tensorweave_rnn.resolve import make_cell, per_use
+from tensorweave_rnn.resolve import per_use
+from tensorweave_rnn.stacked import make_cell
 
 __all__ = ["RNN", "FinalState"]
 
 _CONFIG_SKIP = ("lengths", "mask", "name", "share_state_with")
 
 
-@tw.renamed_arguments(RENAMED)
 class RNN(tw.Layer):
     """Unroll a cell over a sequence (see the module docstring).
 
@@ -59,10 +58,9 @@ class RNN(tw.Layer):
         n_units: the cell width (one per cell for a stack).
         lengths, mask: optional padding information (give one).
         time_major, reverse, return_sequences, stateful: see the module docstring.
-        training: the per-use switch of the cell's dropout/DropConnect (``regularized=`` is
-            its deprecated alias).
+        training: the per-use switch of the cell's dropout/DropConnect.
         **cell_options: passed to the cell factory (``dropout=``, ``recurrent_dropout=``,
-            ``reset_after=``…; the cells' old spellings still work, with a warning).
+            ``reset_after=``…).
     """
 
     # under mixed precision the recurrence stays float32: its state accumulates over the
@@ -185,7 +183,6 @@ class RNN(tw.Layer):
             self._final_layers = layers
         return list(self._final_layers)
 
-    @tw.renamed_arguments({"regularized": "training"})
     def reuse_with(  # type: ignore[override]  # explicit per-use options
         self,
         seq: tw.Layer,

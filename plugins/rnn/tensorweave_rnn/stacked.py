@@ -9,6 +9,14 @@ dropout go to every sub-cell; the per-use ``training=`` reaches them through ``r
 >>> stack = StackedCell(x, cells=["LSTMCell.v1", "GRUCell.v1"], n_units=[4, 2])
 >>> stack.state_size, stack.shape
 ([4, 4, 2], (None, 2))
+
+``make_cell`` builds any cell specification ``RNN``, ``Bidirectional`` and ``StackedCell``
+accept: a registered name, a cell class or factory, an already built cell (its weights are
+shared), or a list of these (a ``StackedCell``).
+
+>>> cell = make_cell("GRUCell.v1", input_size=3, n_units=4, who="demo")
+>>> type(cell).__name__, cell.state_size
+('GRUCell', [4])
 """
 
 from __future__ import annotations
@@ -19,13 +27,13 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_rnn.cell import RENAMED, Cell
-from tensorweave_rnn.resolve import PER_USE, make_cell, per_use
+from tensorweave_rnn.cell import Cell
+from tensorweave_rnn.contract import check_cell
+from tensorweave_rnn.resolve import PER_USE, cell_factory, per_use
 
-__all__ = ["StackedCell"]
+__all__ = ["StackedCell", "make_cell"]
 
 
-@tw.renamed_arguments(RENAMED)
 class StackedCell(Cell):
     """Cells applied in sequence within one step.
 
@@ -130,3 +138,39 @@ class StackedCell(Cell):
                 out, new = cell.step(out, *mine, context=ctx)
             new_states.extend(new)
         return out, new_states
+
+
+def make_cell(
+    spec: Any,
+    *,
+    input_size: int,
+    n_units: int | Sequence[int] | None,
+    who: str,
+    dtype: tf.DType = tf.float32,
+    options: dict[str, Any] | None = None,
+) -> tw.Layer:
+    """Build the cell ``spec`` for step inputs of width ``input_size`` and check it."""
+    options = {k: v for k, v in (options or {}).items() if v is not None or k not in PER_USE}
+    if isinstance(spec, tw.Layer):
+        check_cell(spec, who)
+        width = spec.inputs[0].shape[-1] if spec.inputs else None
+        if width != input_size:
+            raise tw.ShapeError(
+                f"{who}: the given cell {spec.name!r} takes steps of width {width}, but the "
+                f"sequence has {input_size} features."
+            )
+        return per_use(spec, options)
+    x = tw.Input(n_units=input_size, dtype=dtype, name="step_input")
+    if isinstance(spec, (list, tuple)):
+        cell: tw.Layer = StackedCell(x, cells=list(spec), n_units=n_units, **options)
+    else:
+        if n_units is None or not isinstance(n_units, int):
+            raise TypeError(f"{who}: n_units= must be an int for one cell, got {n_units!r}.")
+        factory = cell_factory(spec, who)
+        try:
+            cell = factory(x, n_units=n_units, **options)
+        except TypeError as err:
+            label = spec if isinstance(spec, str) else getattr(spec, "__qualname__", spec)
+            raise TypeError(f"{who}: building cell {label!r} failed: {err}") from err
+    check_cell(cell, who)
+    return cell

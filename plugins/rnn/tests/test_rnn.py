@@ -423,8 +423,6 @@ def test_reuse_takes_the_per_use_options_and_keeps_the_rest():
     np.testing.assert_allclose(last.compute(x, n), full[[0, 1], [4, 2]], rtol=1e-5, atol=1e-6)
     with pytest.raises(TypeError):
         rnn.reuse_with(seq, lengths, n_units=8)  # the cell belongs to the shared state
-    with pytest.warns(tw.RenamedArgumentWarning, match="'regularized' is renamed 'training'"):
-        assert not rnn.reuse_with(seq, lengths, regularized=False).cell.training
 
 
 @pytest.mark.parametrize(

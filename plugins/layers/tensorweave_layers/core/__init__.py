@@ -1,0 +1,4 @@
+"""Small layers without a family: ``Activation``, ``PReLU``, ``Param``, ``Constant``, ``OneHot``,
+``ToSparse``/``ToDense``.
+
+Import the public names from ``tensorweave_layers``."""

@@ -1,0 +1,3 @@
+"""Dense layers: ``Linear``, ``FC`` (linear + activation) and ``EinsumDense``.
+
+Import the public names from ``tensorweave_layers``."""

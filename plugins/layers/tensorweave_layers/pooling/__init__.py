@@ -1,0 +1,3 @@
+"""Pooling: window, global (``pool``) and adaptive (``adaptive``) pooling.
+
+Import the public names from ``tensorweave_layers``."""
