@@ -53,12 +53,6 @@ from tensorweave.registries import (
     registry,
     resolve,
 )
-from tensorweave.renames import (
-    RenamedArgumentWarning,
-    apply_renames,
-    renamed_arguments,
-    renames_of,
-)
 
 if _typing.TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave import config
@@ -198,8 +192,4 @@ __all__ = [
     "check_keywords",
     # for packs
     "lazy_exports",
-    "renamed_arguments",
-    "renames_of",
-    "apply_renames",
-    "RenamedArgumentWarning",
 ]

@@ -103,12 +103,11 @@ ALLOWED = {
     "errors": set(),
     "checks": {"errors"},
     "lazy": set(),
-    "renames": set(),  # tw.renamed_arguments: pure Python, used by config and the packs
     "keywords": {"errors"},  # unknown keywords: Python calls and configs alike
     "registries": {"errors"},
     "graph": {"errors", "checks", "registries", "keywords"},
     "drawing": {"errors", "graph"},  # pictures of graphs and their table of layers
-    "config": {"errors", "checks", "registries", "graph", "renames", "keywords"},
+    "config": {"errors", "checks", "registries", "graph", "keywords"},
     "cli": {"errors", "registries"},  # no graph, no config: no TensorFlow
     "__main__": {"cli"},  # python -m tensorweave
     "testing": {"errors", "checks", "registries", "graph", "config", "cli", ""},
@@ -120,7 +119,6 @@ ALLOWED = {
         "graph",
         "drawing",
         "config",
-        "renames",
         "keywords",
     },  # __init__
 }
