@@ -21,9 +21,8 @@ the package or one of its entry points is cheap):
 
 Components are registered by versioned name (``tw.optimizers["Adam.v1"]``,
 ``tw.callbacks["EarlyStopping.v1"]``…); this pack declares the ``optimizers``,
-``schedules``, ``trainers``, ``callbacks`` and ``voters`` kinds (``kinds``). Module paths
-of earlier releases (``tensorweave_train.trainer``…) still import, with a warning
-(``moved``). See the README.md.
+``schedules``, ``trainers``, ``callbacks`` and ``voters`` kinds (``kinds``). See the
+README.md.
 
 >>> import tensorweave_train as twt
 >>> twt.SGD(0.1).learning_rate.numpy().round(2)
@@ -35,7 +34,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import tensorweave as tw
-from tensorweave_train import moved
 
 if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_train import kinds
@@ -301,6 +299,3 @@ __all__ = [
 ]
 
 __getattr__, __dir__ = tw.lazy_exports(__name__, _EXPORTS)
-
-
-moved.install()  # the module paths of earlier releases (tensorweave_train.trainer…)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -112,20 +111,6 @@ def test_train_help_lists_the_installed_jobs(cli: None, my_job: str, capsys) -> 
     assert code == 0 and "parameters of my_tiny_job.toml" in out
 
 
-def test_the_old_defaults_table_still_works_with_a_warning() -> None:
-    from tensorweave_train import runs
-
-    with pytest.warns(DeprecationWarning, match=r"runs\.DEFAULTS is deprecated: use tw\.registry"):
-        defaults = runs.DEFAULTS
-    assert defaults["digits"] == "digits.toml" and set(OWN) <= set(defaults)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        from tensorweave_train.runs.config import DEFAULTS
-    assert dict(DEFAULTS) == dict(defaults)
-    with pytest.raises(KeyError):
-        defaults["nothing"]
-
-
 def test_a_job_lookup_imports_only_its_providers_module() -> None:
     code = (
         "import sys, tensorweave as tw; tw.registry('jobs')['dcgan'];"
@@ -135,5 +120,4 @@ def test_a_job_lookup_imports_only_its_providers_module() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     modules = ["tensorweave_train", "tensorweave_train.configs", "tensorweave_train.kinds"]
-    # the package root installs the finder of the old module paths (``moved``)
-    assert done.stdout.strip() == f"{[*modules, 'tensorweave_train.moved']} False"
+    assert done.stdout.strip() == f"{modules} False"
