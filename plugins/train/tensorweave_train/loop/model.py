@@ -29,7 +29,6 @@ learning rates, ``optimize``) and ``loop.model_running`` (``train``, ``evaluate`
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -233,17 +232,9 @@ class Model(ModelOptimizers, ModelRunning, tw.Stateful):
         ``Model.train_step``; ``train`` keeps running it several steps per call, with
         events, checkpoints and validation. Under a ``tf.distribute`` strategy it runs on
         each replica's share of the batch (``replica_weighted`` scales the losses so the
-        summed gradients are the batch's). Called eagerly it is ``train_on_batch``
-        (deprecated; call that).
+        summed gradients are the batch's). Called eagerly it runs eagerly, as Keras's
+        (``train_on_batch`` runs the compiled step).
         """
-        if not tf.inside_function():
-            warnings.warn(
-                "calling Model.train_step eagerly is deprecated: it is the step traced inside "
-                "the compiled function. Fix: call model.train_on_batch(batch).",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-            return self.train_on_batch(batch)
         objectives = self.objectives
         shares = objectives.shares(self.trainable_variables)
         # under loss scaling each optimizer takes its own (scaled) gradient: ``optimize``
