@@ -31,9 +31,12 @@ np.float32(0.1)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import tensorweave as tw
+from tensorweave_train.loop import services
 
 if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_train import kinds
@@ -299,3 +302,36 @@ __all__ = [
 ]
 
 __getattr__, __dir__ = tw.lazy_exports(__name__, _EXPORTS)
+
+
+class PackServices:
+    """What the loop delegates upward (``loop.services``), done by this pack's ``runs`` and
+    ``callbacks`` layers, each imported on first use."""
+
+    def model_config(self, model: Any) -> dict[str, Any]:
+        from tensorweave_train.runs.saving import model_config
+
+        return model_config(model)
+
+    def job_config(self, model: Any, sections: Mapping[str, Any]) -> dict[str, Any]:
+        from tensorweave_train.runs.saving import job_config
+
+        return job_config(model, sections)
+
+    def save_model(self, model: Any, path: str | Path, *, overwrite: bool = False) -> Path:
+        from tensorweave_train.runs.saving import save_model
+
+        return save_model(model, path, overwrite=overwrite)
+
+    def export_saved_model(self, model: Any, path: str, **kw: Any) -> str:
+        from tensorweave_train.runs.export import export_saved_model
+
+        return export_saved_model(model, path, **kw)
+
+    def progress(self, verbose: int) -> Any:
+        from tensorweave_train.callbacks.progress import Progress
+
+        return Progress(verbose)
+
+
+services.provide(PackServices())

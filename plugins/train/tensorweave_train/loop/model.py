@@ -41,6 +41,7 @@ from tensorweave_train.loop.metrics import StepMeans, training_metrics
 from tensorweave_train.loop.model_optimizers import ModelOptimizers
 from tensorweave_train.loop.model_running import ModelRunning
 from tensorweave_train.loop.objectives import Owned, check_scalar
+from tensorweave_train.loop.services import services
 from tensorweave_train.loop.steps import Steps, check_steps_per_execution
 from tensorweave_train.optimizers import Optimizer
 
@@ -283,25 +284,20 @@ class Model(ModelOptimizers, ModelRunning, tw.Stateful):
 
     def get_config(self) -> dict[str, Any]:
         """The job config that rebuilds this model through the registries (a ``[model]``
-        graph block, ``[optimizer]``...; ``runs.saving``); a ``ConfigError`` names each
-        part that has no config form."""
-        from tensorweave_train.runs.saving import model_config
-
-        return model_config(self)
+        graph block, ``[optimizer]``...; ``runs.saving``, through ``loop.services``); a
+        ``ConfigError`` names each part that has no config form."""
+        return services().model_config(self)
 
     def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
         """Write this model as a run directory (its config and a checkpoint of every
         variable and optimizer slot): ``tensorweave_train.load_model(path)`` gives it back,
-        predicting bit for bit the same. See ``runs.saving``."""
-        from tensorweave_train.runs.saving import save_model
-
-        return save_model(self, path, overwrite=overwrite)
+        predicting bit for bit the same. See ``runs.saving`` (through ``loop.services``)."""
+        return services().save_model(self, path, overwrite=overwrite)
 
     def export(self, path: str, **kw: Any) -> str:
-        """Write a SavedModel serving the inference graph; see ``runs.export``."""
-        from tensorweave_train.runs.export import export_saved_model
-
-        return export_saved_model(self, path, **kw)
+        """Write a SavedModel serving the inference graph; see ``runs.export`` (through
+        ``loop.services``)."""
+        return services().export_saved_model(self, path, **kw)
 
     def summary(self, print_fn: Any = print) -> str | None:
         """Print the table of layers, output shapes and parameter counts, as Keras; with

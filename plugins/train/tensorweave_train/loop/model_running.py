@@ -29,6 +29,7 @@ import tensorweave as tw
 from tensorweave_train.loop.arguments import check_sizes, fit_arguments, fit_data
 from tensorweave_train.loop.data import Batches, as_batches
 from tensorweave_train.loop.history import History
+from tensorweave_train.loop.services import services
 
 if TYPE_CHECKING:
     from tensorweave_train.loop.metrics import Metrics
@@ -111,19 +112,19 @@ class ModelRunning:
         everything (a dict by name, a tuple in ``feeds`` order, a dataset, a list of
         batches, a function returning them: ``loop.data``). ``verbose``: 1 a progress bar
         on a terminal, else a line per epoch; 2 a line per epoch; 0 silent
-        (``callbacks.Progress``). ``validation_split``: validate on the last fraction of
+        (``callbacks.Progress``, given to the ``Trainer`` through ``loop.services``).
+        ``validation_split``: validate on the last fraction of
         array data, as Keras (``loop.data.split_validation``). ``batch_size``, ``epochs``
         and the model's ``steps_per_execution`` are checked first (``loop.arguments``).
         ``shard``: how the workers of a strategy share the data (``loop.distribute``).
         """
-        from tensorweave_train.callbacks.progress import Progress
         from tensorweave_train.loop.trainer import Trainer
 
         model = cast("Model", self)  # this part of a Model runs the whole of it
         data, validation, epochs = fit_arguments(
             model, x, y, epochs, batch_size, validation, validation_split
         )
-        shown = [Progress(verbose)] if verbose else []
+        shown = [services().progress(verbose)] if verbose else []
         trainer = Trainer(model, callbacks=[*callbacks, *shown])
         try:
             return trainer.run(
