@@ -33,8 +33,8 @@ from tensorweave_train.loop.services import services
 
 if TYPE_CHECKING:
     from tensorweave_train.loop.metrics import Metrics
-    from tensorweave_train.loop.model import Model
     from tensorweave_train.loop.steps import Steps
+    from tensorweave_train.loop.trainer import Trained
 
 __all__ = ["ModelRunning"]
 
@@ -120,7 +120,7 @@ class ModelRunning:
         """
         from tensorweave_train.loop.trainer import Trainer
 
-        model = cast("Model", self)  # this part of a Model runs the whole of it
+        model = cast("Trained", self)  # this part of a Model runs the whole of it
         data, validation, epochs = fit_arguments(
             model, x, y, epochs, batch_size, validation, validation_split
         )

@@ -33,22 +33,49 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_train.loop.checkpoints import Checkpointer
+from tensorweave_train.loop.data import Batches
 from tensorweave_train.loop.distribute import restore, shard_mode
-from tensorweave_train.loop.events import Callback, Event, TrainState
-from tensorweave_train.loop.execution import run_epoch
+from tensorweave_train.loop.events import Callback, Event, TrainedModel, TrainState
+from tensorweave_train.loop.execution import Executed, run_epoch
 from tensorweave_train.loop.history import History
 from tensorweave_train.loop.metrics import figure
-from tensorweave_train.loop.model import Model
 from tensorweave_train.loop.nonfinite import NonFiniteWarning, epoch_problem, non_finite
 
-__all__ = ["Trainer", "History", "resolve_callbacks"]
+if TYPE_CHECKING:
+    from tensorweave_train.loop.metrics import Metrics, StepMeans
+
+__all__ = ["Trained", "Trainer", "History", "resolve_callbacks"]
+
+
+class Trained(TrainedModel, Executed, Protocol):
+    """What the ``Trainer`` reads of a ``Model`` (it trains any object that has these)."""
+
+    @property
+    def distributed(self) -> bool: ...
+
+    @property
+    def loss_figures(self) -> StepMeans | None: ...
+
+    @property
+    def train_metrics(self) -> Metrics: ...
+
+    def batches(self, data: Any, *, batch_size: int | None = None, **kw: Any) -> Batches: ...
+
+    def build(self) -> None: ...
+
+    def evaluate(
+        self, x: Any, y: Any = None, *, batch_size: int | None = None
+    ) -> dict[str, float]: ...
+
+    def variables_of(self, optimizer: str) -> tuple[tf.Variable, ...]: ...
+
 
 _SUM_EVERY = 1024  # at most this many step losses wait to be summed
 
@@ -76,7 +103,7 @@ class Trainer:
     """Runs ``model``'s training with ``callbacks`` (see the module docstring)."""
 
     def __init__(
-        self, model: Model, *, callbacks: Sequence[Any] = (), use_hooks: bool = True
+        self, model: Trained, *, callbacks: Sequence[Any] = (), use_hooks: bool = True
     ) -> None:
         from tensorweave_train.hooks import hook_callbacks
 
