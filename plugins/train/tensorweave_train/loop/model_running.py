@@ -1,7 +1,7 @@
 """``ModelRunning``: a ``Model`` run on data: ``train``, ``evaluate``, ``predict``.
 
 The part of ``Model`` that takes data in every form ``loop.data`` reads, checks the sizes
-(``loop.arguments``) and runs the compiled steps (``loop.steps``: ``train_function``,
+(``loop.model_arguments``) and runs the compiled steps (``loop.steps``: ``train_function``,
 ``eval_function``, ``predict_function``…) over it: ``train`` through a ``Trainer``
 (epochs, callbacks, validation, resume), ``evaluate`` streaming the figures of the whole
 data, ``predict`` concatenating the outputs. ``Model`` inherits it; the methods are
@@ -26,9 +26,9 @@ import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_train.loop.arguments import check_sizes, fit_arguments, fit_data
 from tensorweave_train.loop.data import Batches, as_batches
 from tensorweave_train.loop.history import History
+from tensorweave_train.loop.model_arguments import check_sizes, fit_arguments, fit_data
 from tensorweave_train.loop.services import services
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ class ModelRunning:
         (``callbacks.Progress``, given to the ``Trainer`` through ``loop.services``).
         ``validation_split``: validate on the last fraction of
         array data, as Keras (``loop.data.split_validation``). ``batch_size``, ``epochs``
-        and the model's ``steps_per_execution`` are checked first (``loop.arguments``).
+        and the model's ``steps_per_execution`` are checked first (``loop.model_arguments``).
         ``shard``: how the workers of a strategy share the data (``loop.distribute``).
         """
         from tensorweave_train.loop.trainer import Trainer

@@ -1,4 +1,4 @@
-"""The public door of Model.train/evaluate/predict (``loop.arguments``): Keras's
+"""The public door of Model.train/evaluate/predict (``loop.model_arguments``): Keras's
 ``fit(x, y)`` spelling, and sizes that cannot mean anything refused by name."""
 
 from __future__ import annotations
