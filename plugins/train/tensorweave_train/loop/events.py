@@ -197,6 +197,9 @@ class Callback:
     # False: step events may arrive after a multi-step call rather than at the step itself
     # (see ``loop.execution``); True: the loop ends a call at every step this callback wants.
     exact_steps: bool = True
+    # True: this callback is the NaN policy (``StopOnNaN``): the loop's own NaN/inf warnings
+    # (the data, the epoch's loss and weights: ``loop.nonfinite``) stay quiet.
+    guards_non_finite: bool = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         tw.check_keywords(cls, kwargs)  # the words a config's unknown key gets

@@ -8,7 +8,8 @@ plugin implementing the ``tensorweave_train_callbacks(model)`` hook.
 
 Per epoch: ``loop.execution.run_epoch`` runs the steps (several per compiled call), then
 the epoch's mean loss and the training metrics (``Model.train_metrics``, streamed by the
-compiled step) are set, NaN/inf is warned about once (``loop.nonfinite``), validation runs
+compiled step) are set, NaN/inf is warned about once (``loop.nonfinite``; not when a
+callback such as ``StopOnNaN`` is the NaN policy: ``Callback.guards_non_finite``), validation runs
 (between ``VALIDATION_START`` and ``VALIDATION_END``) and the epoch's record joins the
 history. Every value is a float32 as its shortest decimal (``loop.metrics.figure``). When
 training ends (unless stopped mid-epoch, to be resumed), an optimizer's weight averages
@@ -119,7 +120,9 @@ class Trainer:
         }
         self.state = TrainState(model=model, trainer=self)
         self._losses: list[tf.Tensor] = []  # step losses not yet in state.loss_sum
-        self._warned = False  # NonFiniteWarning given
+        # one NaN policy: a callback guarding against NaN/inf (StopOnNaN), else the
+        # NonFiniteWarning of the data and (once) of an epoch's loss or weights
+        self._warned = any(c.guards_non_finite for c in self.callbacks)
 
     @property
     def stopped(self) -> bool:
@@ -202,7 +205,7 @@ class Trainer:
         state.epochs = int(epochs)
         state.seed = int(seed)
         state.emit = self.emit
-        bad = non_finite(data)
+        bad = None if self._warned else non_finite(data)
         if bad is not None:
             warnings.warn(f"the training data's {bad}", NonFiniteWarning, stacklevel=3)
         batches = model.batches(data, batch_size=batch_size, shuffle=shuffle, seed=seed)
