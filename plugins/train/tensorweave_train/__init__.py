@@ -21,9 +21,8 @@ the package or one of its entry points is cheap):
 
 Components are registered by versioned name (``tw.optimizers["Adam.v1"]``,
 ``tw.callbacks["EarlyStopping.v1"]``…); this pack declares the ``optimizers``,
-``schedules``, ``trainers``, ``callbacks`` and ``voters`` kinds (``kinds``). Module paths
-of earlier releases (``tensorweave_train.trainer``…) still import, with a warning
-(``moved``). See the README.md.
+``schedules``, ``trainers``, ``callbacks`` and ``voters`` kinds (``kinds``). See the
+README.md.
 
 >>> import tensorweave_train as twt
 >>> twt.SGD(0.1).learning_rate.numpy().round(2)
@@ -32,10 +31,12 @@ np.float32(0.1)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import tensorweave as tw
-from tensorweave_train import moved
+from tensorweave_train.loop import services
 
 if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_train import kinds
@@ -308,4 +309,34 @@ __all__ = [
 __getattr__, __dir__ = tw.lazy_exports(__name__, _EXPORTS)
 
 
-moved.install()  # the module paths of earlier releases (tensorweave_train.trainer…)
+class PackServices:
+    """What the loop delegates upward (``loop.services``), done by this pack's ``runs`` and
+    ``callbacks`` layers, each imported on first use."""
+
+    def model_config(self, model: Any) -> dict[str, Any]:
+        from tensorweave_train.runs.saving import model_config
+
+        return model_config(model)
+
+    def job_config(self, model: Any, sections: Mapping[str, Any]) -> dict[str, Any]:
+        from tensorweave_train.runs.saving import job_config
+
+        return job_config(model, sections)
+
+    def save_model(self, model: Any, path: str | Path, *, overwrite: bool = False) -> Path:
+        from tensorweave_train.runs.saving import save_model
+
+        return save_model(model, path, overwrite=overwrite)
+
+    def export_saved_model(self, model: Any, path: str, **kw: Any) -> str:
+        from tensorweave_train.runs.export import export_saved_model
+
+        return export_saved_model(model, path, **kw)
+
+    def progress(self, verbose: int) -> Any:
+        from tensorweave_train.callbacks.progress import Progress
+
+        return Progress(verbose)
+
+
+services.provide(PackServices())

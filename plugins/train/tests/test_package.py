@@ -1,12 +1,11 @@
 """The package's shape: lazy public names, light modules for what the core imports without
 loading a component, a few modules per concept behind one door, no reaching into another
-module's private names, the old module paths kept with a warning."""
+module's private names, no module path of an earlier layout."""
 
 from __future__ import annotations
 
 import ast
 import importlib
-import warnings
 from pathlib import Path
 
 import pytest
@@ -28,7 +27,10 @@ def test_every_public_name_resolves_lazily():
 
 
 def test_light_modules_import_no_tensorflow_and_no_other_module_of_the_pack():
-    allowed = [f"{PACKAGE}.{m}" for m in ("hookspecs", "moved", "commands.arguments", "runs")]
+    allowed = [
+        f"{PACKAGE}.{m}"
+        for m in ("hookspecs", "commands.arguments", "runs", "loop", "loop.services")
+    ]
     check_light_modules(PACKAGE, LIGHT, allowed=allowed)
 
 
@@ -65,31 +67,7 @@ def test_the_saved_config_file_name_is_spelled_once():
     assert len(spelled) == 1, spelled  # Run.CONFIG, everywhere else
 
 
-@pytest.mark.parametrize(
-    ("old", "name", "new"),
-    [
-        ("trainer", "Trainer", "tensorweave_train.loop.trainer"),
-        ("model", "Model", "tensorweave_train.loop.model"),
-        ("rundir", "RunLock", "tensorweave_train.runs.directory"),
-        ("command_line", "CommandParser", "tensorweave.cli.command"),
-        ("job", "load_config", "tensorweave_train.runs.job"),
-        ("checkpoint", "CheckpointCallback", "tensorweave_train.callbacks.checkpoint"),
-    ],
-)
-def test_an_old_module_path_still_imports_with_a_warning(old, name, new):
-    module = importlib.import_module(f"{PACKAGE}.{old}")
-    with pytest.warns(DeprecationWarning, match=rf"{PACKAGE}\.{old}\.{name} is deprecated"):
-        value = getattr(module, name)
-    assert value is getattr(importlib.import_module(new), name)
-
-
-def test_old_calls_keep_their_signature():
-    from tensorweave_train import job
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        assert job.FILLED == "config.json"
-        assert job.train.__name__ == "train_job"
-        evaluate = job.evaluate
-    with pytest.raises(Exception, match="does not exist"):
-        evaluate("/nowhere/run", split="valid")  # the old call: a run directory first
+@pytest.mark.parametrize("old", ["trainer", "model", "rundir", "command_line", "job", "checkpoint"])
+def test_the_module_paths_of_the_flat_layout_are_gone(old):
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(f"{PACKAGE}.{old}")

@@ -16,7 +16,6 @@ from typing import Any
 
 import tensorflow as tf
 
-import tensorweave as tw
 from tensorweave_train.loop.distribute import is_chief
 from tensorweave_train.loop.events import Callback, Event, TrainState, on_epoch, on_step, on_train
 
@@ -25,7 +24,7 @@ __all__ = ["CSVLogger", "TensorBoard"]
 
 class CSVLogger(Callback):
     """Append one row per epoch (epoch numbered from 1, step and every value) to the CSV
-    file ``filename`` (Keras's name; ``path`` is its deprecated alias).
+    file ``filename``.
 
     Resuming appends to the same file; the header is written once, and a new value
     appearing later adds no column (it is left out). Rows of the epochs a resumed run
@@ -38,7 +37,6 @@ class CSVLogger(Callback):
 
     priority = 50
 
-    @tw.renamed_arguments({"path": "filename"})
     def __init__(self, filename: str | os.PathLike[str]) -> None:
         self.path = os.fspath(filename)
         self.triggers = (on_epoch(), on_train())
@@ -132,24 +130,20 @@ class TensorBoard(Callback):
     (``epoch/<name>``, at the step count, plus ``epoch/epoch``), the step loss every
     ``update_freq`` steps when it is a number (Keras: ``"epoch"``, the default, writes per
     epoch only), and the train step's graph at the start (``write_graph``). Works without
-    the ``tensorboard`` package (only viewing the logs needs it). Keras's names; the old
-    ``logdir``, ``every_steps`` and ``graph`` still work and warn.
+    the ``tensorboard`` package (only viewing the logs needs it). Keras's names.
     """
 
     priority = 50
     exact_steps = False  # writes each step's logged values: replayed after a multi-step call
 
-    @tw.renamed_arguments(
-        {"logdir": "log_dir", "every_steps": "update_freq", "graph": "write_graph"}
-    )
     def __init__(
         self,
         log_dir: str | os.PathLike[str] = "logs",
         update_freq: int | str | None = "epoch",
         write_graph: bool = True,
     ) -> None:
-        self.logdir = os.fspath(log_dir)
-        self.graph = write_graph
+        self.log_dir = os.fspath(log_dir)
+        self.write_graph = write_graph
         every_steps = None if update_freq in (None, "epoch") else update_freq
         if every_steps is not None and (isinstance(every_steps, str) or int(every_steps) < 1):
             raise ValueError(
@@ -167,9 +161,9 @@ class TensorBoard(Callback):
         if not _writes(state):
             return
         if self._writer is None:
-            self._writer = tf.summary.create_file_writer(self.logdir)
+            self._writer = tf.summary.create_file_writer(self.log_dir)
         with self._writer.as_default(step=state.step):
-            if event is Event.TRAIN_START and self.graph and state.model is not None:
+            if event is Event.TRAIN_START and self.write_graph and state.model is not None:
                 if self._graph_of is None or self._graph_of() is not state.model:
                     self._graph_of = weakref.ref(state.model)  # once per model: serialising is slow
                     fn = state.model.train_function

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import tensorweave as tw
 from tensorweave_train.loop.events import Callback, Event, TrainState, on_epoch
 
 __all__ = ["Monitor", "EarlyStopping", "ReduceLROnPlateau"]
@@ -61,7 +60,7 @@ class EarlyStopping(Monitor):
         min_delta: the smallest change that counts as improvement.
         mode: ``"min"`` or ``"max"``.
         restore_best_weights: put back the variables of the best epoch when stopping
-            (Keras's name; ``restore_best`` is its deprecated alias).
+            (Keras's name).
 
     The stop reason (``state.stop_reason``, shown by ``Model.train`` and the CLI) says
     which value, its best and at which epoch, and whether the weights were restored.
@@ -69,7 +68,6 @@ class EarlyStopping(Monitor):
 
     priority = 10
 
-    @tw.renamed_arguments({"restore_best": "restore_best_weights"})
     def __init__(
         self,
         monitor: str = "val_loss",
@@ -83,11 +81,6 @@ class EarlyStopping(Monitor):
         self.best_epoch: int | None = None
         self._best_weights: list[Any] | None = None
         self.triggers = (on_epoch(),)
-
-    @property
-    def restore_best(self) -> bool:
-        """Deprecated: ``restore_best_weights``."""
-        return self.restore_best_weights
 
     def __call__(self, event: Event, state: TrainState) -> None:
         value = self._value(state)

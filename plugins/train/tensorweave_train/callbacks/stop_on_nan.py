@@ -4,7 +4,9 @@ It checks, with the loop's one check (``loop.nonfinite``): the step loss every `
 steps (reading a loss waits for the device: raise ``every`` on fast loops, or ``None`` for
 no per-step check), and with ``at_epoch_end`` the epoch's mean loss and the weights at each
 epoch's end (a NaN can vanish from the loss while the weights rot). ``reason`` says what,
-where and the fix. ``tensorweave train`` runs it at epoch ends only (no per-step cost) and
+where and the fix. It is the one NaN policy of the training it is in: the ``Trainer``'s own
+``NonFiniteWarning`` (of the data, the epoch's loss and weights) stays quiet
+(``Callback.guards_non_finite``). ``tensorweave train`` runs it at epoch ends only (no per-step cost) and
 fails the job with its reason.
 
 >>> from tensorweave_train import Event, TrainState
@@ -34,6 +36,7 @@ class StopOnNaN(Callback):
     """
 
     priority = -100
+    guards_non_finite = True
 
     def __init__(self, every: int | None = 1, at_epoch_end: bool = False) -> None:
         steps = () if every is None else (on_step(every=every),)

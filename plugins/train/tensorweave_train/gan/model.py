@@ -32,6 +32,7 @@ import tensorweave as tw
 from tensorweave_train.gan.losses import LOSSES, AdversarialLoss, gradient_penalty
 from tensorweave_train.gan.noise import LatentNoise
 from tensorweave_train.loop.model import Model
+from tensorweave_train.loop.services import services
 from tensorweave_train.optimizers import Adam, Optimizer
 
 __all__ = ["GAN", "NAMES"]
@@ -135,9 +136,7 @@ class GAN(Model):
 
     def get_config(self) -> dict[str, Any]:
         """The job config that rebuilds this GAN: the generator and discriminator nodes
-        and a ``GANTrainer.v1`` ``[trainer]`` (``runs.saving``)."""
-        from tensorweave_train.runs.saving import job_config
-
+        and a ``GANTrainer.v1`` ``[trainer]`` (``runs.saving``, through ``loop.services``)."""
         sections: dict[str, Any] = {
             "inputs": list(self.inputs),
             "outputs": list(self.outputs),
@@ -146,7 +145,7 @@ class GAN(Model):
         }
         if self.metrics:
             sections["metrics"] = dict(self.metrics)
-        config = job_config(self, sections)
+        config = services().job_config(self, sections)
         block = config["model"]
         config["trainer"] = {
             "@trainers": "GANTrainer.v1",

@@ -6,8 +6,10 @@ methods compiled), ``model`` (``Model``, with its parts ``model_optimizers`` and
 ``model_running``), ``execution`` (an epoch, several steps per call),
 ``trainer`` (``Trainer``: epochs, validation, resume), ``checkpoints`` (crash-safe
 ``Checkpointer``), ``nonfinite`` (the NaN/inf check), ``history``, ``summary``,
-``loss_scale`` (dynamic loss scaling for ``mixed_float16``). Names are
-imported on first use.
+``loss_scale`` (dynamic loss scaling for ``mixed_float16``), ``services`` (what the
+layers above do for the loop: saving, exporting, the progress display). The loop imports
+nothing above it; the parts read the model through protocols (``steps.Stepped``,
+``trainer.Trained``, ``events.TrainedModel``). Names are imported on first use.
 
 >>> from tensorweave_train.loop import Trainer
 >>> Trainer.__name__

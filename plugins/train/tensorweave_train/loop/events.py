@@ -17,15 +17,18 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 import tensorweave as tw
 
 if TYPE_CHECKING:
-    from tensorweave_train.loop.model import Model
-    from tensorweave_train.loop.trainer import Trainer
+    import tensorflow as tf
+
+    from tensorweave_train.optimizers import Optimizer
 
 __all__ = [
+    "TrainedModel",
+    "Snapshots",
     "Event",
     "Trigger",
     "TrainState",
@@ -101,6 +104,41 @@ def on_change(value: str | None = None) -> Trigger:
     return Trigger(Event.VALUE_CHANGE, value=value)
 
 
+class TrainedModel(Protocol):
+    """What callbacks read of the model being trained (``TrainState.model``: a ``Model``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def strategy(self) -> tf.distribute.Strategy: ...
+
+    @property
+    def layers(self) -> list[tw.Layer]: ...
+
+    @property
+    def variables(self) -> tuple[tf.Variable, ...]: ...
+
+    @property
+    def trainable_variables(self) -> tuple[tf.Variable, ...]: ...
+
+    @property
+    def optimizers(self) -> dict[str, Optimizer]: ...
+
+    @property
+    def train_function(self) -> Any: ...
+
+    def learning_rates(self) -> dict[str, float]: ...
+
+
+class Snapshots(Protocol):
+    """What callbacks read of the loop (``TrainState.trainer``: a ``Trainer``)."""
+
+    def snapshot(self) -> dict[str, Any]:
+        """The loop's position and memory, for a checkpoint."""
+        ...
+
+
 @dataclass
 class TrainState:
     """What the loop knows; callbacks read it and may set ``stop``/``values``.
@@ -128,8 +166,8 @@ class TrainState:
     stop_reason: str = ""
     changed: str | None = None
     seed: int = 0
-    model: Model | None = None
-    trainer: Trainer | None = None
+    model: TrainedModel | None = None
+    trainer: Snapshots | None = None
     emit: Callable[[Event, str | None], None] | None = None
 
     def set(self, name: str, value: float) -> None:
@@ -159,6 +197,9 @@ class Callback:
     # False: step events may arrive after a multi-step call rather than at the step itself
     # (see ``loop.execution``); True: the loop ends a call at every step this callback wants.
     exact_steps: bool = True
+    # True: this callback is the NaN policy (``StopOnNaN``): the loop's own NaN/inf warnings
+    # (the data, the epoch's loss and weights: ``loop.nonfinite``) stay quiet.
+    guards_non_finite: bool = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         tw.check_keywords(cls, kwargs)  # the words a config's unknown key gets

@@ -31,19 +31,46 @@ batch) and at ``steps_per_execution``. Models with sparse feeds or under a
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import tensorflow as tf
 
 from tensorweave_train.loop.data import Batches
-from tensorweave_train.loop.events import Callback, Event
+from tensorweave_train.loop.events import Callback, Event, TrainState
 from tensorweave_train.loop.steps import Steps
 
-if TYPE_CHECKING:
-    from tensorweave_train.loop.trainer import Trainer
+__all__ = ["Executed", "EpochLoop", "run_epoch", "chunk_size", "AUTO_CHUNK_BYTES", "AUTO_MAX"]
 
-__all__ = ["run_epoch", "chunk_size", "AUTO_CHUNK_BYTES", "AUTO_MAX"]
+
+class Executed(Protocol):
+    """What an epoch's run reads of a ``Model``: its compiled steps and how many per call."""
+
+    @property
+    def steps(self) -> Steps: ...
+
+    @property
+    def steps_per_execution(self) -> int | str: ...
+
+
+class EpochLoop(Protocol):
+    """What an epoch's run reads and drives of the ``Trainer``."""
+
+    @property
+    def model(self) -> Executed: ...
+
+    @property
+    def state(self) -> TrainState: ...
+
+    @property
+    def stopped(self) -> bool: ...
+
+    def listeners(self, event: Event) -> list[Callback]: ...
+
+    def emit(self, event: Event, changed: str | None = None) -> None: ...
+
+    def add_losses(self, losses: tf.Tensor) -> None: ...
+
 
 AUTO_CHUNK_BYTES = 4 << 20  # "auto": stacked data per call stays under this
 AUTO_MAX = 32  # "auto": at most this many steps per call
@@ -154,12 +181,12 @@ def _stack(steps: Steps, group: list[Sequence[Any]]) -> list[Any] | None:
     return out
 
 
-def _stop_asked(trainer: Trainer) -> bool:
+def _stop_asked(trainer: EpochLoop) -> bool:
     """Whether a callback asked to stop (read afresh after each call that may have)."""
     return trainer.stopped
 
 
-def _one_step(trainer: Trainer, batch: Sequence[Any], step_start: bool) -> None:
+def _one_step(trainer: EpochLoop, batch: Sequence[Any], step_start: bool) -> None:
     state = trainer.state
     if step_start:
         trainer.emit(Event.STEP_START)
@@ -170,7 +197,7 @@ def _one_step(trainer: Trainer, batch: Sequence[Any], step_start: bool) -> None:
     trainer.emit(Event.STEP_END)
 
 
-def run_epoch(trainer: Trainer, batches: Batches) -> None:
+def run_epoch(trainer: EpochLoop, batches: Batches) -> None:
     """Run the rest of the current epoch (``trainer.state``) over ``batches``."""
     state = trainer.state
     steps = trainer.model.steps
@@ -232,7 +259,7 @@ def _fires(periods: tuple[int, ...] | None, step: int) -> bool:
 
 
 def _replay(
-    trainer: Trainer,
+    trainer: EpochLoop,
     losses: tf.Tensor,
     count: int,
     callbacks: Iterable[Callback],

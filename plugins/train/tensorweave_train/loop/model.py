@@ -11,8 +11,9 @@ deterministic. ``evaluate`` gives the figures of the whole data for any batch si
 Keras's: ``compute_losses``, ``train_step`` and ``test_step``; ``loop.steps`` compiles each
 once for any batch size and runs several train steps per call. ``Model`` inherits two
 parts: ``loop.model_optimizers`` (the variables, the optimizers, their loss scales and
-learning rates, ``optimize``) and ``loop.model_running`` (``train``, ``evaluate``,
-``predict`` and the compiled steps they call).
+learning rates, ``optimize``); it holds two parts: ``steps`` (``loop.steps.Steps``, the
+compiled steps) and ``runner`` (``loop.model_running.Runner``: ``train``, ``evaluate``,
+``predict``).
 
 >>> import numpy as np, tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(n_units=1, name="x"); t = tw.Input(n_units=1, name="t")
@@ -29,7 +30,6 @@ learning rates, ``optimize``) and ``loop.model_running`` (``train``, ``evaluate`
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -37,11 +37,14 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
+from tensorweave_train.loop.data import Batches
 from tensorweave_train.loop.graphs import ModelGraphs, fed_graph
+from tensorweave_train.loop.history import History
 from tensorweave_train.loop.metrics import StepMeans, training_metrics
 from tensorweave_train.loop.model_optimizers import ModelOptimizers
-from tensorweave_train.loop.model_running import ModelRunning
+from tensorweave_train.loop.model_running import Runner
 from tensorweave_train.loop.objectives import Owned, check_scalar
+from tensorweave_train.loop.services import services
 from tensorweave_train.loop.steps import Steps, check_steps_per_execution
 from tensorweave_train.optimizers import Optimizer
 
@@ -56,7 +59,7 @@ def _layers(value: tw.Layer | Iterable[tw.Layer] | None) -> tuple[tw.Layer, ...]
     return tuple(value)
 
 
-class Model(ModelOptimizers, ModelRunning, tw.Stateful):
+class Model(ModelOptimizers, tw.Stateful):
     """Inference, training and evaluation graphs over shared layers.
 
     Args:
@@ -171,6 +174,7 @@ class Model(ModelOptimizers, ModelRunning, tw.Stateful):
             with self.strategy.scope():
                 self.loss_figures = StepMeans(figures)
         self.steps = Steps(self)  # the compiled steps (not tracked: plain Python state)
+        self.runner = Runner(self)  # train, evaluate, predict (not tracked either)
 
     def require_loss_graph(self) -> tw.Graph:
         """The graph ending in the loss; a clear error for a model without one."""
@@ -233,17 +237,9 @@ class Model(ModelOptimizers, ModelRunning, tw.Stateful):
         ``Model.train_step``; ``train`` keeps running it several steps per call, with
         events, checkpoints and validation. Under a ``tf.distribute`` strategy it runs on
         each replica's share of the batch (``replica_weighted`` scales the losses so the
-        summed gradients are the batch's). Called eagerly it is ``train_on_batch``
-        (deprecated; call that).
+        summed gradients are the batch's). Called eagerly it runs eagerly, as Keras's
+        (``train_on_batch`` runs the compiled step).
         """
-        if not tf.inside_function():
-            warnings.warn(
-                "calling Model.train_step eagerly is deprecated: it is the step traced inside "
-                "the compiled function. Fix: call model.train_on_batch(batch).",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-            return self.train_on_batch(batch)
         objectives = self.objectives
         shares = objectives.shares(self.trainable_variables)
         # under loss scaling each optimizer takes its own (scaled) gradient: ``optimize``
@@ -290,27 +286,120 @@ class Model(ModelOptimizers, ModelRunning, tw.Stateful):
         self.eval_metrics.update(found, size)
         return size
 
+    # -- compiled (``steps``) -------------------------------------------------------------
+    @property
+    def train_function(self) -> Any:
+        """The ``tf.function`` of one train step ``(*feed values) -> loss``."""
+        return self.steps.train.function
+
+    @property
+    def multi_step_function(self) -> Any:
+        """The ``tf.function`` of ``k`` train steps ``(*stacked values) -> losses [k]``."""
+        return self.steps.train_many.function
+
+    @property
+    def eval_function(self) -> Any:
+        """The ``tf.function`` of one evaluation step ``(*feed values) -> batch size``."""
+        return self.steps.test.function
+
+    @property
+    def predict_function(self) -> tw.CompiledGraph:
+        """The compiled inference graph (``tw.compile``)."""
+        return self.steps.predict
+
+    @property
+    def train_trace_count(self) -> int:
+        """How many times the train step was traced (once across batch sizes)."""
+        return self.steps.train_trace_count
+
+    def build(self) -> None:
+        """Create the optimizer's slots for the trainable variables (before restoring)."""
+        self.steps.build()
+
+    def train_on_batch(self, batch: Sequence[Any]) -> tf.Tensor:
+        """One compiled optimisation step on one batch (values in ``feeds`` order: arrays
+        or tensors); returns the loss."""
+        return self.steps.train_one(batch)
+
+    # -- run on data (``runner``) ---------------------------------------------------------
+    def train(
+        self,
+        x: Any,
+        y: Any = None,
+        *,
+        epochs: int = 1,
+        batch_size: int | None = None,
+        validation: Any = None,
+        callbacks: Sequence[Any] = (),
+        shuffle: bool = True,
+        seed: int = 0,
+        resume: Any = None,
+        verbose: int = 1,
+        validation_split: float = 0.0,
+        shard: str = "auto",
+    ) -> History:
+        """Train for ``epochs`` epochs; see ``Trainer.run``. Returns the ``History``
+        (``history.history`` is Keras's dict of lists).
+
+        ``x`` and ``y``: as Keras's ``fit(x, y)``, the inputs' and the targets' arrays (an
+        array each, or a list in order, or a dict by name); or ``x`` alone holding
+        everything (a dict by name, a tuple in ``feeds`` order, a dataset, a list of
+        batches, a function returning them: ``loop.data``). ``verbose``: 1 a progress bar
+        on a terminal, else a line per epoch; 2 a line per epoch; 0 silent
+        (``callbacks.Progress``, given to the ``Trainer`` through ``loop.services``).
+        ``validation_split``: validate on the last fraction of
+        array data, as Keras (``loop.data.split_validation``). ``batch_size``, ``epochs``
+        and the model's ``steps_per_execution`` are checked first (``loop.model_arguments``).
+        ``shard``: how the workers of a strategy share the data (``loop.distribute``).
+        """
+        return self.runner.train(
+            x,
+            y,
+            epochs=epochs,
+            batch_size=batch_size,
+            validation=validation,
+            callbacks=callbacks,
+            shuffle=shuffle,
+            seed=seed,
+            resume=resume,
+            verbose=verbose,
+            validation_split=validation_split,
+            shard=shard,
+        )
+
+    def batches(self, data: Any, *, batch_size: int | None = None, **kw: Any) -> Batches:
+        """``data`` as batches over this model's feeds (inputs, then targets)."""
+        return self.runner.batches(data, batch_size=batch_size, **kw)
+
+    def evaluate(self, x: Any, y: Any = None, *, batch_size: int | None = None) -> dict[str, float]:
+        """The loss and metrics over all of the data (``x``, ``y`` as for ``train``),
+        whatever the batch size: streaming metrics accumulate their sums (F1 is the F1 of
+        the whole set), other scalars are averaged over examples. Each figure is a float32
+        value, as Python's shortest decimal for it, so the same number is printed, logged
+        and stored everywhere."""
+        return self.runner.evaluate(x, y, batch_size=batch_size)
+
+    def predict(self, x: Any, *, batch_size: int | None = None) -> Any:
+        """The outputs for every example of ``x`` (an array for one input, a list in order
+        or a dict by name, or batches), concatenated into numpy arrays."""
+        return self.runner.predict(x, batch_size=batch_size)
+
     def get_config(self) -> dict[str, Any]:
         """The job config that rebuilds this model through the registries (a ``[model]``
-        graph block, ``[optimizer]``...; ``runs.saving``); a ``ConfigError`` names each
-        part that has no config form."""
-        from tensorweave_train.runs.saving import model_config
-
-        return model_config(self)
+        graph block, ``[optimizer]``...; ``runs.saving``, through ``loop.services``); a
+        ``ConfigError`` names each part that has no config form."""
+        return services().model_config(self)
 
     def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
         """Write this model as a run directory (its config and a checkpoint of every
         variable and optimizer slot): ``tensorweave_train.load_model(path)`` gives it back,
-        predicting bit for bit the same. See ``runs.saving``."""
-        from tensorweave_train.runs.saving import save_model
-
-        return save_model(self, path, overwrite=overwrite)
+        predicting bit for bit the same. See ``runs.saving`` (through ``loop.services``)."""
+        return services().save_model(self, path, overwrite=overwrite)
 
     def export(self, path: str, **kw: Any) -> str:
-        """Write a SavedModel serving the inference graph; see ``runs.export``."""
-        from tensorweave_train.runs.export import export_saved_model
-
-        return export_saved_model(self, path, **kw)
+        """Write a SavedModel serving the inference graph; see ``runs.export`` (through
+        ``loop.services``)."""
+        return services().export_saved_model(self, path, **kw)
 
     def summary(self, print_fn: Any = print) -> str | None:
         """Print the table of layers, output shapes and parameter counts, as Keras; with

@@ -1,7 +1,8 @@
 """NaN and infinite values in training: the one check of the data, the losses and the weights.
 
-``Trainer`` warns with it (once, at an epoch's end) and the ``StopOnNaN.v1`` callback stops
-with it; both say what went non-finite, where, and what to try. A NaN can vanish from the
+The ``Trainer`` warns with it (the data at the start, then once at an epoch's end) unless
+the ``StopOnNaN.v1`` callback runs: then that callback is the one policy, and stops with
+it. Both say what went non-finite, where, and what to try. A NaN can vanish from the
 loss (``relu(NaN)`` is 0 on some kernels) while the weights rot, so the weights are looked
 at too: one sum per variable reads them once, and only a variable whose sum is not finite
 is looked at element by element.

@@ -33,7 +33,7 @@ stacked data under ``loop.execution.AUTO_CHUNK_BYTES``, at most ``AUTO_MAX`` ste
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import tensorflow as tf
@@ -43,9 +43,62 @@ from tensorweave.graph.compile import reraise
 from tensorweave_train.loop.distribute import replica_share
 
 if TYPE_CHECKING:
-    from tensorweave_train.loop.model import Model
+    from tensorweave_train.loop.metrics import Metrics, StepMeans
+    from tensorweave_train.loop.objectives import Objectives
+    from tensorweave_train.optimizers import Optimizer
 
-__all__ = ["Steps", "check_steps_per_execution"]
+__all__ = ["Stepped", "Steps", "check_steps_per_execution"]
+
+
+class Stepped(Protocol):
+    """What the compiled steps read of a ``Model``: its step methods, graphs and settings."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def feeds(self) -> tuple[tw.Layer, ...]: ...
+
+    @property
+    def layers(self) -> list[tw.Layer]: ...
+
+    @property
+    def precision(self) -> tw.Precision: ...
+
+    @property
+    def jit_compile(self) -> bool | None: ...
+
+    @property
+    def distributed(self) -> bool: ...
+
+    @property
+    def strategy(self) -> tf.distribute.Strategy: ...
+
+    @property
+    def inference_graph(self) -> tw.Graph: ...
+
+    @property
+    def eval_metrics(self) -> Metrics: ...
+
+    @property
+    def loss_figures(self) -> StepMeans | None: ...
+
+    @property
+    def objectives(self) -> Objectives: ...
+
+    @property
+    def optimizers(self) -> dict[str, Optimizer]: ...
+
+    @property
+    def trainable_variables(self) -> tuple[tf.Variable, ...]: ...
+
+    def require_loss_graph(self) -> tw.Graph: ...
+
+    def require_eval_graph(self) -> tw.Graph: ...
+
+    def train_step(self, batch: Sequence[tf.Tensor]) -> tf.Tensor | dict[str, tf.Tensor]: ...
+
+    def test_step(self, batch: Sequence[tf.Tensor]) -> tf.Tensor: ...
 
 
 def check_steps_per_execution(value: Any, owner: str = "Model") -> int | str:
@@ -68,7 +121,7 @@ class Steps:
     """The compiled steps of ``model`` and the checks of the batches fed to them (see the
     module docstring). ``Model`` makes one; the training loop calls it."""
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Stepped) -> None:
         self.model = model
         self.owner = f"Model {model.name!r}"
         self._train: tw.CompiledGraph | None = None

@@ -20,17 +20,34 @@ with the targets, the loss and the metrics labelled (``[target]``, ``[loss]``,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 import tensorweave as tw
 
-if TYPE_CHECKING:
-    from tensorweave_train.loop.model import Model
-
-__all__ = ["model_summary", "training_graph"]
+__all__ = ["Summarized", "model_summary", "training_graph"]
 
 
-def training_graph(model: Model) -> tuple[tw.Graph, dict[tw.Layer, str]]:
+class Summarized(Protocol):
+    """What the summary reads of a ``Model``: its name and the ends of its graphs."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def outputs(self) -> Sequence[tw.Layer]: ...
+
+    @property
+    def targets(self) -> Sequence[tw.Layer]: ...
+
+    @property
+    def loss(self) -> tw.Layer | None: ...
+
+    @property
+    def metrics(self) -> Mapping[str, tw.Layer]: ...
+
+
+def training_graph(model: Summarized) -> tuple[tw.Graph, dict[tw.Layer, str]]:
     """The whole graph of ``model`` (outputs, loss and metrics, back to the inputs) and the
     roles of its nodes (``target``, ``loss``, ``metric``): what the summary lists and
     ``tensorweave draw`` draws."""
@@ -45,7 +62,7 @@ def training_graph(model: Model) -> tuple[tw.Graph, dict[tw.Layer, str]]:
     return tw.Graph.build(inputs=None, outputs=ends), roles
 
 
-def model_summary(model: Model) -> str:
+def model_summary(model: Summarized) -> str:
     """The summary table of ``model`` as text."""
     graph, roles = training_graph(model)
     return tw.summary(graph, title=f'Model "{model.name}"', roles=roles)

@@ -8,7 +8,8 @@ plugin implementing the ``tensorweave_train_callbacks(model)`` hook.
 
 Per epoch: ``loop.execution.run_epoch`` runs the steps (several per compiled call), then
 the epoch's mean loss and the training metrics (``Model.train_metrics``, streamed by the
-compiled step) are set, NaN/inf is warned about once (``loop.nonfinite``), validation runs
+compiled step) are set, NaN/inf is warned about once (``loop.nonfinite``; not when a
+callback such as ``StopOnNaN`` is the NaN policy: ``Callback.guards_non_finite``), validation runs
 (between ``VALIDATION_START`` and ``VALIDATION_END``) and the epoch's record joins the
 history. Every value is a float32 as its shortest decimal (``loop.metrics.figure``). When
 training ends (unless stopped mid-epoch, to be resumed), an optimizer's weight averages
@@ -33,22 +34,49 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_train.loop.checkpoints import Checkpointer
+from tensorweave_train.loop.data import Batches
 from tensorweave_train.loop.distribute import restore, shard_mode
-from tensorweave_train.loop.events import Callback, Event, TrainState
-from tensorweave_train.loop.execution import run_epoch
+from tensorweave_train.loop.events import Callback, Event, TrainedModel, TrainState
+from tensorweave_train.loop.execution import Executed, run_epoch
 from tensorweave_train.loop.history import History
 from tensorweave_train.loop.metrics import figure
-from tensorweave_train.loop.model import Model
 from tensorweave_train.loop.nonfinite import NonFiniteWarning, epoch_problem, non_finite
 
-__all__ = ["Trainer", "History", "resolve_callbacks"]
+if TYPE_CHECKING:
+    from tensorweave_train.loop.metrics import Metrics, StepMeans
+
+__all__ = ["Trained", "Trainer", "History", "resolve_callbacks"]
+
+
+class Trained(TrainedModel, Executed, Protocol):
+    """What the ``Trainer`` reads of a ``Model`` (it trains any object that has these)."""
+
+    @property
+    def distributed(self) -> bool: ...
+
+    @property
+    def loss_figures(self) -> StepMeans | None: ...
+
+    @property
+    def train_metrics(self) -> Metrics: ...
+
+    def batches(self, data: Any, *, batch_size: int | None = None, **kw: Any) -> Batches: ...
+
+    def build(self) -> None: ...
+
+    def evaluate(
+        self, x: Any, y: Any = None, *, batch_size: int | None = None
+    ) -> dict[str, float]: ...
+
+    def variables_of(self, optimizer: str) -> tuple[tf.Variable, ...]: ...
+
 
 _SUM_EVERY = 1024  # at most this many step losses wait to be summed
 
@@ -76,7 +104,7 @@ class Trainer:
     """Runs ``model``'s training with ``callbacks`` (see the module docstring)."""
 
     def __init__(
-        self, model: Model, *, callbacks: Sequence[Any] = (), use_hooks: bool = True
+        self, model: Trained, *, callbacks: Sequence[Any] = (), use_hooks: bool = True
     ) -> None:
         from tensorweave_train.hooks import hook_callbacks
 
@@ -92,7 +120,9 @@ class Trainer:
         }
         self.state = TrainState(model=model, trainer=self)
         self._losses: list[tf.Tensor] = []  # step losses not yet in state.loss_sum
-        self._warned = False  # NonFiniteWarning given
+        # one NaN policy: a callback guarding against NaN/inf (StopOnNaN), else the
+        # NonFiniteWarning of the data and (once) of an epoch's loss or weights
+        self._warned = any(c.guards_non_finite for c in self.callbacks)
 
     @property
     def stopped(self) -> bool:
@@ -175,7 +205,7 @@ class Trainer:
         state.epochs = int(epochs)
         state.seed = int(seed)
         state.emit = self.emit
-        bad = non_finite(data)
+        bad = None if self._warned else non_finite(data)
         if bad is not None:
             warnings.warn(f"the training data's {bad}", NonFiniteWarning, stacklevel=3)
         batches = model.batches(data, batch_size=batch_size, shuffle=shuffle, seed=seed)

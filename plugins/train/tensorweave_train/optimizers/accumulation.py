@@ -20,14 +20,20 @@ schedule reads); ``opt.updates`` the updates (what bias corrections count), as K
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import tensorflow as tf
 
-if TYPE_CHECKING:
-    from tensorweave_train.optimizers.optimizer import Optimizer
+__all__ = ["Accumulating", "accumulate_or_update"]
 
-__all__ = ["accumulate_or_update"]
+
+class Accumulating(Protocol):
+    """What accumulating reads of an ``Optimizer``."""
+
+    accumulate_steps: int
+    iterations: tf.Variable
+
+    def slot(self, var: tf.Variable, name: str) -> tf.Variable: ...
 
 
 def _add(accumulator: tf.Variable, grad: Any) -> Any:
@@ -42,7 +48,7 @@ def _zero(accumulator: tf.Variable) -> Any:
 
 
 def accumulate_or_update(
-    opt: Optimizer,
+    opt: Accumulating,
     pairs: list[tuple[Any, tf.Variable]],
     update: Callable[..., Any],
     apply: Callable[[list[tuple[Any, tf.Variable]], Callable[..., Any]], None],

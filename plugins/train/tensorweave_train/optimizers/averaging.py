@@ -24,18 +24,29 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import tensorflow as tf
 
 import tensorweave as tw
 
-if TYPE_CHECKING:
-    from tensorweave_train.optimizers.optimizer import Optimizer
-
-__all__ = ["ema_momentum", "update_averages", "swap", "finalize", "DEFAULT_MOMENTUM"]
+__all__ = ["Averaging", "ema_momentum", "update_averages", "swap", "finalize", "DEFAULT_MOMENTUM"]
 
 DEFAULT_MOMENTUM = 0.99  # Keras's ema_momentum
+
+
+class Averaging(Protocol):
+    """What averaging reads of an ``Optimizer``."""
+
+    name: str
+    ema_momentum: tf.Variable | None
+    ema_overwrite_frequency: int | None
+    averages_in_model: tf.Variable | None
+
+    @property
+    def updates(self) -> tf.Tensor: ...
+
+    def slot(self, var: tf.Variable, name: str) -> tf.Variable: ...
 
 
 def ema_momentum(ema: Any, overwrite_frequency: Any, owner: str) -> float | None:
@@ -73,7 +84,7 @@ def _copy(target: tf.Variable, source: Any) -> Any:
 
 
 def update_averages(
-    opt: Optimizer, variables: Sequence[tf.Variable], update: Callable[..., Any]
+    opt: Averaging, variables: Sequence[tf.Variable], update: Callable[..., Any]
 ) -> None:
     """Move the averages of ``variables`` towards their values (inside the step), and copy
     them into the weights every ``ema_overwrite_frequency`` updates."""
@@ -93,7 +104,7 @@ def update_averages(
         tf.cond(tf.equal((updates + 1) % every, 0), overwrite, lambda: None)
 
 
-def _require(opt: Optimizer) -> tf.Variable:
+def _require(opt: Averaging) -> tf.Variable:
     if opt.averages_in_model is None:
         raise tw.ArgumentError(
             f"{type(opt).__name__} {opt.name!r} keeps no weight averages. Fix: build it with "
@@ -102,7 +113,7 @@ def _require(opt: Optimizer) -> tf.Variable:
     return opt.averages_in_model
 
 
-def swap(opt: Optimizer, variables: Sequence[tf.Variable]) -> None:
+def swap(opt: Averaging, variables: Sequence[tf.Variable]) -> None:
     """Exchange the values of ``variables`` and their averages (eagerly, between steps)."""
     flag = _require(opt)
     for v in variables:
@@ -113,7 +124,7 @@ def swap(opt: Optimizer, variables: Sequence[tf.Variable]) -> None:
     flag.assign(tf.logical_not(flag))
 
 
-def finalize(opt: Optimizer, variables: Sequence[tf.Variable]) -> None:
+def finalize(opt: Averaging, variables: Sequence[tf.Variable]) -> None:
     """Leave the averages in the weights, with the averages equal to them (so training may
     go on from there); nothing without ``ema``."""
     if opt.averages_in_model is None:

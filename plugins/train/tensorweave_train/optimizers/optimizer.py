@@ -10,7 +10,7 @@ Written here rather than wrapping Keras 3 because Keras 3 optimizers reject a
   (for SGD and Adagrad this equals the dense update; momentum, Adam and RMSprop use the
   "lazy" rule that leaves untouched rows' moments alone);
 - clip by value, by norm (per gradient) or by global norm, keeping sparse gradients sparse;
-- scale the learning rate by an optional schedule of the step (``tensorweave_train.schedules``);
+- scale the learning rate by an optional schedule of the step (``tensorweave_train.optimizers.schedules``);
 - apply each variable's ``constraint`` (``tf.Variable(constraint=...)``, what the layers'
   ``w_constraint=`` sets) after each update;
 - keep an exponential moving average of the weights (``ema=``) and accumulate gradients

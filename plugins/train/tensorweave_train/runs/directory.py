@@ -4,6 +4,9 @@
   ``-2``, ``-3``… when another run took that name in the same second;
 - ``claim(path, overwrite=...)`` prepares an explicit directory: refused when it already
   holds a run (unless ``overwrite``, which empties it), and when another live process uses it;
+- ``write_run_directory(path, config, ...)`` makes a new run's directory (claimed, or new
+  under ``runs/``) and writes what makes it a run, its filled config: ``model.save`` and
+  ``tensorweave train`` both write a run with it;
 - ``RunLock(path)`` holds ``path/.lock`` (the owner's pid) while a run writes there; a second
   user gets ``RunDirError: ... is in use by pid N``; a lock left by a dead process is taken
   over.
@@ -31,8 +34,10 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import tensorweave as tw
 
@@ -45,6 +50,7 @@ __all__ = [
     "claim",
     "new_run_dir",
     "resolve_run",
+    "write_run_directory",
 ]
 
 LOCK = ".lock"
@@ -190,6 +196,43 @@ def claim(path: str | os.PathLike[str], *, overwrite: bool = False) -> tuple[Pat
                 shutil.rmtree(p)
             else:
                 p.unlink()
+    except BaseException:
+        lock.release()
+        raise
+    return where, lock
+
+
+def write_run_directory(
+    path: str | os.PathLike[str] | None,
+    config: Mapping[str, Any],
+    *,
+    name: str = "run",
+    root: str | os.PathLike[str] = "runs",
+    overwrite: bool = False,
+    files: Mapping[str, str] | None = None,
+) -> tuple[Path, RunLock]:
+    """The directory of a new run, written: ``path`` claimed (``claim``: refused when it
+    holds a run, unless ``overwrite``), or with ``path=None`` a new ``root/<name>-<time>``
+    (``new_run_dir``); then its filled ``config`` (``CONFIG_FILE``, what makes it a run) and
+    ``files`` (``{file name: text}``). Returns the directory and its lock, held while the
+    run is written (release it); after an error nothing stays locked.
+
+    >>> import tempfile
+    >>> where, lock = write_run_directory(tempfile.mkdtemp() + "/r", {"a": 1}, files={"n": "x"})
+    >>> lock.release(); sorted(p.name for p in where.iterdir())
+    ['config.json', 'n']
+    """
+    if path is None:
+        where = new_run_dir(root, name)
+        lock = RunLock(where).acquire()
+    else:
+        where, lock = claim(path, overwrite=overwrite)
+    try:
+        import tensorweave.config as twc  # TensorFlow: only once a run is written
+
+        twc.save(config, where / CONFIG_FILE)
+        for file, text in (files or {}).items():
+            (where / file).write_text(text)
     except BaseException:
         lock.release()
         raise

@@ -28,7 +28,7 @@ from typing import Any
 import tensorweave.config as twc
 from tensorweave_train.loop.checkpoints import Checkpointer
 from tensorweave_train.loop.model import Model
-from tensorweave_train.runs.directory import CONFIG_FILE, claim
+from tensorweave_train.runs.directory import write_run_directory
 
 __all__ = ["model_config", "job_config", "save_model"]
 
@@ -108,9 +108,8 @@ def save_model(model: Any, path: str | Path, *, overwrite: bool = False) -> Path
     directory holding a run is refused unless ``overwrite``."""
     config = twc.fill(model.get_config())  # every part named, or one error naming them
     model.build()  # the optimizers' slots, so the checkpoint holds them
-    where, lock = claim(path, overwrite=overwrite)
+    where, lock = write_run_directory(path, config, overwrite=overwrite)
     try:
-        twc.save(config, where / CONFIG_FILE)
         steps = [int(o.iterations.numpy()) for o in model.optimizers.values()]
         Checkpointer(where, keep=1).save(model, {"step": max(steps), "epoch": 0, "epoch_step": 0})
     finally:

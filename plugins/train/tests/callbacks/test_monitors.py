@@ -3,13 +3,10 @@ checkpoints, and the Keras argument names of the callbacks."""
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
 from twtrain_helpers import regression_data, regression_model
 
-import tensorweave as tw
 import tensorweave_train as twt
 from tensorweave_train import Event
 
@@ -55,21 +52,16 @@ def test_early_stop_is_announced_with_epoch_value_and_restore(capsys) -> None:
 
 
 @pytest.mark.parametrize(
-    ("make", "old", "new", "attr", "value"),
+    ("make", "old"),
     [
-        (twt.EarlyStopping, "restore_best", "restore_best_weights", "restore_best_weights", True),
-        (twt.TensorBoard, "logdir", "log_dir", "logdir", "tb"),
-        (twt.TensorBoard, "graph", "write_graph", "graph", False),
-        (twt.CSVLogger, "path", "filename", "path", "log.csv"),
+        (twt.EarlyStopping, "restore_best"),
+        (twt.TensorBoard, "logdir"),
+        (twt.TensorBoard, "every_steps"),
+        (twt.TensorBoard, "graph"),
+        (twt.CSVLogger, "path"),
     ],
 )
-def test_old_callback_argument_names_warn_and_still_work(make, old, new, attr, value) -> None:
+def test_the_old_callback_argument_names_are_gone(make, old) -> None:
     first = {"filename": "x.csv"} if make is twt.CSVLogger and old != "path" else {}
-    with pytest.warns(tw.RenamedArgumentWarning, match=f"'{old}' is renamed '{new}'"):
-        cb = make(**first, **{old: value})
-    assert getattr(cb, attr) == value
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # the new name: no warning
-        assert getattr(make(**{new: value}), attr) == value
-    with pytest.raises(TypeError, match=f"give only {new}="):
-        make(**{old: value, new: value})
+    with pytest.raises(TypeError, match=old):
+        make(**first, **{old: "x"})

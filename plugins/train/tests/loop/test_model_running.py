@@ -1,5 +1,5 @@
-"""ModelRunning: train/evaluate/predict over every data source, no retracing across batch
-sizes, seeded shuffling, the data mistakes they name."""
+"""``Model.runner`` (``loop.model_running.Runner``): train/evaluate/predict over every data
+source, no retracing across batch sizes, seeded shuffling, the data mistakes they name."""
 
 from __future__ import annotations
 

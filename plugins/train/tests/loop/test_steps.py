@@ -4,8 +4,9 @@ steps per call."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
-import pytest
 import tensorflow as tf
 from twtrain_helpers import regression_data, regression_model, weights
 
@@ -66,14 +67,15 @@ def test_an_overridden_train_step_is_what_the_loop_runs_several_per_call():
     assert own.steps.train_many.trace_count == 1 and own.steps.train.trace_count == 0
 
 
-def test_train_on_batch_is_one_compiled_step_and_an_eager_train_step_is_deprecated():
+def test_train_on_batch_is_one_compiled_step_and_train_step_runs_eagerly_when_called():
     model = regression_model(seed=3)
     batch = [regression_data(n=8)["x"], regression_data(n=8)["t"]]
     first = float(model.train_on_batch(batch))
-    with pytest.deprecated_call(match="train_on_batch"):
-        second = float(model.train_step(batch))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        second = float(model.train_step([tf.constant(b) for b in batch]))
     assert second < first and int(model.optimizer.iterations) == 2
-    assert model.train_trace_count == 1
+    assert model.train_trace_count == 1  # the eager step traced nothing
 
 
 def test_a_frozen_layer_stays_untouched_and_the_steps_are_traced_again():

@@ -1,4 +1,4 @@
-"""The public door of Model.train/evaluate/predict (``loop.arguments``): Keras's
+"""The public door of Model.train/evaluate/predict (``loop.model_arguments``): Keras's
 ``fit(x, y)`` spelling, and sizes that cannot mean anything refused by name."""
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ def test_train_takes_x_and_y_positionally_as_keras_fit():
     np.testing.assert_array_equal(by_xy.predict(data["x"]), by_dict.predict({"x": data["x"]}))
 
 
-def test_positional_epochs_of_older_calls_still_train_with_a_warning():
+def test_a_number_where_the_targets_go_says_epochs():
     model = regression_model()
-    with pytest.warns(FutureWarning, match="write epochs=2"):
-        history = model.train(regression_data(n=16), 2, batch_size=8, verbose=0)
-    assert len(history) == 2
+    with pytest.raises(tw.ArgumentError, match=r"y is the targets.*Fix: write epochs=2 "):
+        model.train(regression_data(n=16), 2, batch_size=8, verbose=0)
+    assert model.optimizer.iterations.numpy() == 0  # nothing ran
 
 
 @pytest.mark.parametrize("bad", [0, -4, 2.5, "8", True])

@@ -5,8 +5,9 @@ Keras's ``fit(x, y)`` spelling turned into the data the loop reads.
 ``-4``, ``2.5``, ``"8"``, ``True``) are a ``tw.ArgumentError`` naming the argument before
 anything runs. ``model.train(x, y, epochs=3)`` takes arrays positionally as Keras's ``fit``:
 ``x`` for the inputs and ``y`` for the targets (an array each when there is one, else a list
-in order or a dict by name); ``model.train(data, epochs=3)`` takes everything in one value,
-as before.
+in order or a dict by name); ``model.train(data, epochs=3)`` takes everything in one value.
+A number where the targets go (``model.train(data, 3)``) is a ``tw.ArgumentError`` that
+says ``epochs=3``.
 
 >>> import numpy as np, tensorweave as tw
 >>> x, t = tw.Input(n_units=2, name="x"), tw.Input(n_units=1, name="t")
@@ -20,7 +21,6 @@ tensorweave.errors.ArgumentError: Model.train: batch_size must be a positive int
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,7 +30,7 @@ import tensorweave as tw
 from tensorweave_train.loop.data import split_validation
 from tensorweave_train.loop.steps import check_steps_per_execution
 
-__all__ = ["check_sizes", "fit_data", "positional_epochs", "fit_arguments"]
+__all__ = ["check_sizes", "check_targets", "fit_data", "fit_arguments"]
 
 _FIX = {
     "batch_size": "batch_size=32 (or None: 32 for arrays; batched data brings its own)",
@@ -53,18 +53,15 @@ def check_sizes(owner: str, **sizes: Any) -> None:
             raise tw.ArgumentError(f"{err} Fix: {_FIX[arg]}.") from None
 
 
-def positional_epochs(owner: str, y: Any) -> int | None:
-    """``y`` when it is the epoch count an older call passed positionally
-    (``model.train(data, 5)``), with a ``FutureWarning``; ``None`` when it is targets."""
-    if isinstance(y, bool) or not isinstance(y, int | np.integer):
-        return None
-    warnings.warn(
-        f"{owner}(data, {int(y)}): the second positional argument is now y (the targets, "
-        f"as Keras's fit(x, y)). Fix: write epochs={int(y)}.",
-        FutureWarning,
-        stacklevel=4,  # the caller of Model.train
+def check_targets(owner: str, y: Any) -> None:
+    """Raise ``tw.ArgumentError`` when ``y`` is a bare number: the targets are arrays
+    (``model.train(data, 5)`` reads 5 as the targets; the epochs are ``epochs=5``)."""
+    if isinstance(y, bool) or not isinstance(y, int | float | np.number):
+        return
+    raise tw.ArgumentError(
+        f"{owner}: y is the targets (as Keras's fit(x, y)), got the number {y!r}. Fix: "
+        f"write epochs={y!r} for the number of epochs."
     )
-    return int(y)
 
 
 def _by_name(owner: str, arg: str, layers: Sequence[tw.Layer], value: Any) -> dict[str, Any]:
@@ -112,12 +109,9 @@ def fit_arguments(
     validation_split: float,
 ) -> tuple[Any, Any, int]:
     """``Model.train``'s arguments checked: the data, the validation data (held out by
-    ``validation_split``) and the epochs (an older positional count taken, with a warning).
-    """
+    ``validation_split``) and the epochs."""
     owner = f"Model {model.name!r}.train"
-    old_epochs = positional_epochs("Model.train", y)
-    if old_epochs is not None:
-        y, epochs = None, old_epochs
+    check_targets(owner, y)
     check_sizes(
         owner,
         batch_size=batch_size,
