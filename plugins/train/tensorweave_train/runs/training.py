@@ -35,7 +35,7 @@ from tensorweave_train.callbacks.progress import Progress
 from tensorweave_train.callbacks.stop_on_nan import StopOnNaN
 from tensorweave_train.loop.nonfinite import non_finite
 from tensorweave_train.runs.cluster import Cluster
-from tensorweave_train.runs.directory import RunDirError, RunLock, claim, new_run_dir
+from tensorweave_train.runs.directory import RunDirError, RunLock, write_run_directory
 from tensorweave_train.runs.job import (
     Job,
     build_data,
@@ -276,20 +276,19 @@ def train_job(
             return _fit(job, Run(explicit), progress=progress, out=out, dist=dist)
         if _unfinished(explicit, filled):
             kind = "resume"  # the same command again: continue from the last checkpoint
-    if explicit is None:
-        where = new_run_dir("runs", job.run.name)
-        created, lock = True, RunLock(where).acquire()
-    elif kind == "resume":
+    if kind == "resume":
         where, created, lock = Path(explicit), False, RunLock(explicit).acquire()
-    else:
-        created = not Path(explicit).exists()
-        where, lock = claim(explicit, overwrite=overwrite)
+    else:  # the one writer of a new run directory (as Model.save)
+        created = explicit is None or not Path(explicit).exists()
+        files = {}
+        if source is not None and Path(source).is_file():
+            files[f"source{Path(source).suffix}"] = Path(source).read_text()
+        where, lock = write_run_directory(
+            explicit, filled, name=job.run.name, overwrite=overwrite, files=files
+        )
     run = Run(where)
     try:
         if kind == "train":
-            twc.save(filled, where / Run.CONFIG)
-            if source is not None and Path(source).is_file():
-                (where / f"source{Path(source).suffix}").write_text(Path(source).read_text())
             Processors.of_data(job.data, [i.name for i in job.model.inputs]).save(
                 where / Run.PROCESSORS
             )
