@@ -45,14 +45,14 @@ __version__ = "0.1.0"
 _LAZY = {
     "open_store": "tensorweave_store.store",
     "Store": "tensorweave_store.store",
-    "RunHandle": "tensorweave_store.runs",
-    "RunRecord": "tensorweave_store.runs",
-    "ModelVersion": "tensorweave_store.models",
-    "load_model": "tensorweave_store.models",
-    "default_url": "tensorweave_store.urls",
-    "parse_ref": "tensorweave_store.urls",
-    "BlobStore": "tensorweave_store.blobs",
-    "RecordRun": "tensorweave_store.recorder",
+    "RunHandle": "tensorweave_store.runs.handle",
+    "RunRecord": "tensorweave_store.runs.records",
+    "ModelVersion": "tensorweave_store.versions.models",
+    "load_model": "tensorweave_store.store",
+    "default_url": "tensorweave_store.db.urls",
+    "parse_ref": "tensorweave_store.db.urls",
+    "BlobStore": "tensorweave_store.db.blobs",
+    "RecordRun": "tensorweave_store.runs.callback",
     "StoreError": "tensorweave_store.errors",
     "StoreUnreachableError": "tensorweave_store.errors",
     "SchemaTooNewError": "tensorweave_store.errors",
@@ -60,7 +60,7 @@ _LAZY = {
     "ModelNotFoundError": "tensorweave_store.errors",
     "BlobIntegrityError": "tensorweave_store.errors",
     "DatasetNotFoundError": "tensorweave_store.errors",
-    "StoreOutageWarning": "tensorweave_store.outage",
+    "StoreOutageWarning": "tensorweave_store.db.outage",
 }
 
 __all__ = ["__version__", *_LAZY]
