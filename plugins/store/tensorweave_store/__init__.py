@@ -22,6 +22,9 @@ The public API (other packs and scripts build on these names)::
     store.resolve("digits@latest")            # -> a local model directory (run-dir layout)
     model = tws.load_model("digits@1")        # a trained tensorweave_train.Model
 
+The pack's functions that take a store (model and dataset versions, a run's handle) type it
+as ``StoreLike``, the protocol ``Store`` implements.
+
 ``NAME@VERSION`` takes a number, ``latest``, or a stage (``digits@production``). Errors are
 ``StoreError`` subclasses naming the fix: ``StoreUnreachableError``, ``SchemaTooNewError``,
 ``RunNotFoundError``, ``ModelNotFoundError``, ``BlobIntegrityError``. A store lost while a
@@ -45,6 +48,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "open_store": "tensorweave_store.store",
     "Store": "tensorweave_store.store",
+    "StoreLike": "tensorweave_store.protocol",
     "RunHandle": "tensorweave_store.runs.handle",
     "RunRecord": "tensorweave_store.runs.records",
     "ModelVersion": "tensorweave_store.versions.models",

@@ -22,6 +22,7 @@ from tensorweave_store.db import schema as S
 from tensorweave_store.db.blobs import BlobStore
 from tensorweave_store.db.engine import connect
 from tensorweave_store.db.urls import default_blobs, default_url, redact
+from tensorweave_store.protocol import StoreLike
 from tensorweave_store.runs import records as R
 from tensorweave_store.runs.handle import RunHandle
 
@@ -272,7 +273,7 @@ class Store:
         return models.materialize(self, ref)
 
 
-def load_model(ref: str, store: Store | None = None) -> Any:
+def load_model(ref: str, store: StoreLike | None = None) -> Any:
     """The trained ``tensorweave_train.Model`` of ``NAME@VERSION`` (or of a run directory).
 
     ``store`` defaults to ``open_store()``.

@@ -26,12 +26,13 @@ import sqlalchemy as sa
 from tensorweave_store.db import schema as S
 from tensorweave_store.db.schema import now
 from tensorweave_store.errors import StoreError
+from tensorweave_store.protocol import StoreLike
 
 __all__ = ["insert_samples", "tag_samples", "query_samples", "split"]
 
 
 def insert_samples(
-    store: Any, samples: Iterable[Mapping[str, Any]], tags: Iterable[str] = ()
+    store: StoreLike, samples: Iterable[Mapping[str, Any]], tags: Iterable[str] = ()
 ) -> list[int]:
     """Add samples (``{field: array}`` each) with ``tags``; returns their ids."""
     tags = sorted(set(tags))
@@ -43,8 +44,11 @@ def insert_samples(
     ids: list[int] = []
     with store.engine.begin() as conn:
         for data in blobs:
-            sid = conn.execute(sa.insert(S.samples).values(data=data, created_at=now()))
-            ids.append(int(sid.inserted_primary_key[0]))
+            key = conn.execute(
+                sa.insert(S.samples).values(data=data, created_at=now())
+            ).inserted_primary_key
+            assert key is not None  # an INSERT of one row always has its key
+            ids.append(int(key[0]))
         if tags and ids:
             conn.execute(
                 sa.insert(S.sample_tags), [{"sample_id": i, "tag": t} for i in ids for t in tags]
@@ -52,7 +56,7 @@ def insert_samples(
     return ids
 
 
-def tag_samples(store: Any, ids: Iterable[int], tags: Iterable[str]) -> None:
+def tag_samples(store: StoreLike, ids: Iterable[int], tags: Iterable[str]) -> None:
     """Add tags to existing samples."""
     ids, tags = list(ids), set(tags)
     with store.engine.begin() as conn:
@@ -85,7 +89,7 @@ def _query(tags: Sequence[str], any_tags: Sequence[str], exclude: Sequence[str])
 
 
 def query_samples(
-    store: Any,
+    store: StoreLike,
     tags: Sequence[str] = (),
     any_tags: Sequence[str] = (),
     exclude: Sequence[str] = (),
@@ -106,7 +110,7 @@ def query_samples(
     return out
 
 
-def split(store: Any, q: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+def split(store: StoreLike, q: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The samples of query ``q`` (``tags``, ``any``, ``exclude``, ``valid_fraction``,
     ``seed``) as ``(train, valid)`` arrays by field; ``StoreError`` when none match."""
     data = query_samples(store, q.get("tags") or (), q.get("any") or (), q.get("exclude") or ())

@@ -45,6 +45,7 @@ from tensorweave_store.db.schema import now
 from tensorweave_store.db.schema import utc as _utc
 from tensorweave_store.db.urls import parse_ref
 from tensorweave_store.errors import DatasetNotFoundError, StoreError
+from tensorweave_store.protocol import StoreLike
 
 __all__ = [
     "StoreSplits",
@@ -78,7 +79,7 @@ class StoreSplits:
 class DatasetVersion:
     """One registered dataset version (arrays, or a tag query)."""
 
-    store: Any
+    store: StoreLike
     name: str
     version: int
     kind: str
@@ -139,7 +140,7 @@ def _npy(array: Any) -> bytes:
     return buf.getvalue()
 
 
-def _row(store: Any, r: Any) -> DatasetVersion:
+def _row(store: StoreLike, r: Any) -> DatasetVersion:
     return DatasetVersion(
         store=store,
         name=r.name,
@@ -154,7 +155,7 @@ def _row(store: Any, r: Any) -> DatasetVersion:
     )
 
 
-def _insert_version(store: Any, name: str, **values: Any) -> DatasetVersion:
+def _insert_version(store: StoreLike, name: str, **values: Any) -> DatasetVersion:
     if "@" in name or not name.strip():
         raise StoreError(f"dataset name {name!r} cannot be empty or contain '@'")
     for attempt in range(5):
@@ -177,7 +178,7 @@ def _insert_version(store: Any, name: str, **values: Any) -> DatasetVersion:
 
 
 def register_arrays(
-    store: Any,
+    store: StoreLike,
     name: str,
     splits: Mapping[str, Mapping[str, Any]],
     *,
@@ -216,7 +217,7 @@ def register_arrays(
 
 
 def declare_query(
-    store: Any,
+    store: StoreLike,
     name: str,
     *,
     tags: Sequence[str] = (),
@@ -253,7 +254,7 @@ def declare_query(
     )
 
 
-def get_dataset(store: Any, ref: str) -> DatasetVersion:
+def get_dataset(store: StoreLike, ref: str) -> DatasetVersion:
     """``NAME@VERSION`` (or ``NAME`` / ``NAME@latest``) -> ``DatasetVersion``."""
     name, wanted = parse_ref(ref)
     with store.engine.connect() as conn:
@@ -277,7 +278,7 @@ def get_dataset(store: Any, ref: str) -> DatasetVersion:
     return _row(store, chosen)
 
 
-def list_datasets(store: Any) -> list[DatasetVersion]:
+def list_datasets(store: StoreLike) -> list[DatasetVersion]:
     """Every dataset version, by name then version."""
     with store.engine.connect() as conn:
         rows = conn.execute(
@@ -287,7 +288,7 @@ def list_datasets(store: Any) -> list[DatasetVersion]:
 
 
 def write_predictions(
-    store: Any,
+    store: StoreLike,
     name: str,
     inputs: Mapping[str, Any],
     predictions: Any,

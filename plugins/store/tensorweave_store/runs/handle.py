@@ -36,6 +36,7 @@ from tensorweave_store.db import schema as S
 from tensorweave_store.db.outage import StoreOutageWarning, is_outage, reason
 from tensorweave_store.db.schema import now
 from tensorweave_store.errors import StoreError
+from tensorweave_store.protocol import StoreLike
 from tensorweave_store.runs.backlog import BACKLOG_FILE, Backlog
 from tensorweave_store.runs.records import NO_HEARTBEAT, STATUSES, heartbeat_interval
 
@@ -46,7 +47,7 @@ class RunHandle:
     """The write side of one run: epochs, heartbeat, artifacts and the final status; what
     the store cannot take now waits in ``backlog`` (in ``run_dir`` when given)."""
 
-    def __init__(self, store: Any, run_id: int, run_dir: str | Path | None = None) -> None:
+    def __init__(self, store: StoreLike, run_id: int, run_dir: str | Path | None = None) -> None:
         self.store = store
         self.id = run_id
         self.run_dir = Path(run_dir) if run_dir is not None else None
@@ -214,7 +215,7 @@ def _float(value: Any) -> float | None:
     return out if out == out else None  # NaN -> NULL (PostgreSQL and SQLite agree)
 
 
-def write_record(store: Any, run_id: int, record: Mapping[str, Any], *, live: bool) -> Any:
+def write_record(store: StoreLike, run_id: int, record: Mapping[str, Any], *, live: bool) -> Any:
     """Write one record of run ``run_id`` (``op``: ``epoch``, ``artifacts`` or ``finish``),
     dated ``at``; ``live`` (the run's own process, still running) also revives it."""
     op = record["op"]
@@ -255,7 +256,7 @@ def write_record(store: Any, run_id: int, record: Mapping[str, Any], *, live: bo
     return None
 
 
-def sync_backlog(store: Any, run_dir: str | Path) -> tuple[int, int]:
+def sync_backlog(store: StoreLike, run_dir: str | Path) -> tuple[int, int]:
     """Write the backlog a run left in ``run_dir`` to ``store``; returns (run id, how many
     records). ``(run id, 0)`` when there is none; ``StoreError`` when the backlog belongs to
     another store or run."""

@@ -33,6 +33,7 @@ from tensorweave_store.db.schema import now
 from tensorweave_store.db.schema import utc as _utc
 from tensorweave_store.db.urls import parse_ref
 from tensorweave_store.errors import ModelNotFoundError, StoreError
+from tensorweave_store.protocol import StoreLike
 
 __all__ = [
     "ModelVersion",
@@ -128,7 +129,7 @@ def _model_id(conn: sa.Connection, name: str, *, create: bool) -> int | None:
 
 
 def register(
-    store: Any,
+    store: StoreLike,
     run: int | str,
     name: str,
     *,
@@ -222,7 +223,7 @@ def _versions(conn: sa.Connection, name: str) -> list[Any]:
     )
 
 
-def get_version(store: Any, ref: str) -> ModelVersion:
+def get_version(store: StoreLike, ref: str) -> ModelVersion:
     """``NAME@VERSION`` (a number, ``latest`` or a stage) -> ``ModelVersion``."""
     name, wanted = parse_ref(ref)
     with store.engine.connect() as conn:
@@ -251,14 +252,14 @@ def get_version(store: Any, ref: str) -> ModelVersion:
     return _row_to_version(name, chosen)
 
 
-def list_models(store: Any) -> list[tuple[str, list[ModelVersion]]]:
+def list_models(store: StoreLike) -> list[tuple[str, list[ModelVersion]]]:
     """``[(name, [versions…]), …]`` by name."""
     with store.engine.connect() as conn:
         names = list(conn.execute(sa.select(S.models.c.name).order_by(S.models.c.name)).scalars())
         return [(n, [_row_to_version(n, r) for r in _versions(conn, n)]) for n in names]
 
 
-def set_stage(store: Any, ref: str, stage: str | None) -> ModelVersion:
+def set_stage(store: StoreLike, ref: str, stage: str | None) -> ModelVersion:
     """Put ``ref`` in ``stage`` (the version that held it before leaves it)."""
     mv = get_version(store, ref)
     if stage is not None and (stage.isdigit() or stage == "latest" or not stage.strip()):
@@ -281,7 +282,7 @@ def set_stage(store: Any, ref: str, stage: str | None) -> ModelVersion:
     return get_version(store, mv.ref)
 
 
-def tag_version(store: Any, ref: str, tags: Iterable[str]) -> ModelVersion:
+def tag_version(store: StoreLike, ref: str, tags: Iterable[str]) -> ModelVersion:
     """Add tags to a model version."""
     mv = get_version(store, ref)
     with store.engine.begin() as conn:
@@ -304,7 +305,7 @@ def _cache_root() -> Path:
     return Path(base) / "tensorweave-store"
 
 
-def materialize(store: Any, ref: str) -> Path:
+def materialize(store: StoreLike, ref: str) -> Path:
     """A local directory laid out as a run directory for ``ref``, fetched from the blobs
     (each verified) into the cache (``TENSORWEAVE_STORE_CACHE``, default
     ``~/.cache/tensorweave-store``), keyed by the manifest's hash."""

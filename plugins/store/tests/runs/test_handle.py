@@ -19,7 +19,7 @@ from tensorweave_store.db.outage import StoreOutageWarning
 from tensorweave_store.errors import StoreError
 from tensorweave_store.runs.backlog import BACKLOG_FILE, Backlog
 from tensorweave_store.runs.handle import sync_backlog
-from tensorweave_store.store import open_store
+from tensorweave_store.store import Store, open_store
 
 EPOCHS = 5
 TINY = [f"--train.epochs={EPOCHS}", "--train.limit=200", "--dims.hidden=8", "--data.workers=0"]
@@ -71,7 +71,7 @@ def _train_with(tmp_path: Path, at_epoch: dict[tuple[str, int], Callable[[], Non
     return run_dir, [str(w.message) for w in caught if w.category is StoreOutageWarning]
 
 
-def _complete(store: Any, run_dir: Path) -> Any:
+def _complete(store: Store, run_dir: Path) -> Any:
     """The run of ``run_dir``, checked complete: finished, every epoch, its files."""
     run = store.run(str(run_dir.resolve()))
     assert (run.status, run.epochs_done, run.error) == ("finished", EPOCHS, None)

@@ -17,6 +17,7 @@ import pytest
 from twstore_helpers import SWEEP_TINY, PgControl, store_env
 
 from tensorweave_store.errors import StoreUnreachableError
+from tensorweave_store.store import Store
 from tensorweave_store.sweeps.pause import TrialOutcome, settle, wait_for_database
 from tensorweave_store.sweeps.search_space import SweepError
 
@@ -115,7 +116,7 @@ def test_settling_keeps_a_trial_that_failed_on_its_own_failed(study: Any, tmp_pa
     assert [t.state.name for t in study.get_trials()] == ["FAIL"]
 
 
-def _training_worker(url: str, name: str, store: Any) -> int | None:
+def _training_worker(url: str, name: str, store: Store) -> int | None:
     """The pid of the worker whose running trial has recorded an epoch, if any."""
     import optuna
 
