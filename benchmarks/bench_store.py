@@ -73,15 +73,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         os.environ["TENSORWEAVE_STORE"] = args.store
 
     import tensorweave_train as twt
-    from tensorweave_store import runs as R
+    from tensorweave_store.runs.handle import RunHandle
     from tensorweave_store.store import Store, open_store
 
     log_epoch: list[float] = []
     start_run: list[float] = []
     artifacts: list[float] = []
-    _timed(R.RunHandle, "log_epoch", log_epoch)
+    _timed(RunHandle, "log_epoch", log_epoch)
     _timed(Store, "start_run", start_run)
-    _timed(R.RunHandle, "record_artifacts", artifacts)
+    _timed(RunHandle, "record_artifacts", artifacts)
 
     overrides = [f"--train.epochs={args.epochs}"]
     per_epoch: dict[str, list[float]] = {"off": [], "on": []}

@@ -1,3 +1,3 @@
 """Alembic's migration scripts run only inside Alembic: pytest must not import them."""
 
-collect_ignore_glob = ["tensorweave_store/migrations/*"]
+collect_ignore_glob = ["tensorweave_store/db/migrations/*"]

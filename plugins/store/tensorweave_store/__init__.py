@@ -22,6 +22,9 @@ The public API (other packs and scripts build on these names)::
     store.resolve("digits@latest")            # -> a local model directory (run-dir layout)
     model = tws.load_model("digits@1")        # a trained tensorweave_train.Model
 
+The pack's functions that take a store (model and dataset versions, a run's handle) type it
+as ``StoreLike``, the protocol ``Store`` implements.
+
 ``NAME@VERSION`` takes a number, ``latest``, or a stage (``digits@production``). Errors are
 ``StoreError`` subclasses naming the fix: ``StoreUnreachableError``, ``SchemaTooNewError``,
 ``RunNotFoundError``, ``ModelNotFoundError``, ``BlobIntegrityError``. A store lost while a
@@ -45,14 +48,15 @@ __version__ = "0.1.0"
 _LAZY = {
     "open_store": "tensorweave_store.store",
     "Store": "tensorweave_store.store",
-    "RunHandle": "tensorweave_store.runs",
-    "RunRecord": "tensorweave_store.runs",
-    "ModelVersion": "tensorweave_store.models",
-    "load_model": "tensorweave_store.models",
-    "default_url": "tensorweave_store.urls",
-    "parse_ref": "tensorweave_store.urls",
-    "BlobStore": "tensorweave_store.blobs",
-    "RecordRun": "tensorweave_store.recorder",
+    "StoreLike": "tensorweave_store.protocol",
+    "RunHandle": "tensorweave_store.runs.handle",
+    "RunRecord": "tensorweave_store.runs.records",
+    "ModelVersion": "tensorweave_store.versions.models",
+    "load_model": "tensorweave_store.store",
+    "default_url": "tensorweave_store.db.urls",
+    "parse_ref": "tensorweave_store.db.urls",
+    "BlobStore": "tensorweave_store.db.blobs",
+    "RecordRun": "tensorweave_store.runs.callback",
     "StoreError": "tensorweave_store.errors",
     "StoreUnreachableError": "tensorweave_store.errors",
     "SchemaTooNewError": "tensorweave_store.errors",
@@ -60,7 +64,7 @@ _LAZY = {
     "ModelNotFoundError": "tensorweave_store.errors",
     "BlobIntegrityError": "tensorweave_store.errors",
     "DatasetNotFoundError": "tensorweave_store.errors",
-    "StoreOutageWarning": "tensorweave_store.outage",
+    "StoreOutageWarning": "tensorweave_store.db.outage",
 }
 
 __all__ = ["__version__", *_LAZY]

@@ -74,7 +74,7 @@ def tensorweave_train_callbacks(model: Any) -> list[Any]:
     handle = active.get(id(model))
     if handle is None:
         return []
-    from tensorweave_store.recorder import RecordRun
+    from tensorweave_store.runs.callback import RecordRun
 
     return [RecordRun(handle=handle)]
 
@@ -108,12 +108,12 @@ def tensorweave_job_ended(
 @tw.hookimpl
 def tensorweave_resolve_run(reference: str) -> str | None:
     """``NAME@VERSION`` -> the model's local directory (fetched from the store)."""
-    from tensorweave_store.urls import is_model_ref
+    from tensorweave_store.db.urls import is_model_ref
 
     if not is_model_ref(reference) or Path(reference).exists():
         return None
-    from tensorweave_store.models import materialize
     from tensorweave_store.store import open_store
+    from tensorweave_store.versions.models import materialize
 
     return str(materialize(open_store(), reference))
 
@@ -134,6 +134,6 @@ def tensorweave_train_arguments(parser: Any, command: str) -> None:
 @tw.hookimpl
 def tensorweave_train_options(options: Any, command: str) -> None:
     """``--store URL`` becomes this process's store (``None`` leaves the environment's)."""
-    from tensorweave_store.urls import select
+    from tensorweave_store.db.urls import select
 
     select(getattr(options, "store", None))

@@ -12,20 +12,21 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 
-from tensorweave_store import runs as R
-from tensorweave_store import schema as S
-from tensorweave_store.blobs import BlobStore
-from tensorweave_store.engine import connect
-from tensorweave_store.urls import default_blobs, default_url, redact
+from tensorweave_store.db import schema as S
+from tensorweave_store.db.blobs import BlobStore
+from tensorweave_store.db.engine import connect
+from tensorweave_store.db.urls import default_blobs, default_url, redact
+from tensorweave_store.protocol import StoreLike
+from tensorweave_store.runs import records as R
+from tensorweave_store.runs.handle import RunHandle
 
-__all__ = ["Store", "open_store"]
+__all__ = ["Store", "open_store", "load_model"]
 
 _OPEN: dict[tuple[str, str], Store] = {}
 
@@ -74,7 +75,7 @@ class Store:
         tags: Sequence[str] = (),
         heartbeat: bool = True,
         resume: bool = False,
-    ) -> R.RunHandle:
+    ) -> RunHandle:
         """Record a new run (status ``running``) and start its heartbeat. With ``resume``,
         the existing run of ``run_dir`` (if any) is reopened instead."""
         where = str(Path(run_dir).resolve()) if run_dir is not None else None
@@ -90,7 +91,7 @@ class Store:
             run_id = R.insert_run(
                 self.engine, config, name=run_name, run_dir=where, kind=kind, tags=tags
             )
-        handle = R.RunHandle(self, run_id, where)
+        handle = RunHandle(self, run_id, where)
         if heartbeat:
             handle.start_heartbeat()
         return handle
@@ -146,7 +147,7 @@ class Store:
         """Record what a run kept in its directory while this store was out of reach (its
         ``store-backlog.jsonl``); ``ref`` is a run directory, id or name. Returns (run id,
         records written)."""
-        from tensorweave_store.run_handle import sync_backlog
+        from tensorweave_store.runs.handle import sync_backlog
 
         where = Path(str(ref))
         if not where.is_dir():
@@ -183,7 +184,7 @@ class Store:
                 ).scalars()
             )
             fresh = [
-                {"sha256": s, "size": n, "created_at": R.now()}
+                {"sha256": s, "size": n, "created_at": S.now()}
                 for s, n in sizes.items()
                 if s not in known
             ]
@@ -205,7 +206,7 @@ class Store:
     def record_artifacts(self, ref: int | str, run_dir: str | Path) -> int:
         """Store a run directory's files (its newest checkpoint only) as the run's
         artifacts; returns how many files."""
-        from tensorweave_store.models import run_files
+        from tensorweave_store.versions.models import run_files
 
         run = self.run(ref)
         manifest = self.upload_dir(run_dir, run_files(run_dir))
@@ -233,45 +234,54 @@ class Store:
             ).all()
         return {p: s for p, s in rows}
 
-    # -- models and datasets (see models.py, datasets.py) ---------------------------------
+    # -- models and datasets (see versions/models.py, datasets/versions.py) ---------------
     def register_model(self, run: int | str, name: str, **kw: Any) -> Any:
         """Store a run's model as the next version of ``name``; see ``models.register``."""
-        from tensorweave_store import models
+        from tensorweave_store.versions import models
 
         return models.register(self, run, name, **kw)
 
     def model_version(self, ref: str) -> Any:
         """The ``ModelVersion`` of ``NAME@VERSION`` (``ModelNotFoundError`` if none)."""
-        from tensorweave_store import models
+        from tensorweave_store.versions import models
 
         return models.get_version(self, ref)
 
     def models(self) -> list[Any]:
         """Every model name with its versions (``ModelVersion`` lists), by name."""
-        from tensorweave_store import models
+        from tensorweave_store.versions import models
 
         return models.list_models(self)
 
     def set_stage(self, ref: str, stage: str | None) -> Any:
         """Move ``NAME@VERSION`` to ``stage`` (one version per stage and name)."""
-        from tensorweave_store import models
+        from tensorweave_store.versions import models
 
         return models.set_stage(self, ref, stage)
 
     def tag_model(self, ref: str, tags: Iterable[str]) -> Any:
         """Add tags to a model version."""
-        from tensorweave_store import models
+        from tensorweave_store.versions import models
 
         return models.tag_version(self, ref, tags)
 
     def resolve(self, ref: str) -> Path:
         """A local model directory (run-directory layout) for ``NAME@VERSION``, fetched
         from the blobs and verified."""
-        from tensorweave_store import models
+        from tensorweave_store.versions import models
 
         return models.materialize(self, ref)
 
 
-def utc_text(value: dt.datetime | None) -> str:
-    """A timestamp as ``YYYY-MM-DD HH:MM:SS`` (UTC), or ``-``."""
-    return value.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S") if value else "-"
+def load_model(ref: str, store: StoreLike | None = None) -> Any:
+    """The trained ``tensorweave_train.Model`` of ``NAME@VERSION`` (or of a run directory).
+
+    ``store`` defaults to ``open_store()``.
+    """
+    import tensorweave_train as twt
+    from tensorweave_store.db.urls import is_model_ref
+    from tensorweave_store.versions import models
+
+    if is_model_ref(ref) and not Path(ref).is_dir():
+        return twt.load_model(models.materialize(store or open_store(), ref))
+    return twt.load_model(ref)

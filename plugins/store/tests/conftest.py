@@ -31,7 +31,7 @@ def _no_store_selected() -> Iterator[None]:
     """A command run in-process with ``--store URL`` selects that store for the process
     (``urls.select``), as for the one command of a real process: not for the next test."""
     yield
-    from tensorweave_store.urls import select
+    from tensorweave_store.db.urls import select
 
     select(None)
 

@@ -9,7 +9,7 @@ import types
 import pytest
 
 import tensorweave as tw
-from tensorweave_store import urls
+from tensorweave_store.db import urls
 from tensorweave_train import parse_command_line as parse
 from tensorweave_train.commands.arguments import run_parser as _run_parser
 from tensorweave_train.commands.train import train_parser as _train_parser

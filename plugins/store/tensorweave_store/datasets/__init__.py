@@ -1,0 +1,1 @@
+"""Datasets in the store: versioned arrays, tagged samples and tag queries."""
