@@ -32,7 +32,6 @@ REGISTRY_LOOKUP_ELSEWHERE = {
     "core/tensorweave/testing/conformance.py": "a Case names its component exactly",
     "plugins/models/tensorweave_models/build.py": "tw.layers['pack:Name.v1']: one pack's exact layer",
     "plugins/models/tensorweave_models/efficientnet_v2.py": "tw.initializers[...]: one pack's exact initializer",
-    "plugins/train/tensorweave_train/moved.py": "the old DEFAULTS table (issue 32 deletes the module)",
 }
 
 
@@ -135,5 +134,4 @@ def test_the_exceptions_listed_are_still_exceptions():
     for path in TF_FUNCTION_ELSEWHERE:
         assert _uses_tf_function(ast.parse((ROOT / path).read_text())), path
     for path in REGISTRY_LOOKUP_ELSEWHERE:
-        if (ROOT / path).exists():  # a deleted file's row offends no more (remove it)
-            assert _registry_lookups(ast.parse((ROOT / path).read_text())), path
+        assert _registry_lookups(ast.parse((ROOT / path).read_text())), path

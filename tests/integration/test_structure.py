@@ -1,6 +1,7 @@
 """The shape of the code, read with ``ast`` (nothing is imported), for the core and each pack.
 
-One test per rule, run on ``core/tensorweave`` and on every ``plugins/*/tensorweave_*``:
+One test per rule, run on ``core/tensorweave`` and every pack (``plugins/*/tensorweave_*``,
+``contrib/*/tensorweave_*``):
 
 - no import cycle between modules: imports inside functions and ``if TYPE_CHECKING:``
   blocks count, relative imports are resolved, importing a package the module sits in
@@ -27,7 +28,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = [ROOT / "core" / "tensorweave", *sorted((ROOT / "plugins").glob("*/tensorweave_*"))]
+PACKAGES = [
+    ROOT / "core" / "tensorweave",
+    *sorted((ROOT / "plugins").glob("*/tensorweave_*")),
+    *sorted((ROOT / "contrib").glob("*/tensorweave_*")),
+]
 IDS = [str(p.relative_to(ROOT)) for p in PACKAGES]
 MAX_MODULES = 20
 # where the warnings of the one compatibility mechanism (the registry's Alias) live

@@ -79,7 +79,8 @@ class Scale(tw.Layer):
 
 
 # A deprecated name kept working: the entry point "TemplateRescale.v1" points at this
-# alias, so looking it up warns (DeprecationWarning) and returns this pack's Scale.
+# alias, so looking it up warns (the registry does, naming the new name) and returns this
+# pack's Scale. Registry aliases are the one compatibility mechanism (CONTRIBUTING.md).
 rescale_v1 = tw.alias(
     "tensorweave-template:TemplateScale.v1",
     reason="TemplateRescale.v1 was renamed TemplateScale.v1",

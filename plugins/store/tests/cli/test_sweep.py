@@ -90,7 +90,7 @@ def test_two_workers_sharing_only_the_database_url_run_one_study(pg_url: str, tm
     for out, _ in outs:
         assert f"sweep {name}: 4 trials, 1 worker(s)" in out
 
-    warnings.filterwarnings("ignore", category=FutureWarning)
+    warnings.filterwarnings("ignore", module="optuna")  # its notices of its own changes
     study = optuna.load_study(study_name=name, storage=pg_url)
     counted, running, waiting = tally(study)
     # two workers asking at the same instant may add one trial (documented)

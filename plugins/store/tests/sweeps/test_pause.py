@@ -77,7 +77,7 @@ def test_a_probe_that_fails_for_another_reason_is_not_waited_for() -> None:
 def study(tmp_path: Path) -> Any:
     import optuna
 
-    warnings.filterwarnings("ignore", category=FutureWarning)
+    warnings.filterwarnings("ignore", module="optuna")  # its notices of its own changes
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     return optuna.create_study(storage=f"sqlite:///{tmp_path}/s.db", direction="maximize")
 
@@ -186,7 +186,7 @@ def test_a_worker_pauses_while_its_postgresql_server_is_down(
     # told at once or settled later): either way none is recorded as failed.
     assert "recorded as failed" not in text
 
-    warnings.filterwarnings("ignore", category=FutureWarning)
+    warnings.filterwarnings("ignore", module="optuna")  # its notices of its own changes
     study = optuna.load_study(study_name=name, storage=url)
     assert tally(study) == (3, [], [])
     trials = study.get_trials()
