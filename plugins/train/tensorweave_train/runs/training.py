@@ -276,7 +276,8 @@ def train_job(
             return _fit(job, Run(explicit), progress=progress, out=out, dist=dist)
         if _unfinished(explicit, filled):
             kind = "resume"  # the same command again: continue from the last checkpoint
-    if kind == "resume":
+    if kind == "resume":  # only a cluster's chief, with its run directory named
+        assert explicit is not None
         where, created, lock = Path(explicit), False, RunLock(explicit).acquire()
     else:  # the one writer of a new run directory (as Model.save)
         created = explicit is None or not Path(explicit).exists()
