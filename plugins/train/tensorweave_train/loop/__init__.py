@@ -2,7 +2,7 @@
 
 Layered bottom up: ``events`` (what the loop emits and ``Callback``), ``data`` (batches in
 a resumable order), ``metrics`` (figures over many batches), ``steps`` (the model's step
-methods compiled), ``model`` (``Model``, with its parts ``model_optimizers`` and
+methods compiled), ``model`` (``Model``, with its parts ``optimization`` and
 ``model_running``), ``execution`` (an epoch, several steps per call),
 ``trainer`` (``Trainer``: epochs, validation, resume), ``checkpoints`` (crash-safe
 ``Checkpointer``), ``nonfinite`` (the NaN/inf check), ``history``, ``summary``,

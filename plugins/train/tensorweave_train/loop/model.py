@@ -9,10 +9,10 @@ deterministic. ``evaluate`` gives the figures of the whole data for any batch si
 (``loop.metrics``). Several optimizers each update their share of the variables
 (``trains=``; see ``loop.objectives``). The steps are methods a subclass may override, as
 Keras's: ``compute_losses``, ``train_step`` and ``test_step``; ``loop.steps`` compiles each
-once for any batch size and runs several train steps per call. ``Model`` inherits two
-parts: ``loop.model_optimizers`` (the variables, the optimizers, their loss scales and
-learning rates, ``optimize``); it holds two parts: ``steps`` (``loop.steps.Steps``, the
-compiled steps) and ``runner`` (``loop.model_running.Runner``: ``train``, ``evaluate``,
+once for any batch size and runs several train steps per call. ``Model`` holds three
+parts: ``optimization`` (``loop.optimization.Optimization``: the optimizers, their loss
+scales and learning rates, ``optimize``), ``steps`` (``loop.steps.Steps``, the compiled
+steps) and ``runner`` (``loop.model_running.Runner``: ``train``, ``evaluate``,
 ``predict``).
 
 >>> import numpy as np, tensorflow as tf, tensorweave as tw
@@ -40,10 +40,11 @@ import tensorweave as tw
 from tensorweave_train.loop.data import Batches
 from tensorweave_train.loop.graphs import ModelGraphs, fed_graph
 from tensorweave_train.loop.history import History
+from tensorweave_train.loop.loss_scale import LossScale
 from tensorweave_train.loop.metrics import StepMeans, training_metrics
-from tensorweave_train.loop.model_optimizers import ModelOptimizers
 from tensorweave_train.loop.model_running import Runner
-from tensorweave_train.loop.objectives import Owned, check_scalar
+from tensorweave_train.loop.objectives import Objectives, Owned, check_scalar
+from tensorweave_train.loop.optimization import Optimization
 from tensorweave_train.loop.services import services
 from tensorweave_train.loop.steps import Steps, check_steps_per_execution
 from tensorweave_train.optimizers import Optimizer
@@ -59,7 +60,7 @@ def _layers(value: tw.Layer | Iterable[tw.Layer] | None) -> tuple[tw.Layer, ...]
     return tuple(value)
 
 
-class Model(ModelOptimizers, tw.Stateful):
+class Model(tw.Stateful):
     """Inference, training and evaluation graphs over shared layers.
 
     Args:
@@ -92,9 +93,11 @@ class Model(ModelOptimizers, tw.Stateful):
 
     # Saved state: every layer's state, the optimizer's (``_optimizers`` when several, by
     # name) and the epoch's loss figures; the rest is plain Python. Under mixed_float16 the
-    # loss scale of each optimizer too (``_loss_scales`` when several, by name).
+    # loss scale of each optimizer too (``_loss_scales`` when several, by name). The
+    # optimizers and loss scales are ``optimization``'s, tracked here under these names.
     tracked = ("layers", "optimizer", "_optimizers", "loss_figures", "loss_scale", "_loss_scales")
     optimizer: Optimizer  # the one optimizer (several: ``optimizers``)
+    loss_scale: LossScale | None  # the one optimizer's, under mixed_float16 (``loss_scales``)
 
     def __init__(
         self,
@@ -121,7 +124,19 @@ class Model(ModelOptimizers, tw.Stateful):
         self.targets = _layers(targets)
         self.distributed = strategy is not None or tf.distribute.has_strategy()
         self.strategy = strategy or tf.distribute.get_strategy()
-        self._init_optimizers(optimizer, loss, loss_weights, trains)
+        # The optimizers, objectives and loss scales (``optimization``, not tracked); the
+        # model tracks the optimizers and loss scales, by the names its checkpoints have
+        # always held them under. (Set before ``optimization``: tf.Module skips tracking a
+        # value ``getattr`` already returns, and ``__getattr__`` returns its ``optimizer``.)
+        optimization = Optimization(self, optimizer, loss, loss_weights, trains)
+        if optimization.several:
+            self._optimizers = optimization.optimizers
+            if optimization.loss_scales:
+                self._loss_scales = optimization.loss_scales
+        else:
+            self.optimizer = optimization.optimizer
+        self.loss_scale = optimization.loss_scale
+        self.optimization = optimization
         loss = self.loss = self.objectives.total
         self.named_losses = dict(self.objectives.named)
         self.metrics = dict(metrics or {})
@@ -175,6 +190,74 @@ class Model(ModelOptimizers, tw.Stateful):
                 self.loss_figures = StepMeans(figures)
         self.steps = Steps(self)  # the compiled steps (not tracked: plain Python state)
         self.runner = Runner(self)  # train, evaluate, predict (not tracked either)
+
+    # -- the variables --------------------------------------------------------------------
+    @property
+    def variables(self) -> tuple[tf.Variable, ...]:
+        """Every variable of every layer of the model."""
+        out: dict[int, tf.Variable] = {}
+        for layer in self.layers:
+            for v in layer.variables:
+                out.setdefault(id(v), v)
+        return tuple(out.values())
+
+    @property
+    def trainable_variables(self) -> tuple[tf.Variable, ...]:
+        """The variables the losses depend on, less frozen ones (what training updates)."""
+        if self.loss_graph is None:
+            return ()
+        return self.loss_graph.trainable_variables
+
+    # -- the optimizers (``optimization``) ------------------------------------------------
+    @property
+    def optimizers(self) -> dict[str, Optimizer]:
+        """Every optimizer by name (``{"optimizer": ...}`` for a model given one)."""
+        return self.optimization.optimizers
+
+    def __getattr__(self, name: str) -> Any:
+        # ``optimizer`` of a model given several: the one, or an error naming them
+        optimization = self.__dict__.get("optimization")
+        if name == "optimizer" and optimization is not None and optimization.several:
+            return optimization.optimizer
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def objectives(self) -> Objectives:
+        """Which losses each optimizer minimises, which variables it updates
+        (``loop.objectives``)."""
+        return self.optimization.objectives
+
+    @property
+    def loss_scales(self) -> dict[str, LossScale]:
+        """Each optimizer's dynamic loss scale by name under ``mixed_float16`` (``{}``
+        otherwise; ``{"optimizer": ...}`` for a model given one: ``loss_scale``)."""
+        return self.optimization.loss_scales
+
+    def variables_of(self, optimizer: str) -> tuple[tf.Variable, ...]:
+        """The trainable variables the optimizer ``optimizer`` updates (``trains``), for a
+        ``train_step`` of your own: ``tape.gradient(loss, self.variables_of("generator"))``.
+        """
+        return self.optimization.variables_of(optimizer)
+
+    def learning_rates(self) -> dict[str, float]:
+        """The learning rate each optimizer uses now: ``{"learning_rate": ...}`` for one,
+        ``{"<name>_learning_rate": ...}`` for several (the figures the loop reports)."""
+        return self.optimization.learning_rates()
+
+    def optimize(
+        self,
+        tape: tf.GradientTape,
+        loss: tf.Tensor,
+        variables: Sequence[tf.Variable],
+        optimizer: Optimizer | str | None = None,
+    ) -> None:
+        """Apply the gradients of ``loss`` (recorded on ``tape``) to ``variables`` with
+        ``optimizer`` (one of ``self.optimizers`` or its name; default the one optimizer):
+        what ``train_step`` does for each optimizer after the losses, for a step of your own
+        too. Under ``mixed_float16`` the gradients are taken of the loss times that
+        optimizer's own loss scale (``loss_scales``), unscaled, and its step is skipped when
+        one is not finite (``loop.loss_scale``)."""
+        self.optimization.optimize(tape, loss, variables, optimizer)
 
     def require_loss_graph(self) -> tw.Graph:
         """The graph ending in the loss; a clear error for a model without one."""

@@ -1,5 +1,6 @@
-"""ModelOptimizers: the optimizers of a Model (one or several by name), their learning
-rates, the variables each updates and ``optimize``; the figures named after them."""
+"""Optimization (``model.optimization``): the optimizers of a Model (one or several by
+name), their learning rates, the variables each updates and ``optimize``; the figures named
+after them."""
 
 from __future__ import annotations
 
