@@ -1,9 +1,13 @@
 """``Pipeline``: processors named in a config, run in parallel worker processes.
 
-A pipeline is a list of steps, each a registered processor name and its parameters::
+A pipeline is a list of steps, each an ordinary ``"@processors"`` config block: a
+registered processor and its parameters (the value it runs on is fed when it runs)::
 
-    steps = [{"step": "normalize.v1", "field": "x", "std": 16.0},
-             {"step": "shuffle.v1", "seed": 0}]
+    steps = [{"@processors": "normalize.v1", "field": "x", "std": 16.0},
+             {"@processors": "shuffle.v1", "seed": 0}]
+
+They are checked by the config's one resolver (``tw.config.validate``): an unknown
+processor or parameter raises ``ConfigError`` with its dotted path (``steps[0].sdt``).
 
 - ``run(samples)`` applies them: per-sample steps run in ``workers`` processes (chunks of
   samples, results put back in input order, so the output is the same with any number of
@@ -15,7 +19,7 @@ A pipeline is a list of steps, each a registered processor name and its paramete
   predictor can carry it; ``pipeline(value)`` applies the per-sample steps to one value.
 - ``dataset(samples, fields, batch_size)`` feeds ``tf.data``.
 
->>> p = Pipeline([{"step": "normalize.v1", "std": 2.0}], workers=0)
+>>> p = Pipeline([{"@processors": "normalize.v1", "std": 2.0}], workers=0)
 >>> [v.tolist() for v in p.run([[2.0], [4.0]])]
 [[1.0], [2.0]]
 >>> Pipeline.from_json(p.to_json()).steps == p.steps
@@ -24,7 +28,6 @@ True
 
 from __future__ import annotations
 
-import inspect
 import json
 import multiprocessing as mp
 import traceback
@@ -34,7 +37,7 @@ from typing import Any
 import numpy as np
 
 import tensorweave as tw
-from tensorweave.keywords import unknown_keyword
+from tensorweave.config.errors import join_path
 
 __all__ = ["Pipeline", "ProcessingError", "stack"]
 
@@ -49,54 +52,34 @@ class ProcessingError(tw.TensorweaveError, RuntimeError):
         self.index, self.step, self.cause = index, step, cause
 
 
-def _parse(step: Any, position: int) -> Step:
-    if isinstance(step, Mapping):
-        if "step" not in step:
-            raise tw.TensorweaveError(
-                f"pipeline step {position}: a table needs a 'step' key naming a processor, "
-                f"e.g. {{step = 'normalize.v1', std = 16.0}}; got {dict(step)!r}"
-            )
-        return str(step["step"]), {k: v for k, v in step.items() if k != "step"}
-    if isinstance(step, (list, tuple)) and len(step) == 2 and isinstance(step[0], str):
-        return step[0], dict(step[1] or {})
-    if isinstance(step, str):
-        return step, {}
-    raise tw.TensorweaveError(f"pipeline step {position}: cannot read {step!r}")
-
-
 def processor(name: str, owner: str = "Pipeline") -> Any:
     """The processor ``name`` names, by the one rule of ``tw.resolve`` (``"normalize"`` is
     the latest ``normalize.vN``; an unknown name raises ``UnknownComponentError`` with the
     close matches)."""
-    return tw.resolve("processors", name, owner=owner, option="step")
+    return tw.resolve("processors", name, owner=owner, option="@processors")
 
 
-def _check(name: str, params: dict[str, Any], position: int) -> dict[str, Any]:
-    """``params`` of the processor ``name``, after checking they fit its signature."""
-    fn = processor(name, f"pipeline step {position}")
-    try:
-        sig = inspect.signature(fn)
-    except (TypeError, ValueError):
-        return params
-    names = list(sig.parameters)
-    takes_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
-    unknown = [k for k in params if k not in names[1:] and not takes_any]
-    missing = [
-        p.name
-        for p in list(sig.parameters.values())[1:]
-        if p.default is p.empty
-        and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-        and p.name not in params
-    ]
-    problems = [unknown_keyword(k, name, names[1:]) for k in unknown]  # as configs say it
-    if missing:
-        problems.append(
-            f"missing parameter{'s' * (len(missing) > 1)} {', '.join(map(repr, missing))}. "
-            f"Parameters: {', '.join(names[1:])}."
+def _steps(steps: Iterable[Any]) -> list[Step]:
+    """``steps`` (``{"@processors": name, **params}`` blocks) checked by the config's one
+    resolver, as ``(name, params)``; every problem is raised at once, with its dotted
+    path (``steps[0].sdt``), as in any config."""
+    given = list(steps)
+    plan = tw.config.validate({"steps": given})
+    wrong = [
+        (
+            join_path("steps", i),
+            f"a pipeline step is a '@processors' block, e.g. {_EXAMPLE}; got {s!r}",
         )
-    if problems:
-        raise tw.TensorweaveError(f"pipeline step {position} ({name}): {' '.join(problems)}")
-    return params
+        for i, s in enumerate(given)
+        if (tw.config.promise_kind(s) or ("",))[0] != "processors"
+    ]
+    if plan or wrong:
+        raise tw.config.ConfigError(plan.with_problems(wrong))
+    blocks = [plan.block(join_path("steps", i)) for i in range(len(given))]
+    return [(b.name, dict(b.params)) for b in blocks]
+
+
+_EXAMPLE = '{"@processors": "normalize.v1", "std": 16.0}'
 
 
 def _apply(fns: Sequence[tuple[str, Any, dict[str, Any]]], sample: Any) -> list[Any]:
@@ -142,7 +125,7 @@ class Pipeline:
     """Processors by registered name, run in order; see the module docstring.
 
     Args:
-        steps: ``{"step": name, **params}`` tables, ``(name, params)`` pairs or bare names.
+        steps: ``{"@processors": name, **params}`` blocks, as in a config.
         workers: worker processes for per-sample steps (0 runs them in this process).
         chunk_size: samples sent to a worker at a time (default: an even split in 4 per
             worker).
@@ -151,9 +134,7 @@ class Pipeline:
     def __init__(
         self, steps: Iterable[Any] = (), *, workers: int = 2, chunk_size: int | None = None
     ) -> None:
-        parsed = [_parse(s, i) for i, s in enumerate(steps)]
-        # deprecated parameter names are stored (and saved) under their new names
-        self.steps: list[Step] = [(n, _check(n, p, i)) for i, (n, p) in enumerate(parsed)]
+        self.steps: list[Step] = _steps(steps)
         self.workers = int(workers)
         self.chunk_size = chunk_size
 
@@ -162,8 +143,8 @@ class Pipeline:
 
     # -- saving -------------------------------------------------------------------------
     def to_config(self) -> list[dict[str, Any]]:
-        """The steps as ``{"step": name, **params}`` tables (plain data)."""
-        return [{"step": n, **p} for n, p in self.steps]
+        """The steps as ``{"@processors": name, **params}`` blocks (plain data)."""
+        return [{"@processors": n, **p} for n, p in self.steps]
 
     def to_json(self) -> str:
         """The steps as JSON: names and parameters, nothing executable."""
