@@ -16,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["META_KEYS", "STEP_KINDS", "is_promise", "promise_kind", "promise_params"]
+__all__ = ["META_KEYS", "is_promise", "promise_kind", "promise_params"]
 
 META_KEYS = frozenset({"@provider", "@versions", "@note"})
-STEP_KINDS = frozenset({"processors"})  # blocks of steps: first parameter fed, kept as data
 
 
 def promise_kind(node: Any) -> tuple[str, Any] | None:

@@ -8,6 +8,8 @@ registered processor and its parameters (the value it runs on is fed when it run
 
 They are checked by the config's one resolver (``tw.config.validate``): an unknown
 processor or parameter raises ``ConfigError`` with its dotted path (``steps[0].sdt``).
+Steps from a config are checked once, with the config: building it gives them as
+``tw.config.CheckedStep`` blocks, which a pipeline takes as they are.
 
 - ``run(samples)`` applies them: per-sample steps run in ``workers`` processes (chunks of
   samples, results put back in input order, so the output is the same with any number of
@@ -59,11 +61,16 @@ def processor(name: str, owner: str = "Pipeline") -> Any:
     return tw.resolve("processors", name, owner=owner, option="@processors")
 
 
-def _steps(steps: Iterable[Any]) -> list[Step]:
+def _steps(steps: Iterable[Any]) -> list[tw.config.Block]:
     """``steps`` (``{"@processors": name, **params}`` blocks) checked by the config's one
-    resolver, as ``(name, params)``; every problem is raised at once, with its dotted
-    path (``steps[0].sdt``), as in any config."""
+    resolver, as the plan's blocks (name, params, processor); every problem is raised at once, with its dotted
+    path (``steps[0].sdt``), as in any config. Steps a config's validation already checked
+    (``tw.config.CheckedStep``, as building a job's config gives them) are not checked again."""
     given = list(steps)
+    if all(isinstance(s, tw.config.CheckedStep) for s in given):  # a config's plan checked them
+        checked = [s.block for s in given if s.block.kind == "processors"]
+        if len(checked) == len(given):
+            return checked
     plan = tw.config.validate({"steps": given})
     wrong = [
         (
@@ -75,8 +82,7 @@ def _steps(steps: Iterable[Any]) -> list[Step]:
     ]
     if plan or wrong:
         raise tw.config.ConfigError(plan.with_problems(wrong))
-    blocks = [plan.block(join_path("steps", i)) for i in range(len(given))]
-    return [(b.name, dict(b.params)) for b in blocks]
+    return [plan.block(join_path("steps", i)) for i in range(len(given))]
 
 
 _EXAMPLE = '{"@processors": "normalize.v1", "std": 16.0}'
@@ -101,10 +107,13 @@ def _apply(fns: Sequence[tuple[str, Any, dict[str, Any]]], sample: Any) -> list[
     return current
 
 
-def _run_chunk(job: tuple[list[Step], int, list[Any]]) -> tuple[Any, ...]:
-    """Worker body: the samples of one chunk, or the first failure with its index and step."""
+def _run_chunk(
+    job: tuple[list[Step], int, list[Any]], found: Mapping[str, Any] | None = None
+) -> tuple[Any, ...]:
+    """Worker body: the samples of one chunk, or the first failure with its index and step
+    (processors from ``found`` by name, in this process, else looked up)."""
     steps, start, samples = job
-    fns = [(n, processor(n), p) for n, p in steps]
+    fns = [(n, (found or {}).get(n) or processor(n), p) for n, p in steps]
     results: list[list[Any]] = []
     for offset, sample in enumerate(samples):
         try:
@@ -125,7 +134,8 @@ class Pipeline:
     """Processors by registered name, run in order; see the module docstring.
 
     Args:
-        steps: ``{"@processors": name, **params}`` blocks, as in a config.
+        steps: ``{"@processors": name, **params}`` blocks, as in a config (checked here,
+            unless a config's validation already did: ``tw.config.CheckedStep``).
         workers: worker processes for per-sample steps (0 runs them in this process).
         chunk_size: samples sent to a worker at a time (default: an even split in 4 per
             worker).
@@ -134,7 +144,9 @@ class Pipeline:
     def __init__(
         self, steps: Iterable[Any] = (), *, workers: int = 2, chunk_size: int | None = None
     ) -> None:
-        self.steps: list[Step] = _steps(steps)
+        blocks = _steps(steps)
+        self.steps: list[Step] = [(b.name, dict(b.params)) for b in blocks]
+        self._found = {b.name: b.component for b in blocks}  # looked up once, when checked
         self.workers = int(workers)
         self.chunk_size = chunk_size
 
@@ -159,7 +171,9 @@ class Pipeline:
     def __call__(self, value: Any) -> Any:
         """Apply the per-sample steps to one value (for predictors); whole steps skipped."""
         fns = [
-            (n, processor(n), p) for n, p in self.steps if not getattr(processor(n), "whole", False)
+            (n, self._found[n], p)
+            for n, p in self.steps
+            if not getattr(self._found[n], "whole", False)
         ]
         out = _apply(fns, value)
         return out[0] if len(out) == 1 else out
@@ -169,10 +183,10 @@ class Pipeline:
         current = list(samples)
         stage: list[Step] = []
         for name, params in self.steps:
-            if getattr(processor(name), "whole", False):
+            if getattr(self._found[name], "whole", False):
                 current = self._stage(stage, current)
                 stage = []
-                current = list(processor(name)(current, **params))
+                current = list(self._found[name](current, **params))
             else:
                 stage.append((name, params))
         return self._stage(stage, current)
@@ -185,7 +199,7 @@ class Pipeline:
         size = self.chunk_size or max(1, -(-n // max(1, workers * 4)))
         jobs = [(steps, i, samples[i : i + size]) for i in range(0, n, size)]
         if workers <= 1:
-            results = map(_run_chunk, jobs)
+            results = (_run_chunk(job, self._found) for job in jobs)
             return self._collect(results)
         methods = mp.get_all_start_methods()
         ctx = mp.get_context("fork" if "fork" in methods else "spawn")
