@@ -218,8 +218,8 @@ def test_the_data_pack_processor_takes_num_classes():
         one_hot([1, 0], n_classes=3)  # the old spelling is gone (never released)
     from tensorweave_data.pipeline import Pipeline
 
-    pipe = Pipeline([{"step": "one_hot.v1", "num_classes": 3}], workers=0)
-    assert pipe.to_config() == [{"step": "one_hot.v1", "num_classes": 3}]
+    pipe = Pipeline([{"@processors": "one_hot.v1", "num_classes": 3}], workers=0)
+    assert pipe.to_config() == [{"@processors": "one_hot.v1", "num_classes": 3}]
 
 
 def test_a_bare_name_resolves_the_same_way_everywhere():
@@ -233,7 +233,7 @@ def test_a_bare_name_resolves_the_same_way_everywhere():
     assert fc.shape == (None, 2)
     from tensorweave_data.pipeline import Pipeline
 
-    pipe = Pipeline([{"step": "normalize", "std": 2.0}], workers=0)
+    pipe = Pipeline([{"@processors": "normalize", "std": 2.0}], workers=0)
     assert pipe([4.0]).tolist() == [2.0]
     assert tw.resolve("losses", "mse") is tw.losses["mse.v1"]
     messages = []
@@ -241,12 +241,13 @@ def test_a_bare_name_resolves_the_same_way_everywhere():
         lambda: tw.layers["SeqMap.v1"](seq, "Linaer"),
         lambda: tw.layers["RNN.v1"](seq, cell="LSTMCel", n_units=2),
         lambda: tw.layers["FC.v1"](tw.Input(n_units=3), n_units=2, activation="relo"),
-        lambda: Pipeline([{"step": "normalise"}]),
     ):
         with pytest.raises(tw.UnknownComponentError) as err:
             build()
         messages.append(str(err.value))
     assert all("Close matches:" in m for m in messages), messages
+    with pytest.raises(tw.config.ConfigError, match="close matches: normalize"):  # a config block
+        Pipeline([{"@processors": "normalise"}])
 
 
 #: reuse-only switches (not constructor options): which mask a reuse shares

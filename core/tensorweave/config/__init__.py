@@ -40,12 +40,13 @@ from tensorweave.config.loading import (
 )
 from tensorweave.config.promises import is_promise, promise_kind
 from tensorweave.config.resolve import build, resolve, resolve_graph, validate
-from tensorweave.config.resolver import Block, Plan, Section, lookup, registered
+from tensorweave.config.resolver import Block, CheckedStep, Plan, Section, lookup, registered
 from tensorweave.config.schema import Param, check_type, params_of
 from tensorweave.config.writing import Configurable, graph_block, promise_of, registered_name
 
 __all__ = [
     "Block",
+    "CheckedStep",
     "ConfigError",
     "Plan",
     "Problems",

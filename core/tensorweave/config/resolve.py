@@ -32,7 +32,7 @@ from typing import Any
 from tensorweave.config import graphs
 from tensorweave.config.errors import ConfigError, Problems, join_path
 from tensorweave.config.promises import META_KEYS, is_promise, promise_kind, promise_params
-from tensorweave.config.resolver import SETTINGS, Block, Plan, Section, lookup
+from tensorweave.config.resolver import SETTINGS, Block, CheckedStep, Plan, Section, lookup
 from tensorweave.config.schema import (
     Param,
     accepts_var_keyword,
@@ -41,6 +41,7 @@ from tensorweave.config.schema import (
     without_unset,
 )
 from tensorweave.keywords import unknown_keyword
+from tensorweave.registries import is_step_kind
 
 __all__ = ["validate", "build", "resolve", "resolve_graph", "Resolver"]
 
@@ -126,6 +127,7 @@ class Resolver:
         """Check one promise; ``n_inputs`` positional parameters are filled by graph inputs,
         ``extra`` keys are the graph's and ``wired`` ones hold nodes (not recorded)."""
         kind, name = promise_kind(node)  # type: ignore[misc]
+        n_inputs = max(n_inputs, is_step_kind(kind))  # a step's value is fed when it runs
         obj = self.find(node, path)
         params = {k: v for k, v in promise_params(node).items() if k not in extra}
         if obj is None:
@@ -228,6 +230,8 @@ class Resolver:
         """Build ``node`` depth-first (call only on a tree that passed ``check``)."""
         found = promise_kind(node)
         if found is not None:
+            if is_step_kind(found[0]):  # kept as data, with the block checked
+                return CheckedStep(node, self.blocks[path])
             return self.build_promise(node, path)
         block = self.blocks.get(path)
         if block is not None and block.kind == SETTINGS:

@@ -62,6 +62,21 @@ class Block:
     n_inputs: int = 0
 
 
+class CheckedStep(dict[str, Any]):
+    """A step block (its kind is a step kind, ``tw.Kind(..., step=True)``) of a validated
+    config, as building gives it: the block as written, kept as data, with ``block``, the
+    ``Block`` its plan checked. Whoever runs the step need not check it again.
+
+    >>> step = CheckedStep({"@doc_steps": "spin.v1"}, Block("s[0]", "doc_steps", "spin.v1", abs))
+    >>> step, step.block.name
+    ({'@doc_steps': 'spin.v1'}, 'spin.v1')
+    """
+
+    def __init__(self, node: Mapping[str, Any], block: Block) -> None:
+        super().__init__(node)
+        self.block = block
+
+
 class Plan(Problems):
     """What ``validate`` found: the problems (a list: empty when the config can be built)
     and, for every block it could look up, its ``Block`` by dotted path, in the order

@@ -29,7 +29,7 @@ from tensorweave.registries.counterparts import (
 from tensorweave.registries.discovery import CORE_VERSION, catalog
 from tensorweave.registries.entries import Alias, ComponentInfo, alias
 from tensorweave.registries.hookspecs import hookimpl, hookspec
-from tensorweave.registries.kinds import Kind, declare_kind, kinds, registry
+from tensorweave.registries.kinds import Kind, declare_kind, is_step_kind, kinds, registry
 from tensorweave.registries.plugins import plugins
 from tensorweave.registries.provenance import hint_for, library_versions, provider_of
 from tensorweave.registries.registry import Registry
@@ -50,6 +50,7 @@ __all__ = [
     "hint_for",
     "hookimpl",
     "hookspec",
+    "is_step_kind",
     "kinds",
     "known_as",
     "library_versions",

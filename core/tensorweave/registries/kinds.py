@@ -52,6 +52,7 @@ __all__ = [
     "declared_kinds",
     "kind_doc",
     "kind_failures",
+    "is_step_kind",
 ]
 
 
@@ -65,6 +66,8 @@ class Kind:
         doc: one line on what components of this kind are.
         check: returns a problem (a string) when an object is not a valid component of
             this kind, ``None`` when it is. Runs when a component loads or registers.
+        step: components are steps ``fn(value, **params)``: a block's first parameter is
+            fed when it runs, and the block is kept as data (validated, not called).
 
     >>> Kind("cells", doc="recurrent cells").name
     'cells'
@@ -73,11 +76,14 @@ class Kind:
     name: str
     doc: str = ""
     check: Validator | None = None
+    step: bool = False
 
     @classmethod
-    def of_callables(cls, name: str, *, doc: str = "", expected: str = "") -> Kind:
+    def of_callables(
+        cls, name: str, *, doc: str = "", expected: str = "", step: bool = False
+    ) -> Kind:
         """A kind whose components are callables (classes or functions); ``expected`` says
-        what a component must be, for the message on anything else.
+        what a component must be, for the message on anything else; ``step`` as in ``Kind``.
 
         >>> Kind.of_callables("widgets", expected="a widget must be a class").check(3)
         'a widget must be a class, got int 3'
@@ -87,7 +93,7 @@ class Kind:
         def check(obj: Any) -> str | None:
             return None if callable(obj) else f"{what}, got {type(obj).__name__} {obj!r}"
 
-        return cls(name, doc=doc, check=check)
+        return cls(name, doc=doc, check=check, step=step)
 
 
 _lock = threading.RLock()
@@ -209,6 +215,20 @@ def declared_kinds() -> set[str]:
 def kind_doc(kind: str) -> str:
     """The first one-line description the declarations of ``kind`` give (loads them)."""
     return next((k.doc for _, k in _declarations(kind) if k.doc), "")
+
+
+def is_step_kind(kind: str) -> bool:
+    """Whether a declaration of ``kind`` says its components are steps (``Kind.step``).
+
+    Loads the declarations of ``kind`` only (the packs' kinds modules, not their
+    components).
+
+    >>> import tensorweave as tw
+    >>> tw.declare_kind(tw.Kind("doc_steps", step=True))
+    >>> is_step_kind("doc_steps"), is_step_kind("doc_gadgets")
+    (True, False)
+    """
+    return any(k.step for _, k in _declarations(kind))
 
 
 def kind_failures() -> list[PluginLoadError]:

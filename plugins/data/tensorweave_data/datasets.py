@@ -125,7 +125,7 @@ def digits(
         seed: the split's seed.
         image: give ``x`` as ``[8, 8, 1]`` images (for convolutions) instead of 64 values.
         steps: processors run on every ``{"x", "y"}`` sample instead of the default
-            normalisation (``{"step": "normalize.v1", "field": "x", "std": 16.0}``...).
+            normalisation (``{"@processors": "normalize.v1", "field": "x", "std": 16.0}``...).
         workers: processes for the pipeline (0: in this process).
         limit: use only the first ``limit`` samples (quick runs and tests).
     """
@@ -139,9 +139,9 @@ def digits(
     xs, ys = bunch.data, bunch.target
     if limit is not None:
         xs, ys = xs[:limit], ys[:limit]
-    default = [{"step": "normalize.v1", "field": "x", "std": 16.0}]
+    default = [{"@processors": "normalize.v1", "field": "x", "std": 16.0}]
     if image:
-        default.append({"step": "reshape.v1", "field": "x", "shape": [8, 8, 1]})
+        default.append({"@processors": "reshape.v1", "field": "x", "shape": [8, 8, 1]})
     chosen = default if steps is None else steps
     pipeline = Pipeline(chosen, workers=workers)
     samples = [{"x": x, "y": np.int64(y)} for x, y in zip(xs, ys, strict=True)]
@@ -149,7 +149,7 @@ def digits(
     train, valid = _split(processed, valid_fraction, seed)
     predict: list[dict[str, Any]] = [{k: v for k, v in s.items() if k != "field"} for s in chosen]
     for s in predict:  # the predictor sees a batch of raw images
-        if s["step"] == "reshape.v1":
+        if s["@processors"] == "reshape.v1":
             s["batched"] = True
     return DataSplits(
         train=stack(train, ["x", "y"]),
@@ -162,7 +162,7 @@ def digits(
         },
         steps=pipeline.to_config(),
         preprocess=predict,
-        postprocess=[{"step": "argmax.v1"}],
+        postprocess=[{"@processors": "argmax.v1"}],
     )
 
 
@@ -234,11 +234,11 @@ def stdlib_chars(
     cut = int(len(text) * (1.0 - valid_fraction))
     size = seq_len + 1
     steps = [
-        {"step": "tokenize_chars.v1", "field": "text", "vocab": vocab},
-        {"step": "window.v1", "field": "text", "size": size, "stride": stride or seq_len},
-        {"step": "shift_targets.v1", "field": "text", "inputs": "x", "targets": "y"},
+        {"@processors": "tokenize_chars.v1", "field": "text", "vocab": vocab},
+        {"@processors": "window.v1", "field": "text", "size": size, "stride": stride or seq_len},
+        {"@processors": "shift_targets.v1", "field": "text", "inputs": "x", "targets": "y"},
     ]
-    pipeline = Pipeline([*steps, {"step": "shuffle.v1", "seed": seed}], workers=workers)
+    pipeline = Pipeline([*steps, {"@processors": "shuffle.v1", "seed": seed}], workers=workers)
     # Cut the text into blocks so the workers share the tokenizing and windowing.
     # Blocks of n whole windows that overlap by size - stride: the windows tile exactly.
     step = max(1, 8192 // (stride or seq_len)) * (stride or seq_len)
@@ -266,6 +266,9 @@ def stdlib_chars(
             "modules": list(modules or DEFAULT_MODULES),
         },
         steps=pipeline.to_config(),
-        preprocess=[{"step": "tokenize_chars.v1", "vocab": vocab}],
-        postprocess=[{"step": "argmax.v1"}, {"step": "detokenize_chars.v1", "vocab": vocab}],
+        preprocess=[{"@processors": "tokenize_chars.v1", "vocab": vocab}],
+        postprocess=[
+            {"@processors": "argmax.v1"},
+            {"@processors": "detokenize_chars.v1", "vocab": vocab},
+        ],
     )

@@ -29,4 +29,5 @@ processors = tw.Kind.of_callables(
     "processors",
     doc="pure-Python steps fn(value, **params) -> value, for pipelines and predictors",
     expected="a processor must be a function fn(value, **params) -> value",
+    step=True,
 )

@@ -1,9 +1,15 @@
 """``Pipeline``: processors named in a config, run in parallel worker processes.
 
-A pipeline is a list of steps, each a registered processor name and its parameters::
+A pipeline is a list of steps, each an ordinary ``"@processors"`` config block: a
+registered processor and its parameters (the value it runs on is fed when it runs)::
 
-    steps = [{"step": "normalize.v1", "field": "x", "std": 16.0},
-             {"step": "shuffle.v1", "seed": 0}]
+    steps = [{"@processors": "normalize.v1", "field": "x", "std": 16.0},
+             {"@processors": "shuffle.v1", "seed": 0}]
+
+They are checked by the config's one resolver (``tw.config.validate``): an unknown
+processor or parameter raises ``ConfigError`` with its dotted path (``steps[0].sdt``).
+Steps from a config are checked once, with the config: building it gives them as
+``tw.config.CheckedStep`` blocks, which a pipeline takes as they are.
 
 - ``run(samples)`` applies them: per-sample steps run in ``workers`` processes (chunks of
   samples, results put back in input order, so the output is the same with any number of
@@ -15,7 +21,7 @@ A pipeline is a list of steps, each a registered processor name and its paramete
   predictor can carry it; ``pipeline(value)`` applies the per-sample steps to one value.
 - ``dataset(samples, fields, batch_size)`` feeds ``tf.data``.
 
->>> p = Pipeline([{"step": "normalize.v1", "std": 2.0}], workers=0)
+>>> p = Pipeline([{"@processors": "normalize.v1", "std": 2.0}], workers=0)
 >>> [v.tolist() for v in p.run([[2.0], [4.0]])]
 [[1.0], [2.0]]
 >>> Pipeline.from_json(p.to_json()).steps == p.steps
@@ -24,7 +30,6 @@ True
 
 from __future__ import annotations
 
-import inspect
 import json
 import multiprocessing as mp
 import traceback
@@ -34,7 +39,7 @@ from typing import Any
 import numpy as np
 
 import tensorweave as tw
-from tensorweave.keywords import unknown_keyword
+from tensorweave.config.errors import join_path
 
 __all__ = ["Pipeline", "ProcessingError", "stack"]
 
@@ -49,54 +54,38 @@ class ProcessingError(tw.TensorweaveError, RuntimeError):
         self.index, self.step, self.cause = index, step, cause
 
 
-def _parse(step: Any, position: int) -> Step:
-    if isinstance(step, Mapping):
-        if "step" not in step:
-            raise tw.TensorweaveError(
-                f"pipeline step {position}: a table needs a 'step' key naming a processor, "
-                f"e.g. {{step = 'normalize.v1', std = 16.0}}; got {dict(step)!r}"
-            )
-        return str(step["step"]), {k: v for k, v in step.items() if k != "step"}
-    if isinstance(step, (list, tuple)) and len(step) == 2 and isinstance(step[0], str):
-        return step[0], dict(step[1] or {})
-    if isinstance(step, str):
-        return step, {}
-    raise tw.TensorweaveError(f"pipeline step {position}: cannot read {step!r}")
-
-
 def processor(name: str, owner: str = "Pipeline") -> Any:
     """The processor ``name`` names, by the one rule of ``tw.resolve`` (``"normalize"`` is
     the latest ``normalize.vN``; an unknown name raises ``UnknownComponentError`` with the
     close matches)."""
-    return tw.resolve("processors", name, owner=owner, option="step")
+    return tw.resolve("processors", name, owner=owner, option="@processors")
 
 
-def _check(name: str, params: dict[str, Any], position: int) -> dict[str, Any]:
-    """``params`` of the processor ``name``, after checking they fit its signature."""
-    fn = processor(name, f"pipeline step {position}")
-    try:
-        sig = inspect.signature(fn)
-    except (TypeError, ValueError):
-        return params
-    names = list(sig.parameters)
-    takes_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
-    unknown = [k for k in params if k not in names[1:] and not takes_any]
-    missing = [
-        p.name
-        for p in list(sig.parameters.values())[1:]
-        if p.default is p.empty
-        and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
-        and p.name not in params
-    ]
-    problems = [unknown_keyword(k, name, names[1:]) for k in unknown]  # as configs say it
-    if missing:
-        problems.append(
-            f"missing parameter{'s' * (len(missing) > 1)} {', '.join(map(repr, missing))}. "
-            f"Parameters: {', '.join(names[1:])}."
+def _steps(steps: Iterable[Any]) -> list[tw.config.Block]:
+    """``steps`` (``{"@processors": name, **params}`` blocks) checked by the config's one
+    resolver, as the plan's blocks (name, params, processor); every problem is raised at once, with its dotted
+    path (``steps[0].sdt``), as in any config. Steps a config's validation already checked
+    (``tw.config.CheckedStep``, as building a job's config gives them) are not checked again."""
+    given = list(steps)
+    if all(isinstance(s, tw.config.CheckedStep) for s in given):  # a config's plan checked them
+        checked = [s.block for s in given if s.block.kind == "processors"]
+        if len(checked) == len(given):
+            return checked
+    plan = tw.config.validate({"steps": given})
+    wrong = [
+        (
+            join_path("steps", i),
+            f"a pipeline step is a '@processors' block, e.g. {_EXAMPLE}; got {s!r}",
         )
-    if problems:
-        raise tw.TensorweaveError(f"pipeline step {position} ({name}): {' '.join(problems)}")
-    return params
+        for i, s in enumerate(given)
+        if (tw.config.promise_kind(s) or ("",))[0] != "processors"
+    ]
+    if plan or wrong:
+        raise tw.config.ConfigError(plan.with_problems(wrong))
+    return [plan.block(join_path("steps", i)) for i in range(len(given))]
+
+
+_EXAMPLE = '{"@processors": "normalize.v1", "std": 16.0}'
 
 
 def _apply(fns: Sequence[tuple[str, Any, dict[str, Any]]], sample: Any) -> list[Any]:
@@ -118,10 +107,13 @@ def _apply(fns: Sequence[tuple[str, Any, dict[str, Any]]], sample: Any) -> list[
     return current
 
 
-def _run_chunk(job: tuple[list[Step], int, list[Any]]) -> tuple[Any, ...]:
-    """Worker body: the samples of one chunk, or the first failure with its index and step."""
+def _run_chunk(
+    job: tuple[list[Step], int, list[Any]], found: Mapping[str, Any] | None = None
+) -> tuple[Any, ...]:
+    """Worker body: the samples of one chunk, or the first failure with its index and step
+    (processors from ``found`` by name, in this process, else looked up)."""
     steps, start, samples = job
-    fns = [(n, processor(n), p) for n, p in steps]
+    fns = [(n, (found or {}).get(n) or processor(n), p) for n, p in steps]
     results: list[list[Any]] = []
     for offset, sample in enumerate(samples):
         try:
@@ -142,7 +134,8 @@ class Pipeline:
     """Processors by registered name, run in order; see the module docstring.
 
     Args:
-        steps: ``{"step": name, **params}`` tables, ``(name, params)`` pairs or bare names.
+        steps: ``{"@processors": name, **params}`` blocks, as in a config (checked here,
+            unless a config's validation already did: ``tw.config.CheckedStep``).
         workers: worker processes for per-sample steps (0 runs them in this process).
         chunk_size: samples sent to a worker at a time (default: an even split in 4 per
             worker).
@@ -151,9 +144,9 @@ class Pipeline:
     def __init__(
         self, steps: Iterable[Any] = (), *, workers: int = 2, chunk_size: int | None = None
     ) -> None:
-        parsed = [_parse(s, i) for i, s in enumerate(steps)]
-        # deprecated parameter names are stored (and saved) under their new names
-        self.steps: list[Step] = [(n, _check(n, p, i)) for i, (n, p) in enumerate(parsed)]
+        blocks = _steps(steps)
+        self.steps: list[Step] = [(b.name, dict(b.params)) for b in blocks]
+        self._found = {b.name: b.component for b in blocks}  # looked up once, when checked
         self.workers = int(workers)
         self.chunk_size = chunk_size
 
@@ -162,8 +155,8 @@ class Pipeline:
 
     # -- saving -------------------------------------------------------------------------
     def to_config(self) -> list[dict[str, Any]]:
-        """The steps as ``{"step": name, **params}`` tables (plain data)."""
-        return [{"step": n, **p} for n, p in self.steps]
+        """The steps as ``{"@processors": name, **params}`` blocks (plain data)."""
+        return [{"@processors": n, **p} for n, p in self.steps]
 
     def to_json(self) -> str:
         """The steps as JSON: names and parameters, nothing executable."""
@@ -178,7 +171,9 @@ class Pipeline:
     def __call__(self, value: Any) -> Any:
         """Apply the per-sample steps to one value (for predictors); whole steps skipped."""
         fns = [
-            (n, processor(n), p) for n, p in self.steps if not getattr(processor(n), "whole", False)
+            (n, self._found[n], p)
+            for n, p in self.steps
+            if not getattr(self._found[n], "whole", False)
         ]
         out = _apply(fns, value)
         return out[0] if len(out) == 1 else out
@@ -188,10 +183,10 @@ class Pipeline:
         current = list(samples)
         stage: list[Step] = []
         for name, params in self.steps:
-            if getattr(processor(name), "whole", False):
+            if getattr(self._found[name], "whole", False):
                 current = self._stage(stage, current)
                 stage = []
-                current = list(processor(name)(current, **params))
+                current = list(self._found[name](current, **params))
             else:
                 stage.append((name, params))
         return self._stage(stage, current)
@@ -204,7 +199,7 @@ class Pipeline:
         size = self.chunk_size or max(1, -(-n // max(1, workers * 4)))
         jobs = [(steps, i, samples[i : i + size]) for i in range(0, n, size)]
         if workers <= 1:
-            results = map(_run_chunk, jobs)
+            results = (_run_chunk(job, self._found) for job in jobs)
             return self._collect(results)
         methods = mp.get_all_start_methods()
         ctx = mp.get_context("fork" if "fork" in methods else "spawn")

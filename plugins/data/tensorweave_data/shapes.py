@@ -109,7 +109,7 @@ def shapes_segmentation(
         valid_fraction: the share of images held out (a seeded random split).
         seed: the seed of the drawing and of the split.
         steps: processors run on every ``{"x", "y"}`` sample after drawing (none by
-            default), e.g. ``{"step": "one_hot.v1", "field": "y", "num_classes": 4}``.
+            default), e.g. ``{"@processors": "one_hot.v1", "field": "y", "num_classes": 4}``.
         workers: processes for ``steps`` (0: in this process).
     """
     who = "shapes_segmentation"
@@ -143,5 +143,5 @@ def shapes_segmentation(
         },
         steps=pipeline.to_config(),
         preprocess=[],
-        postprocess=[{"step": "argmax.v1"}],
+        postprocess=[{"@processors": "argmax.v1"}],
     )

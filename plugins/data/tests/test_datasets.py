@@ -42,7 +42,7 @@ def test_digits_images_and_predict_steps() -> None:
     pre = tw.registry("pipelines")["Pipeline.v1"](d.preprocess, workers=0)
     raw = np.full((2, 64), 16.0)
     assert pre(raw).shape == (2, 8, 8, 1) and float(pre(raw).max()) == 1.0
-    assert d.postprocess == [{"step": "argmax.v1"}]
+    assert d.postprocess == [{"@processors": "argmax.v1"}]
 
 
 def test_chars_windows_shift_and_held_out_tail() -> None:

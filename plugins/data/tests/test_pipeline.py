@@ -37,10 +37,10 @@ def local_steps():
 
 
 STEPS = [
-    {"step": "normalize.v1", "field": "x", "mean": 1.0, "std": 2.0},
-    {"step": "window.v1", "field": "x", "size": 2},
-    {"step": "shuffle.v1", "seed": 7},
-    {"step": "cast.v1", "field": "x", "dtype": "float64"},
+    {"@processors": "normalize.v1", "field": "x", "mean": 1.0, "std": 2.0},
+    {"@processors": "window.v1", "field": "x", "size": 2},
+    {"@processors": "shuffle.v1", "seed": 7},
+    {"@processors": "cast.v1", "field": "x", "dtype": "float64"},
 ]
 
 
@@ -75,7 +75,7 @@ def test_runs_in_two_worker_processes(local_steps) -> None:
     # both workers must meet at the barrier: a single process would time out
     _BARRIER = mp.get_context("fork").Barrier(2)
     try:
-        out = Pipeline(["test_pid.v1"], workers=2, chunk_size=1).run(_samples(8))
+        out = Pipeline([{"@processors": "test_pid.v1"}], workers=2, chunk_size=1).run(_samples(8))
     finally:
         _BARRIER = None
     pids = {s["pid"] for s in out}
@@ -85,7 +85,10 @@ def test_runs_in_two_worker_processes(local_steps) -> None:
 def test_failing_worker_reports_sample_and_step(local_steps) -> None:
     from tensorweave_data.pipeline import ProcessingError
 
-    steps = [{"step": "normalize.v1", "field": "x", "std": 1.0}, {"step": "test_boom.v1", "at": 18}]
+    steps = [
+        {"@processors": "normalize.v1", "field": "x", "std": 1.0},
+        {"@processors": "test_boom.v1", "at": 18},
+    ]
     with pytest.raises(ProcessingError) as info:
         Pipeline(steps, workers=2, chunk_size=2).run(_samples(10))
     err = info.value
@@ -96,16 +99,20 @@ def test_failing_worker_reports_sample_and_step(local_steps) -> None:
 
 
 def test_steps_checked_when_built() -> None:
-    with pytest.raises(tw.UnknownComponentError, match="normalise"):
-        Pipeline([{"step": "normalise.v1"}])
+    with pytest.raises(
+        tw.config.ConfigError, match=r"steps\[0\]\.@processors: unknown .*'normalise.v1'"
+    ):
+        Pipeline([{"@processors": "normalise.v1"}])
     with pytest.raises(
         tw.TensorweaveError,
-        match=r"'sdt' is not a parameter of normalize.v1\. Did you mean 'std'\?",
+        match=r"steps\[0\]\.sdt: 'sdt' is not a parameter of normalize.v1\. Did you mean 'std'\?",
     ):
-        Pipeline([{"step": "normalize.v1", "sdt": 2.0}])
-    with pytest.raises(tw.TensorweaveError, match="missing parameter 'num_classes'"):
-        Pipeline([{"step": "one_hot.v1"}])
-    with pytest.raises(tw.TensorweaveError, match="'step' key"):
+        Pipeline([{"@processors": "normalize.v1", "sdt": 2.0}])
+    with pytest.raises(
+        tw.TensorweaveError, match=r"num_classes: missing required parameter of one_hot.v1"
+    ):
+        Pipeline([{"@processors": "one_hot.v1"}])
+    with pytest.raises(tw.TensorweaveError, match="'@processors' block"):
         Pipeline([{"name": "x"}])
 
 
@@ -121,7 +128,9 @@ def test_json_roundtrip_rebuilds_from_registry() -> None:
 
 
 def test_call_applies_per_sample_steps_to_one_value() -> None:
-    p = Pipeline([{"step": "normalize.v1", "std": 2.0}, {"step": "shuffle.v1"}], workers=0)
+    p = Pipeline(
+        [{"@processors": "normalize.v1", "std": 2.0}, {"@processors": "shuffle.v1"}], workers=0
+    )
     assert p(np.array([[2.0, 4.0]])).tolist() == [[1.0, 2.0]]
 
 

@@ -26,7 +26,7 @@ def test_splits_fields_and_info() -> None:
     assert d.train["x"].min() >= 0.0 and d.train["x"].max() <= 1.0
     assert d.info["n_classes"] == 4 and d.info["classes"] == list(CLASSES)
     assert d.info["x_shape"] == [16, 16, 3] and d.info["samples"] == 20
-    assert d.postprocess == [{"step": "argmax.v1"}] and d.steps == []
+    assert d.postprocess == [{"@processors": "argmax.v1"}] and d.steps == []
 
 
 @settings(max_examples=15, deadline=None)
@@ -82,7 +82,7 @@ def test_same_seed_same_data_and_smaller_sets_are_prefixes() -> None:
 
 
 def test_steps_run_on_every_sample() -> None:
-    one_hot = [{"step": "one_hot.v1", "field": "y", "num_classes": 4}]
+    one_hot = [{"@processors": "one_hot.v1", "field": "y", "num_classes": 4}]
     d = datasets["shapes_segmentation.v1"](samples=5, size=8, steps=one_hot, workers=0)
     assert d.train["y"].shape == (4, 8, 8, 4) and d.steps == one_hot
 

@@ -95,9 +95,9 @@ def _check_steps(steps: Sequence[Any], where: str) -> list[tuple[str, dict[str, 
     for step in steps:
         if isinstance(step, str):
             name, params = step, {}
-        elif isinstance(step, Mapping):  # {"step": name, **params}, as processors.json
-            params = {k: v for k, v in step.items() if k != "step"}
-            name = str(step["step"])
+        elif isinstance(step, Mapping):  # {"@processors": name, **params}, as processors.json
+            params = {k: v for k, v in step.items() if k != "@processors"}
+            name = str(step["@processors"])
         else:
             name, params = step[0], dict(step[1])
         try:
@@ -133,7 +133,10 @@ class Predictor:
         self.preprocess = _check_steps(preprocess, "preprocess")
         self.postprocess = _check_steps(postprocess, "postprocess")
         # registered names checked now, through the one runner of saved steps
-        self._pre, self._post = pipeline(self.preprocess), pipeline(self.postprocess)
+        self._pre, self._post = (
+            pipeline([{"@processors": n, **p} for n, p in s])
+            for s in (self.preprocess, self.postprocess)
+        )
         if input_names is None:
             input_names = signature_names(model.inputs)
         self.input_names = list(input_names)

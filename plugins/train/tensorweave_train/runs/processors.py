@@ -9,7 +9,7 @@ name) and pre-processes it for a model, ``finish`` post-processes; ``pipeline(st
 read a classifier's scores.
 
 >>> import numpy as np
->>> pipeline([{"step": "argmax.v1"}])(np.array([[0.1, 0.9]])).tolist()
+>>> pipeline([{"@processors": "argmax.v1"}])(np.array([[0.1, 0.9]])).tolist()
 [1]
 """
 
@@ -44,9 +44,9 @@ class PredictInputError(tw.InputValueError):
 
 
 def pipeline(steps: Sequence[Any]) -> Callable[[Any], Any]:
-    """The function applying saved ``steps`` (``{"step": name, **params}`` tables,
-    ``(name, params)`` pairs or names) to one value, in this process: tensorweave-data's
-    ``Pipeline.v1``, through ``tw.resolve``; the identity without steps."""
+    """The function applying saved ``steps`` (``{"@processors": name, **params}`` blocks,
+    as in a config) to one value, in this process: tensorweave-data's ``Pipeline.v1``,
+    through ``tw.resolve``; the identity without steps."""
     if not steps:
         return lambda value: value
     make = tw.resolve("pipelines", "Pipeline.v1", owner="a run's processors", option="steps")

@@ -88,7 +88,7 @@ def test_predictor_save_load_rebuilds_steps_from_registry(tmp_path):
 def test_predictor_steps_must_be_registered_and_json():
     x = tw.Input(n_units=1, name="x")
     model = twt.Model(inputs=x, outputs=x)
-    with pytest.raises(tw.UnknownComponentError):
+    with pytest.raises(tw.config.ConfigError, match="no_such_step"):
         Predictor(model, preprocess=[("no_such_step.v1", {})])
     with pytest.raises(TypeError, match="JSON"):
         Predictor(model, preprocess=[("scale.v1", {"factor": object()})])

@@ -89,6 +89,11 @@ def test_training_a_job_validates_it_once_and_looks_each_component_up_once(
     tw.plugins.block("tensorweave-conflict-demo")  # a parallel test's second Linear.v1
     try:
         cfg = twt.load_config("digits", TINY)
+        # pipeline steps ("@processors" blocks) are checked with the job, not again
+        cfg["data"]["steps"] = [
+            {"@processors": "normalize.v1", "field": "x", "std": 16.0},
+            {"@processors": "cast.v1", "field": "x", "dtype": "float32"},
+        ]
         twt.train_job(cfg, run_dir=tmp_path / "run", out=None)
     finally:
         tw.plugins.unblock("tensorweave-conflict-demo")
@@ -97,8 +102,8 @@ def test_training_a_job_validates_it_once_and_looks_each_component_up_once(
     # [train] and [run], checked by the same resolver as the components
     assert plan.block("train").kind == plan.block("run").kind == "settings"
     blocks = {path: b for path, b in plan.blocks.items() if b.kind != "settings"}
-    # the data, the six layer nodes and the optimizer: each looked up once, at its path
-    assert {"data", "optimizer", "model.nodes.h1", "model.nodes.loss"} <= set(blocks)
+    # the data, its steps, the six layer nodes and the optimizer: each looked up once
+    assert {"data", "data.steps[0]", "data.steps[1]", "optimizer", "model.nodes.h1"} <= set(blocks)
     assert counted["paths"] == Counter({f"{path}.@{b.kind}": 1 for path, b in blocks.items()})
     wanted = Counter((b.kind, b.name) for b in blocks.values())
     looked = Counter({k: n for k, n in counted["registry"].items() if k in wanted})
