@@ -1,18 +1,18 @@
-"""Part A's registered names load, are the right objects, and build by name."""
+"""Every first-party layer of the contract set loads by its registered name, is the right object, and builds by name."""
 
 import pytest
 import tensorflow as tf
 
 import tensorweave as tw
 
-PART_A = [
+BUILT_BY_NAME = [
     "Linear", "Activation", "FC", "Add", "Multiply", "Concat", "Merge", "Residual", "Gate",
     "CoupledGate", "Reshape", "Transpose", "OneHot", "ToSparse", "ToDense", "Lookup", "Param",
     "Constant", "Lambda",
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("name", PART_A)
+@pytest.mark.parametrize("name", BUILT_BY_NAME)
 def test_layer_registered_versioned(name):
     cls = tw.layers[f"tensorweave-layers:{name}.v1"]
     assert issubclass(cls, tw.Layer) and cls.__name__ == name

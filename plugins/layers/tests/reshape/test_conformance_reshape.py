@@ -1,8 +1,12 @@
-"""Conformance of the shape and resampling layers of the catalogue."""
+"""The shape and resampling layers (Reshape, Transpose, Flatten, padding, cropping, resizing) through the conformance kit."""
 
 from tensorweave.testing import Case, test_conformance  # noqa: F401
 
 TENSORWEAVE_CASES = [
+    Case("tensorweave-layers:Reshape.v1", {"shape": (2, 2)}, inputs=[(None, 4)]),
+    Case("tensorweave-layers:Transpose.v1", inputs=[(None, 2, 3)]),
+    Case("tensorweave-layers:Transpose.v1", {"perm": (2, 0, 1)}, inputs=[(None, 2, 3)]),
+    Case("tensorweave-layers:Transpose.v1", {"perm": (1, 0)}, inputs=[(None, 4)]),
     Case("Flatten.v1", {}, inputs=[(None, 3, 2)]),
     Case("RepeatVector.v1", {"n": 3}, inputs=[(None, 4)]),
     Case("UpSampling1D.v1", {"size": 2, "interpolation": "bilinear"}, inputs=[(None, None, 2)]),
