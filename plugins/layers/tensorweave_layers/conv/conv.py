@@ -230,9 +230,10 @@ class ConvBase(tw.Layer):
         """``activation(convolve(x) + bias)``."""
         y = self.convolve(tf.convert_to_tensor(x))
         if self.add_bias and hasattr(self.state, "bias"):
-            # tf.nn.bias_add, not a broadcast add: oneDNN fuses Conv2D + BiasAdd + Relu
-            # into one kernel (issue #39).
-            y = tf.nn.bias_add(y, self.state.bias)
+            # A broadcast add, not tf.nn.bias_add: in float32 on this CPU it trains the CIFAR
+            # CNN 5-8% faster (BiasAddGrad costs more than its reduce_sum), and bias_add gave
+            # no measured bfloat16 gain (benchmarks/bench_models.py, bench_precision.py; #39).
+            y = y + self.state.bias
         return self.activation(y)
 
 

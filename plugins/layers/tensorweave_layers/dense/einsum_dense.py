@@ -186,8 +186,5 @@ class EinsumDense(tw.Layer):
         """``activation(einsum(equation, x, kernel) + bias)``."""
         y = tf.einsum(self.equation, x, self.state.kernel)
         if self._bias_shape is not None:
-            bias = self.state.bias
-            # a bias over the last axis only is a BiasAdd (fused by oneDNN); one over several
-            # trailing axes broadcasts
-            y = tf.nn.bias_add(y, bias) if bias.shape.rank == 1 else y + bias
+            y = y + self.state.bias
         return self._activation(y)

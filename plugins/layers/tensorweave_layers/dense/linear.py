@@ -191,7 +191,7 @@ class Linear(tw.Layer):
             x = tf.cast(x, self.compute_dtype)
         y = dense_matmul(x, self.state.weights, transpose=bool(self._cfg["transpose"]))
         if self._cfg["bias"]:
-            y = tf.nn.bias_add(y, self.state.bias)  # fused with the matmul by oneDNN
+            y = y + self.state.bias  # broadcast add: see conv/conv.py on BiasAddGrad's cost
         return y
 
     def reuse_with(  # type: ignore[override]  # one input, an explicit per-use option

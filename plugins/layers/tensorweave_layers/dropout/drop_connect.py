@@ -262,7 +262,7 @@ class DropConnect(tw.Layer):
             x = tf.cast(x, w.dtype)
         y = dense_matmul(x, w, transpose=self.transpose)
         if self.add_bias and hasattr(self.state, "bias"):
-            y = tf.nn.bias_add(y, self.state.bias)
+            y = y + self.state.bias
         return y
 
     def reuse_with(  # type: ignore[override]  # explicit per-use options

@@ -195,14 +195,3 @@ def test_activation_is_applied_after_the_bias():
     conv.bias.assign([-2.0])
     out = conv.compute(tf.constant([[[1.0], [3.0], [2.0], [0.0]]])).numpy()
     assert out[0, :, 0].tolist() == [0.0, 1.0, 0.0, 0.0]
-
-
-def test_the_bias_is_a_bias_add_op_that_onednn_fuses_with_the_convolution():
-    x = tw.Input(shape=(8, 8, 3))
-    conv = Conv2D(x, 4, 3, activation="relu")
-    f = tw.compile(conv)
-    assert f(np.ones((2, 8, 8, 3), "float32")).shape == (2, 8, 8, 4)
-    graph = f.function.get_concrete_function().graph
-    kinds = [op.type for op in graph.get_operations()]
-    assert "BiasAdd" in kinds and "Relu" in kinds, kinds
-    assert "AddV2" not in kinds  # no broadcast add left between Conv2D and Relu
