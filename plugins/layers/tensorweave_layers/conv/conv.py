@@ -229,11 +229,11 @@ class ConvBase(tw.Layer):
     def compute(self, x: Any) -> tf.Tensor:
         """``activation(convolve(x) + bias)``."""
         y = self.convolve(tf.convert_to_tensor(x))
-        if self.add_bias and hasattr(self.state, "bias"):
-            # A broadcast add, not tf.nn.bias_add: in float32 on this CPU it trains the CIFAR
-            # CNN 5-8% faster (BiasAddGrad costs more than its reduce_sum), and bias_add gave
-            # no measured bfloat16 gain (benchmarks/bench_models.py, bench_precision.py; #39).
-            y = y + self.state.bias
+        # The bias read once (under a mixed policy each state read is a read and a cast) and
+        # added with a broadcast add; why not ``tf.nn.bias_add``: docs/precision.md (#39).
+        bias = getattr(self.state, "bias", None) if self.add_bias else None
+        if bias is not None:
+            y = y + bias
         return self.activation(y)
 
 

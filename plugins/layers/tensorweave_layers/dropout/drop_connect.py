@@ -261,9 +261,8 @@ class DropConnect(tw.Layer):
         if x.dtype != w.dtype:
             x = tf.cast(x, w.dtype)
         y = dense_matmul(x, w, transpose=self.transpose)
-        if self.add_bias and hasattr(self.state, "bias"):
-            y = y + self.state.bias
-        return y
+        bias = getattr(self.state, "bias", None) if self.add_bias else None  # one read
+        return y if bias is None else y + bias
 
     def reuse_with(  # type: ignore[override]  # explicit per-use options
         self,

@@ -1,0 +1,239 @@
+"""What a compiled training step holds, and what it costs: tensorweave beside hand-written twins.
+
+Issue 39 asks why tensorweave's mixed-bfloat16 CNN step trails a hand-written twin that adds
+its biases with ``tf.nn.bias_add``. This benchmark answers by measurement, for the CIFAR-10 CNN
+of TensorLayer's Table 1 (24x24x3, batch 128, SGD; ``--lrn`` adds its two LRN layers):
+
+1. the operations of each step's graph, by type, side by side (before TensorFlow's graph
+   optimizer): ``Cast``, ``ReadVariableOp``, ``BiasAdd``...;
+2. the kernels each step actually runs and their time, from TensorFlow's profiler (after the
+   graph optimizer and oneDNN's rewrites: ``_MklNativeFusedConv2D`` is convolution + bias +
+   ReLU in one kernel, ``_MklNativeConv2DBackpropFilterWithBias`` the kernel gradient and the
+   bias gradient in one);
+3. steps/s of each program in interleaved windows (each window runs every program in turn),
+   as paired ratios: median and range over the windows.
+
+The programs: ``tw`` (``Model.train_on_batch``, the model of ``bench_models.cnn_tensorweave``),
+``twin+`` (hand-written, biases added with ``+``, as ``bench_models.cnn_hand_written``) and
+``twin_bias_add`` (hand-written with ``tf.nn.bias_add``, the twin of issue 39).
+
+Run: ``python benchmarks/bench_step_anatomy.py [--precision mixed_bfloat16|float32] [--lrn]
+[--windows 11] [--steps 20] [--no-profile]``. Measure on a quiet machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import glob
+import os
+import shutil
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+import numpy as np
+import tensorflow as tf
+
+import tensorweave as tw
+
+BATCH = 128
+LR = 0.01
+LRN = {"depth_radius": 4, "k": 1.0, "alpha": 0.001 / 9.0, "beta": 0.75}
+TF_LRN = {"depth_radius": 4, "bias": 1.0, "alpha": 0.001 / 9.0, "beta": 0.75}
+Step = Callable[[tf.Tensor, tf.Tensor], Any]
+
+
+def tensorweave_step(precision: str, lrn: bool) -> tuple[Step, Any]:
+    """``Model.train_on_batch`` of the natural tensorweave model, and its ``tf.function``."""
+    from tensorweave_train import SGD, Model
+
+    L = tw.layers
+    x = tw.Input(shape=(24, 24, 3), name="images")
+    y = tw.Input(shape=(), dtype="int64", name="labels")
+    h = L["Conv2D.v1"](x, 64, 5, padding="same")
+    h = L["Activation.v1"](h, "relu")
+    h = L["MaxPool2D.v1"](h, 3, strides=2, padding="same")
+    h = L["LocalResponseNorm.v1"](h, **LRN) if lrn else h
+    h = L["Conv2D.v1"](h, 64, 5, padding="same")
+    h = L["Activation.v1"](h, "relu")
+    h = L["LocalResponseNorm.v1"](h, **LRN) if lrn else h
+    h = L["MaxPool2D.v1"](h, 3, strides=2, padding="same")
+    h = L["Reshape.v1"](h, (-1,))
+    h = L["FC.v1"](h, 384, activation="relu")
+    h = L["FC.v1"](h, 192, activation="relu")
+    logits = L["Linear.v1"](h, 10)
+    loss = tw.losses["sparse_categorical_cross_entropy.v1"](y, logits, from_logits=True)
+    model = Model(
+        inputs=x, outputs=logits, targets=y, loss=loss, optimizer=SGD(LR), precision=precision
+    )
+    return (lambda a, b: model.train_on_batch([a, b])), model.train_function
+
+
+def hand_written_step(precision: str, lrn: bool, bias_add: bool) -> tuple[Step, Any]:
+    """The twin: float32 variables, each read and cast once per step; ``bias_add``: biases
+    through ``tf.nn.bias_add`` (else ``+``)."""
+    low = tf.bfloat16 if precision == "mixed_bfloat16" else tf.float32
+    shapes = [[5, 5, 3, 64], [5, 5, 64, 64], [6 * 6 * 64, 384], [384, 192], [192, 10]]
+    rng = np.random.default_rng(0)
+    ws = [tf.Variable(rng.normal(0, 0.05, s).astype(np.float32)) for s in shapes]
+    bs = [tf.Variable(tf.zeros([s[-1]])) for s in shapes]
+    variables = ws + bs
+
+    def add(h: tf.Tensor, b: tf.Tensor) -> tf.Tensor:
+        return tf.nn.bias_add(h, b) if bias_add else h + b
+
+    def norm(h: tf.Tensor) -> tf.Tensor:
+        return tf.cast(tf.nn.local_response_normalization(tf.cast(h, tf.float32), **TF_LRN), low)
+
+    def forward(images: tf.Tensor) -> tf.Tensor:
+        w = [tf.cast(v, low) for v in ws]
+        b = [tf.cast(v, low) for v in bs]
+        h = tf.nn.relu(add(tf.nn.conv2d(tf.cast(images, low), w[0], 1, "SAME"), b[0]))
+        h = tf.nn.max_pool2d(h, 3, 2, "SAME")
+        h = norm(h) if lrn else h
+        h = tf.nn.relu(add(tf.nn.conv2d(h, w[1], 1, "SAME"), b[1]))
+        h = norm(h) if lrn else h
+        h = tf.nn.max_pool2d(h, 3, 2, "SAME")
+        h = tf.reshape(h, [tf.shape(h)[0], -1])
+        h = tf.nn.relu(tf.matmul(h, w[2]) + b[2])
+        h = tf.nn.relu(tf.matmul(h, w[3]) + b[3])
+        return tf.cast(tf.matmul(h, w[4]) + b[4], tf.float32)
+
+    @tf.function
+    def step(images: tf.Tensor, labels: tf.Tensor) -> tf.Tensor:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(
+                tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=forward(images))
+            )
+        for v, g in zip(variables, tape.gradient(loss, variables), strict=True):
+            v.assign_sub(LR * g)
+        return loss
+
+    return step, step
+
+
+def graph_ops(function: Any, batch: tuple[tf.Tensor, tf.Tensor]) -> collections.Counter[str]:
+    """Operation types of ``function``'s traced graph (and the functions it calls)."""
+    specs = [tf.TensorSpec(t.shape, t.dtype) for t in batch]
+    try:
+        graph = function.get_concrete_function(*specs).graph.as_graph_def()
+    except (TypeError, ValueError):  # a step traced with its own signature
+        graph = function._list_all_concrete_functions()[0].graph.as_graph_def()
+    found = collections.Counter(n.op for n in graph.node)
+    for f in graph.library.function:
+        found.update(n.op for n in f.node_def)
+    return found
+
+
+def kernels(step: Step, batch: tuple[tf.Tensor, tf.Tensor], steps: int) -> dict[str, float]:
+    """Microseconds per step spent in each kernel type that ``step`` runs (the profiler)."""
+    from tensorflow.tsl.profiler.protobuf import xplane_pb2
+
+    for _ in range(3):
+        step(*batch)
+    where = tempfile.mkdtemp(prefix="anatomy-")
+    try:
+        tf.profiler.experimental.start(where)
+        for _ in range(steps):
+            step(*batch)
+        tf.profiler.experimental.stop()
+        (path,) = glob.glob(f"{where}/**/*.xplane.pb", recursive=True)
+        space = xplane_pb2.XSpace()
+        with open(path, "rb") as f:
+            space.ParseFromString(f.read())
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
+    spent: collections.Counter[str] = collections.Counter()
+    for plane in space.planes:
+        names = {k: v.name for k, v in plane.event_metadata.items()}
+        for line in plane.lines:
+            if not line.name.startswith("tf_Compute"):
+                continue
+            for event in line.events:
+                name = names.get(event.metadata_id, "?")
+                if ":" in name:  # "node name:KernelType"
+                    spent[name.rsplit(":", 1)[1]] += event.duration_ps / 1e6 / steps
+    return dict(spent)
+
+
+def windows(programs: dict[str, Step], batch: Any, n: int, steps: int) -> dict[str, list[float]]:
+    """Steps/s of each program in ``n`` interleaved windows (order rotated each window)."""
+    rates: dict[str, list[float]] = {k: [] for k in programs}
+    names = list(programs)
+    for i in range(n):
+        for name in names[i % len(names) :] + names[: i % len(names)]:
+            step = programs[name]
+            for _ in range(2):
+                step(*batch)
+            start = time.perf_counter()
+            for _ in range(steps):
+                step(*batch)
+            float(step(*batch))  # wait for the last step
+            rates[name].append((steps + 1) / (time.perf_counter() - start))
+    return rates
+
+
+def paired(a: list[float], b: list[float]) -> str:
+    ratios = [x / y for x, y in zip(a, b, strict=True)]
+    return f"{statistics.median(ratios):.3f} (range {min(ratios):.3f}-{max(ratios):.3f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--precision", default="mixed_bfloat16")
+    parser.add_argument("--lrn", action="store_true")
+    parser.add_argument("--windows", type=int, default=11)
+    parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--no-profile", action="store_true")
+    args = parser.parse_args()
+
+    rng = np.random.default_rng(0)
+    batch = (
+        tf.constant(rng.random((BATCH, 24, 24, 3), dtype=np.float32)),
+        tf.constant(rng.integers(0, 10, BATCH).astype(np.int64)),
+    )
+    built = {
+        "tw": tensorweave_step(args.precision, args.lrn),
+        "twin+": hand_written_step(args.precision, args.lrn, bias_add=False),
+        "twin_bias_add": hand_written_step(args.precision, args.lrn, bias_add=True),
+    }
+    steps = {k: v[0] for k, v in built.items()}
+    for step in steps.values():
+        step(*batch)
+    print(f"CIFAR-10 CNN{' + LRN' if args.lrn else ''}, {args.precision}, batch {BATCH}")
+
+    ops = {k: graph_ops(v[1], batch) for k, v in built.items()}
+    print("\noperations in the traced step (types that differ):")
+    print(f"  {'op':34s}" + "".join(f"{k:>15s}" for k in ops))
+    print(f"  {'(total)':34s}" + "".join(f"{sum(c.values()):15d}" for c in ops.values()))
+    for op in sorted(set().union(*ops.values())):
+        counts = [c[op] for c in ops.values()]
+        if len(set(counts)) > 1 or op in ("Cast", "ReadVariableOp", "BiasAdd"):
+            print(f"  {op:34s}" + "".join(f"{n:15d}" for n in counts))
+
+    if not args.no_profile:
+        spent = {k: kernels(v, batch, args.steps) for k, v in steps.items()}
+        print("\nkernels run, microseconds per step (the profiler; top 14 by the twins' time):")
+        print(f"  {'kernel':40s}" + "".join(f"{k:>15s}" for k in spent))
+        top = sorted(set().union(*spent.values()), key=lambda k: -spent["twin_bias_add"].get(k, 0))
+        for kernel in top[:14]:
+            print(f"  {kernel[:40]:40s}" + "".join(f"{s.get(kernel, 0):15.0f}" for s in spent.values()))
+        print(f"  {'(sum)':40s}" + "".join(f"{sum(s.values()):15.0f}" for s in spent.values()))
+
+    rates = windows(steps, batch, args.windows, args.steps)
+    print(f"\nsteps/s, {args.windows} interleaved windows of {args.steps} steps (median):")
+    for name, r in rates.items():
+        print(f"  {name:15s} {statistics.median(r):8.2f}")
+    print("paired ratios, median (range):")
+    print(f"  tw / twin_bias_add     {paired(rates['tw'], rates['twin_bias_add'])}")
+    print(f"  tw / twin+             {paired(rates['tw'], rates['twin+'])}")
+    print(f"  twin_bias_add / twin+  {paired(rates['twin_bias_add'], rates['twin+'])}")
+
+
+if __name__ == "__main__":
+    main()
