@@ -108,7 +108,9 @@ def hand_written_step(precision: str, lrn: bool, bias_add: bool) -> tuple[Step, 
     def step(images: tf.Tensor, labels: tf.Tensor) -> tf.Tensor:
         with tf.GradientTape() as tape:
             loss = tf.reduce_mean(
-                tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=forward(images))
+                tf.nn.sparse_softmax_cross_entropy_with_logits(
+                    labels=labels, logits=forward(images)
+                )
             )
         for v, g in zip(variables, tape.gradient(loss, variables), strict=True):
             v.assign_sub(LR * g)
@@ -222,7 +224,10 @@ def main() -> None:
         print(f"  {'kernel':40s}" + "".join(f"{k:>15s}" for k in spent))
         top = sorted(set().union(*spent.values()), key=lambda k: -spent["twin_bias_add"].get(k, 0))
         for kernel in top[:14]:
-            print(f"  {kernel[:40]:40s}" + "".join(f"{s.get(kernel, 0):15.0f}" for s in spent.values()))
+            print(
+                f"  {kernel[:40]:40s}"
+                + "".join(f"{s.get(kernel, 0):15.0f}" for s in spent.values())
+            )
         print(f"  {'(sum)':40s}" + "".join(f"{sum(s.values()):15.0f}" for s in spent.values()))
 
     rates = windows(steps, batch, args.windows, args.steps)
