@@ -2,8 +2,13 @@
 
 - ``new_run_dir(root, name)`` creates ``root/<name>-<time>`` with ``mkdir`` (atomic), adding
   ``-2``, ``-3``… when another run took that name in the same second;
-- ``claim(path, overwrite=...)`` prepares an explicit directory: refused when it already
-  holds a run (unless ``overwrite``, which empties it), and when another live process uses it;
+- ``claim(path, overwrite=...)`` prepares an explicit directory: refused when it holds
+  anything (unless ``overwrite``), and when another live process uses it;
+- tensorweave deletes only what it wrote: every run and save directory it makes holds a
+  marker file, ``MARKER`` (``.tensorweave-run``: a small JSON saying what wrote it, when,
+  and the run's id; ``write_marker``/``read_marker``); ``overwrite`` empties only a
+  directory holding it, and refuses any other saying what is there (``empty_run_dir``,
+  ``remove_run_dir``);
 - ``write_run_directory(path, config, ...)`` makes a new run's directory (claimed, or new
   under ``runs/``) and writes what makes it a run, its filled config: ``model.save`` and
   ``tensorweave train`` both write a run with it;
@@ -26,14 +31,18 @@
 True
 >>> (a / ".lock").exists(), check_run_name("../x") is not None, check_run_name("mnist-1")
 (False, True, None)
+>>> read_marker(a)["written_by"].startswith("tensorweave")
+True
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import time
+import uuid
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
@@ -44,16 +53,23 @@ import tensorweave as tw
 __all__ = [
     "CONFIG_FILE",
     "LOCK",
+    "MARKER",
     "RunDirError",
     "RunLock",
     "check_run_name",
     "claim",
+    "empty_run_dir",
     "new_run_dir",
+    "owner_of",
+    "read_marker",
+    "remove_run_dir",
     "resolve_run",
+    "write_marker",
     "write_run_directory",
 ]
 
 LOCK = ".lock"
+MARKER = ".tensorweave-run"  # in every directory tensorweave makes: what may be removed
 CONFIG_FILE = "config.json"  # what makes a directory a run: its filled config
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.=+-]*")
 
@@ -75,6 +91,113 @@ def check_run_name(name: object) -> str | None:
     return None
 
 
+def write_marker(path: str | os.PathLike[str], kind: str = "run") -> dict[str, Any]:
+    """Mark the directory ``path`` as written by tensorweave (``MARKER``: what wrote it,
+    when, ``kind`` and a new ``id``); returns what was written. Only for a directory
+    tensorweave made (or emptied): the marker is what lets it be emptied later."""
+    from importlib import metadata
+
+    try:
+        version = metadata.version("tensorweave")
+    except metadata.PackageNotFoundError:  # pragma: no cover - a source checkout
+        version = "?"
+    info = {
+        "written_by": f"tensorweave {version}",
+        "kind": kind,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "pid": os.getpid(),
+        "id": uuid.uuid4().hex,
+    }
+    tmp = Path(path) / f"{MARKER}.tmp-{os.getpid()}"
+    tmp.write_text(json.dumps(info) + "\n", encoding="utf-8")
+    os.replace(tmp, Path(path) / MARKER)
+    return info
+
+
+def read_marker(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The marker of the directory ``path`` (``write_marker``), or ``None`` when it has
+    none: no ``MARKER`` regular file (a symlink does not count), or not one tensorweave
+    wrote."""
+    marker = Path(path) / MARKER
+    try:
+        if marker.is_symlink() or not marker.is_file():
+            return None
+        info = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(info, dict) or not str(info.get("written_by", "")).startswith("tensorweave"):
+        return None
+    return info
+
+
+def owner_of(path: str | os.PathLike[str]) -> tuple[Path, dict[str, Any]] | None:
+    """The nearest directory at or above ``path`` that tensorweave marked, with its marker
+    (``None`` when there is none): the run a path belongs to."""
+    here = Path(os.path.abspath(path))
+    for folder in (here, *here.parents):
+        info = read_marker(folder)
+        if info is not None:
+            return folder, info
+    return None
+
+
+def _listing(names: list[str]) -> str:
+    shown = ", ".join(sorted(names)[:4])
+    return shown + (", ..." if len(names) > 4 else "")
+
+
+def _contents(where: Path) -> list[str]:
+    """What ``where`` holds, besides a lock and the marker."""
+    return [p.name for p in where.iterdir() if p.name not in (LOCK, MARKER)]
+
+
+def _what_is(where: Path, names: list[str]) -> str:
+    """What the non-empty directory ``where`` is, in words: a run, files tensorweave
+    wrote, or a folder of other files."""
+    n = f"{len(names)} file{'s' if len(names) != 1 else ''}"
+    if read_marker(where) is None:
+        return f"{where} is a non-empty folder of other files: it holds {n} not written by tensorweave ({_listing(names)})"
+    if (where / CONFIG_FILE).is_file():
+        return f"{where} already holds a run ({_listing(names)})"
+    return f"{where} holds {n} tensorweave wrote, not a run ({_listing(names)})"
+
+
+def _refuse_unmarked(where: Path, names: list[str]) -> RunDirError:
+    n = f"{len(names)} file{'s' if len(names) != 1 else ''}"
+    return RunDirError(
+        f"{where} holds {n} not written by tensorweave ({_listing(names)}): refusing to "
+        f"empty it (tensorweave deletes only what it wrote; it has no {MARKER}). Fix: choose "
+        "an empty or new folder."
+    )
+
+
+def empty_run_dir(path: str | os.PathLike[str]) -> None:
+    """Empty the directory ``path`` (its lock stays), only when tensorweave wrote it (it
+    holds ``MARKER``); else ``RunDirError`` saying what is there, and nothing removed.
+    Symbolic links are removed, never followed."""
+    where = Path(path)
+    names = _contents(where)
+    if names and read_marker(where) is None:
+        raise _refuse_unmarked(where, names)
+    for p in where.iterdir():
+        if p.name == LOCK:
+            continue
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)
+        else:
+            p.unlink()
+
+
+def remove_run_dir(path: str | os.PathLike[str]) -> bool:
+    """Remove the directory ``path`` when tensorweave wrote it (``MARKER``); a directory
+    without the marker is left as it is. Returns whether it was removed."""
+    where = Path(path)
+    if where.is_symlink() or not where.is_dir() or read_marker(where) is None:
+        return False
+    shutil.rmtree(where, ignore_errors=True)
+    return True
+
+
 def new_run_dir(root: str | os.PathLike[str], name: str, *, stamp: str | None = None) -> Path:
     """Create and return a new, empty ``root/<name>-<stamp>`` (``-2``… when taken)."""
     problem = check_run_name(name)
@@ -89,6 +212,7 @@ def new_run_dir(root: str | os.PathLike[str], name: str, *, stamp: str | None = 
             path.mkdir()
         except FileExistsError:
             continue
+        write_marker(path)
         return path
     raise RunDirError(f"cannot create a new run directory under {base}: too many runs")
 
@@ -174,28 +298,44 @@ class RunLock:
 
 
 def claim(path: str | os.PathLike[str], *, overwrite: bool = False) -> tuple[Path, RunLock]:
-    """Lock the explicit run directory ``path`` for a new run (created when missing).
+    """Lock the explicit run directory ``path`` for a new run (created when missing), and
+    mark it (``MARKER``).
 
-    A directory holding anything but a stale lock is refused unless ``overwrite`` (then
-    emptied, after the lock is taken, so a directory in use is never emptied).
+    A directory holding anything but a stale lock is refused, saying what it is (a run,
+    or a folder of other files); with ``overwrite`` a directory tensorweave wrote (it
+    holds ``MARKER``) is emptied, after the lock is taken so that a directory in use is
+    never emptied, and any other is refused: tensorweave deletes only what it wrote.
+
+    >>> import tempfile
+    >>> mine = Path(tempfile.mkdtemp()); _ = (mine / "notes.txt").write_text("mine")
+    >>> claim(mine, overwrite=True)
+    Traceback (most recent call last):
+    ...
+    tensorweave_train.runs.directory.RunDirError: ... holds 1 file not written by tensorweave (notes.txt): refusing to empty it ...
     """
     where = Path(path)
-    if where.exists() and not where.is_dir():
-        raise RunDirError(f"{where} exists and is not a directory. Fix: choose another path.")
+    if where.is_symlink() or (where.exists() and not where.is_dir()):
+        raise RunDirError(
+            f"{where} exists and is not a directory{' (a symbolic link)' if where.is_symlink() else ''}. "
+            "Fix: choose another path."
+        )
     lock = RunLock(where).acquire()
     try:
-        others = [p for p in where.iterdir() if p.name != LOCK]
-        if others and not overwrite:
-            raise RunDirError(
-                f"{where} already holds a run ({', '.join(sorted(p.name for p in others)[:4])}"
-                f"{', ...' if len(others) > 4 else ''}). Fix: `tensorweave resume {where}` to "
-                "continue it, --overwrite to replace it, or another --run-dir."
-            )
-        for p in others:
-            if p.is_dir() and not p.is_symlink():
-                shutil.rmtree(p)
+        names = _contents(where)
+        if names and not overwrite:
+            if read_marker(where) is None:
+                fix = "choose an empty or new folder (--run-dir)"
+            elif (where / CONFIG_FILE).is_file():
+                fix = (
+                    f"`tensorweave resume {where}` to continue it, --overwrite to replace it, "
+                    "or another --run-dir"
+                )
             else:
-                p.unlink()
+                fix = "--overwrite to replace it, or another --run-dir"
+            raise RunDirError(f"{_what_is(where, names)}. Fix: {fix}.")
+        if names:
+            empty_run_dir(where)  # refuses a folder tensorweave did not write
+        write_marker(where)  # a new run: a new id
     except BaseException:
         lock.release()
         raise
@@ -220,7 +360,7 @@ def write_run_directory(
     >>> import tempfile
     >>> where, lock = write_run_directory(tempfile.mkdtemp() + "/r", {"a": 1}, files={"n": "x"})
     >>> lock.release(); sorted(p.name for p in where.iterdir())
-    ['config.json', 'n']
+    ['.tensorweave-run', 'config.json', 'n']
     """
     if path is None:
         where = new_run_dir(root, name)

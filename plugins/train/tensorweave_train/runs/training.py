@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -35,7 +34,12 @@ from tensorweave_train.callbacks.progress import Progress
 from tensorweave_train.callbacks.stop_on_nan import StopOnNaN
 from tensorweave_train.loop.nonfinite import non_finite
 from tensorweave_train.runs.cluster import Cluster
-from tensorweave_train.runs.directory import RunDirError, RunLock, write_run_directory
+from tensorweave_train.runs.directory import (
+    RunDirError,
+    RunLock,
+    remove_run_dir,
+    write_run_directory,
+)
 from tensorweave_train.runs.job import (
     Job,
     build_data,
@@ -305,7 +309,7 @@ def train_job(
     except BaseException:
         lock.release()
         if created and not run.checkpointer.checkpoints():
-            shutil.rmtree(where, ignore_errors=True)  # nothing to resume: leave nothing
+            remove_run_dir(where)  # nothing to resume: leave nothing (only what it wrote)
         raise
     finally:
         lock.release()
