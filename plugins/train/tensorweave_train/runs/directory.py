@@ -57,6 +57,7 @@ __all__ = [
     "RunDirError",
     "RunLock",
     "check_run_name",
+    "checkpoint_guard",
     "claim",
     "empty_run_dir",
     "new_run_dir",
@@ -64,6 +65,7 @@ __all__ = [
     "read_marker",
     "remove_run_dir",
     "resolve_run",
+    "run_id",
     "write_marker",
     "write_run_directory",
 ]
@@ -139,6 +141,32 @@ def owner_of(path: str | os.PathLike[str]) -> tuple[Path, dict[str, Any]] | None
         if info is not None:
             return folder, info
     return None
+
+
+def run_id(path: str | os.PathLike[str]) -> str:
+    """The id of the run at ``path`` (its marker's; its absolute path when it has none)."""
+    info = read_marker(path)
+    return str(info["id"]) if info is not None else os.path.abspath(path)
+
+
+def checkpoint_guard(path: str | os.PathLike[str]) -> Any:
+    """A check that a checkpoint directory is not another run's, for the run at ``path``
+    (``loop.checkpoints.writing_for``): it raises ``RunDirError`` for a directory inside a
+    run (or save) that tensorweave marked with another id."""
+    mine = run_id(path)
+
+    def guard(directory: Path) -> None:
+        found = owner_of(directory)
+        if found is not None and str(found[1].get("id")) != mine:
+            folder, info = found
+            raise RunDirError(
+                f"checkpoint directory {directory} belongs to another run ({folder}, written "
+                f"by {info.get('written_by')} at {info.get('created')}): a run writes and "
+                "prunes checkpoints only in a directory of its own. Fix: point Checkpoint.v1 "
+                "at a folder inside this run (a relative path), or a new folder."
+            )
+
+    return guard
 
 
 def _listing(names: list[str]) -> str:

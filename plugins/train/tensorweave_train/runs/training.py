@@ -32,12 +32,15 @@ from tensorweave_train.callbacks.interrupt import InterruptToStop
 from tensorweave_train.callbacks.loggers import CSVLogger, TensorBoard
 from tensorweave_train.callbacks.progress import Progress
 from tensorweave_train.callbacks.stop_on_nan import StopOnNaN
+from tensorweave_train.loop.checkpoints import writing_for
 from tensorweave_train.loop.nonfinite import non_finite
 from tensorweave_train.runs.cluster import Cluster
 from tensorweave_train.runs.directory import (
     RunDirError,
     RunLock,
+    checkpoint_guard,
     remove_run_dir,
+    run_id,
     write_run_directory,
 )
 from tensorweave_train.runs.job import (
@@ -143,19 +146,20 @@ def _fit(
     started = time.perf_counter()
     interrupt.install()
     try:
-        history = job.model.train(
-            train_data,
-            epochs=settings.epochs,
-            batch_size=settings.batch_size,
-            validation=valid if len(next(iter(valid.values()))) else None,
-            callbacks=callbacks,
-            shuffle=settings.shuffle,
-            seed=settings.seed,
-            # on several workers every one takes part in the restore (the chief's, shared)
-            resume=run.path if resume or dist.cluster is not None else None,
-            verbose=0,  # the job's display is among the callbacks
-            shard=settings.shard,
-        )
+        with writing_for(run_id(run.path), checkpoint_guard(run.path)):  # prunes only its own
+            history = job.model.train(
+                train_data,
+                epochs=settings.epochs,
+                batch_size=settings.batch_size,
+                validation=valid if len(next(iter(valid.values()))) else None,
+                callbacks=callbacks,
+                shuffle=settings.shuffle,
+                seed=settings.seed,
+                # on several workers every one takes part in the restore (the chief's, shared)
+                resume=run.path if resume or dist.cluster is not None else None,
+                verbose=0,  # the job's display is among the callbacks
+                shard=settings.shard,
+            )
     finally:
         interrupt.uninstall()
     if interrupt.hit:
