@@ -45,6 +45,7 @@ from tensorweave_train.runs.directory import (
 )
 from tensorweave_train.runs.job import (
     Job,
+    build_callbacks,
     build_data,
     build_job,
     check_settings,
@@ -251,6 +252,7 @@ def train_job(
     progress: bool | None = None,
     out: Print = print,
     overwrite: bool = False,
+    paths_outside: bool = False,
 ) -> dict[str, Any]:
     """Train the job ``cfg`` describes into a new run directory; returns the summary.
 
@@ -258,6 +260,9 @@ def train_job(
     ``run_dir`` (or ``[run] dir``; default a new ``runs/<name>-<time>``) is refused when it
     holds a run, unless ``overwrite``; it is locked while training and removed again when
     the run fails before its first checkpoint. ``out``: ``print``, or ``None`` for quiet.
+    The config's output paths (options typed ``OutputPath``: ``CSVLogger.v1``'s
+    ``filename``...) are relative to the run directory, and one that leaves it is refused
+    at validation unless ``paths_outside`` (``--allow-paths-outside``).
 
     Under a multi-worker strategy every worker names the same ``run_dir``, only the chief
     writes it, and a run of the same config there that did not finish is continued from
@@ -265,13 +270,14 @@ def train_job(
     """
     # every problem of the config at once, before anything is built; validated once: the
     # plan builds the data and the job and fills the config
-    plan = validate_config(cfg)
+    plan = validate_config(cfg, paths_outside=paths_outside)
     data = None if _serving(cfg) else build_data(plan)  # before a strategy starts servers
     dist = job_distribution(plan)  # before TensorFlow runs anything else
     if dist.serves:
         return _serve(dist, out)
     with dist.scope():
-        job = build_job(plan, data=data)
+        # the callbacks once the run directory is known: their paths are inside it
+        job = build_job(plan, [k for k in plan.config if k != "callbacks"], data=data)
     filled = twc.fill(plan)
     _check_data(job)  # missing fields, NaN: before anything is written
     explicit = run_dir if run_dir is not None else job.run.dir
@@ -281,6 +287,8 @@ def train_job(
         if not dist.is_chief:  # writes nothing: the chief writes the run
             if out is not None:
                 out(f"training {job.run.name} as {dist.describe()}\n  run directory: {explicit}")
+            with dist.scope():
+                job.callbacks = build_callbacks(plan, explicit, paths_outside=paths_outside)
             return _fit(job, Run(explicit), progress=progress, out=out, dist=dist)
         if _unfinished(explicit, filled):
             kind = "resume"  # the same command again: continue from the last checkpoint
@@ -297,6 +305,8 @@ def train_job(
         )
     run = Run(where)
     try:
+        with dist.scope():
+            job.callbacks = build_callbacks(plan, where, paths_outside=paths_outside)
         if kind == "train":
             Processors.of_data(job.data, [i.name for i in job.model.inputs]).save(
                 where / Run.PROCESSORS
@@ -325,6 +335,7 @@ def resume_job(
     *,
     progress: bool | None = None,
     out: Print = print,
+    paths_outside: bool = False,
 ) -> dict[str, Any]:
     """Continue an interrupted run from its newest valid checkpoint (``train.epochs`` is
     the total; raise it with an override to train longer).
@@ -342,11 +353,13 @@ def resume_job(
             "tensorweave train command again (the same --run-dir). Fix: do that, or resume it "
             "in one process with --train.strategy=default."
         )
-    plan = validate_config(cfg)  # once: the plan builds the job and fills the config
+    # once: the plan builds the job and fills the config
+    plan = validate_config(cfg, paths_outside=paths_outside)
     dist = job_distribution(plan)
     with RunLock(run.path):
         with dist.scope():
-            job = run.job(overrides, parts=None, plan=plan)  # restored: the overrides fit
+            # restored: the overrides fit; the callbacks' paths inside the run
+            job = run.job(overrides, parts=None, plan=plan, paths_outside=paths_outside)
         _check_data(job)
         if overrides:
             twc.save(twc.fill(plan), run.path / Run.CONFIG)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from twtrain_helpers import TINY, regression_data, regression_model, tensorweave, trained_run
 
+import tensorweave as tw
 import tensorweave_train as twt
 from tensorweave_train.loop.checkpoints import Checkpointer, CheckpointOwnerError, writing_for
 
@@ -67,10 +68,56 @@ def test_a_config_checkpoint_in_another_runs_folder_is_refused(tmp_path: Path) -
         "--quiet",
         "--run-dir",
         str(tmp_path / "b"),
-        # "--allow-paths-outside",  # STEP3
+        "--allow-paths-outside",  # the path alone would be refused at validation
         cwd=tmp_path,
     )
     assert proc.returncode == 2, proc.stderr[-3000:]
     assert "belongs to another run" in proc.stderr and str(a) in proc.stderr
     assert _ckpts(a) == before
     assert not (tmp_path / "b").exists()  # it failed before its first checkpoint
+
+
+# -- save_best_only, as Keras's ModelCheckpoint (#34) ----------------------------------
+def _best_run(tmp_path: Path, scores: list[float], **options) -> list[int]:
+    """Train len(scores) epochs with the figure ``score`` reported at each epoch's end;
+    the epochs (from 1) a ``save_best_only`` checkpoint was written at."""
+    model = regression_model()
+    it = iter(scores)
+
+    def report(event, state):
+        state.values["score"] = next(it)
+
+    cbs = [
+        twt.LambdaCallback(report, twt.on_epoch(), priority=50),
+        twt.CheckpointCallback(tmp_path, save_best_only=True, keep=10, **options),
+    ]
+    model.train(regression_data(), epochs=len(scores), batch_size=16, callbacks=cbs, verbose=0)
+    saved = sorted((tmp_path / "checkpoints").glob("ckpt-*"))
+    return [json.loads((p / "state.json").read_text())["epoch"] for p in saved]
+
+
+@pytest.mark.parametrize(
+    ("mode", "epochs"), [("min", [1, 2, 4]), ("auto", [1, 2, 4]), ("max", [1, 5])]
+)
+def test_save_best_only_saves_when_the_figure_improves(
+    tmp_path: Path, mode: str, epochs: list[int]
+) -> None:
+    assert _best_run(tmp_path, [1.0, 0.5, 0.7, 0.4, 2.0], monitor="score", mode=mode) == epochs
+
+
+def test_save_best_only_on_an_unknown_figure_lists_the_figures(tmp_path: Path) -> None:
+    with pytest.raises(tw.ArgumentError) as err:
+        _best_run(tmp_path, [1.0, 0.5], monitor="val_acc")
+    text = str(err.value)
+    assert "monitor='val_acc' is not a figure of this training" in text
+    assert "loss" in text and "score" in text and "need validation data" in text
+    assert not list(tmp_path.glob("checkpoints/ckpt-*"))  # nothing saved
+
+
+def test_save_best_only_modes_follow_keras() -> None:
+    for monitor, mode in [("val_loss", "min"), ("val_accuracy", "max"), ("acc", "max")]:
+        assert twt.CheckpointCallback("x", save_best_only=True, monitor=monitor).mode == mode
+    with pytest.raises(tw.ArgumentError, match="mode must be"):
+        twt.CheckpointCallback("x", save_best_only=True, mode="best")
+    with pytest.raises(tw.ArgumentError, match="every_steps"):
+        twt.CheckpointCallback("x", save_best_only=True, every_steps=5)
