@@ -6,14 +6,18 @@ that leaves it is refused at validation with its dotted path, unless the command
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from twtrain_helpers import TINY, regression_data, regression_model, tensorweave
 
 import tensorweave as tw
 import tensorweave.config as twc
 import tensorweave_train as twt
+from tensorweave_train.runs.directory import output_path_problem
 from tensorweave_train.runs.job import in_run, validate_config
 
 
@@ -127,3 +131,24 @@ def test_python_paths_keep_their_meaning(tmp_path: Path, monkeypatch: pytest.Mon
     model.train(regression_data(), epochs=1, batch_size=16, callbacks=[logger], verbose=0)
     assert (tmp_path.parent / "py-log.csv").is_file()
     (tmp_path.parent / "py-log.csv").unlink()
+
+
+_PARTS = st.sampled_from(["..", ".", "a", "b", "logs", "~", "", "x.csv", "..a", "a.."])
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(_PARTS, min_size=1, max_size=6), absolute=st.booleans())
+def test_hostile_output_paths_never_leave_the_run(
+    tmp_path_factory: pytest.TempPathFactory, parts: list[str], absolute: bool
+) -> None:
+    """Any path the validator accepts, joined to the run directory, stays inside it."""
+    run = tmp_path_factory.getbasetemp() / "prop-run"
+    run.mkdir(exist_ok=True)
+    value = ("/" if absolute else "") + "/".join(parts)
+    problem = output_path_problem(value, run)
+    inside = os.path.realpath(os.path.join(run, value))
+    stays = inside == str(run.resolve()) or inside.startswith(str(run.resolve()) + os.sep)
+    if problem is None:
+        assert stays and not absolute and not value.startswith("~"), value
+    elif not absolute and not value.startswith("~"):
+        assert not stays, (value, problem)
