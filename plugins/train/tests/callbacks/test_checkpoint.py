@@ -41,6 +41,19 @@ def test_pruning_removes_only_the_owners_checkpoints(tmp_path: Path) -> None:
     assert Checkpointer.owner_of(tmp_path / "checkpoints" / "ckpt-0000000002") == "run-a"
 
 
+def test_python_checkpoints_never_prune_a_runs(tmp_path: Path) -> None:
+    """``Checkpoint.v1(some_run, keep=1)`` in a Python program, outside any run."""
+    model = regression_model()
+    model.build()
+    for step in (1, 2):
+        Checkpointer(tmp_path, keep=3, owner="the-run").save(model, _snapshot(step))
+    python = Checkpointer(tmp_path, keep=1)
+    assert python.owner == ""
+    for step in (3, 4):
+        python.save(model, _snapshot(step))
+    assert _ckpts(tmp_path) == [f"ckpt-{s:010d}" for s in (1, 2, 4)]
+
+
 def test_the_run_being_trained_owns_what_it_saves(tmp_path: Path) -> None:
     model = regression_model()
     cb = twt.CheckpointCallback(tmp_path, every_steps=2, every_epochs=None, keep=1)
