@@ -99,7 +99,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         clip_gradients,
     )
     from tensorweave_train.runs.cluster import Cluster, ClusterError, cluster_config
-    from tensorweave_train.runs.directory import RunDirError, resolve_run
+    from tensorweave_train.runs.directory import OutputPath, RunDirError, resolve_run
     from tensorweave_train.runs.ensemble import Ensemble
     from tensorweave_train.runs.export import Predictor, export_saved_model
     from tensorweave_train.runs.job import (
@@ -190,6 +190,7 @@ _EXPORTS = {
     "export_run": f"{_R}.run",
     "resolve_run": f"{_R}.directory",
     "RunDirError": f"{_R}.directory",
+    "OutputPath": f"{_R}.directory",
     "Job": f"{_R}.job",
     "build_job": f"{_R}.job",
     "build_model": f"{_R}.job",
@@ -280,6 +281,7 @@ __all__ = [
     "export_run",
     "resolve_run",
     "RunDirError",
+    "OutputPath",
     "Job",
     "build_job",
     "build_model",

@@ -18,13 +18,15 @@ import tensorflow as tf
 
 from tensorweave_train.loop.distribute import is_chief
 from tensorweave_train.loop.events import Callback, Event, TrainState, on_epoch, on_step, on_train
+from tensorweave_train.runs.directory import OutputPath
 
 __all__ = ["CSVLogger", "TensorBoard"]
 
 
 class CSVLogger(Callback):
     """Append one row per epoch (epoch numbered from 1, step and every value) to the CSV
-    file ``filename``.
+    file ``filename``. Its folder is made when missing; in a config run by ``tensorweave
+    train``, ``filename`` is relative to the run directory (``OutputPath``).
 
     Resuming appends to the same file; the header is written once, and a new value
     appearing later adds no column (it is left out). Rows of the epochs a resumed run
@@ -37,7 +39,7 @@ class CSVLogger(Callback):
 
     priority = 50
 
-    def __init__(self, filename: str | os.PathLike[str]) -> None:
+    def __init__(self, filename: OutputPath) -> None:
         self.path = os.fspath(filename)
         self.triggers = (on_epoch(), on_train())
         self._fields: list[str] | None = None
@@ -58,6 +60,8 @@ class CSVLogger(Callback):
             return
         row = {"epoch": state.epoch + 1, "step": state.step, **state.values}  # from 1
         exists = os.path.exists(self.path) and os.path.getsize(self.path) > 0
+        if not exists and os.path.dirname(self.path):
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)  # logs/x.csv in a run
         if self._fields is None:
             if exists:
                 self._fields = self._drop_rows_from(state.epoch + 1) or list(row)
@@ -130,7 +134,9 @@ class TensorBoard(Callback):
     (``epoch/<name>``, at the step count, plus ``epoch/epoch``), the step loss every
     ``update_freq`` steps when it is a number (Keras: ``"epoch"``, the default, writes per
     epoch only), and the train step's graph at the start (``write_graph``). Works without
-    the ``tensorboard`` package (only viewing the logs needs it). Keras's names.
+    the ``tensorboard`` package (only viewing the logs needs it). Keras's names. In a
+    config run by ``tensorweave train``, ``log_dir`` is relative to the run directory
+    (``OutputPath``).
     """
 
     priority = 50
@@ -138,7 +144,7 @@ class TensorBoard(Callback):
 
     def __init__(
         self,
-        log_dir: str | os.PathLike[str] = "logs",
+        log_dir: OutputPath = "logs",
         update_freq: int | str | None = "epoch",
         write_graph: bool = True,
     ) -> None:

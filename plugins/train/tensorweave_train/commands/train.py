@@ -5,7 +5,10 @@ pack's, e.g. tensorweave-models' ``transformer-chars``) or a file with ``--secti
 overrides, optionally warm-started from a trained run (``--warm-start RUN|NAME@VERSION``
 with ``--include``/``--exclude``/``--rename``); ``train CONFIG --help`` lists the
 parameters of the components the config selects. ``resume`` continues a run from its
-newest valid checkpoint (``--train.epochs=N`` is the new total).
+newest valid checkpoint (``--train.epochs=N`` is the new total). A config writes only in
+its run directory: its output paths (``CSVLogger.v1``'s ``filename``...) are relative to
+it, and one that is absolute or leaves it is refused (exit 4, with its dotted path) unless
+the command line says ``--allow-paths-outside``.
 
 On several workers (``--train.strategy=multi_worker``) each worker runs ``train`` with the
 cluster, ``--workers HOST:PORT,HOST:PORT --task N`` (which writes ``TF_CONFIG``), or
@@ -53,6 +56,7 @@ def train_parser() -> CommandParser:
     p.add_argument("config", nargs="?", help="config file or built-in job's name")
     p.add_argument("--run-dir", help="where to write the run (default runs/NAME-TIME)")
     p.add_argument("--overwrite", action="store_true", help="replace the run already in --run-dir")
+    _allow_paths_outside(p)
     p.add_argument(
         "--quiet", action="store_true", help="print only the final summary (and a stop's reason)"
     )
@@ -92,6 +96,16 @@ def train_parser() -> CommandParser:
         help="restart this worker up to N times when it loses another worker (default 3)",
     )
     return p
+
+
+def _allow_paths_outside(p: CommandParser) -> None:
+    p.add_argument(
+        "--allow-paths-outside",
+        action="store_true",
+        help="let the config's output paths (CSVLogger.v1 filename, TensorBoard.v1 log_dir, "
+        "Checkpoint.v1 directory...) be absolute or leave the run directory; a config "
+        "alone cannot allow it",
+    )
 
 
 def _join_cluster(args: argparse.Namespace, cfg: dict[str, Any]) -> bool:
@@ -196,6 +210,7 @@ def cmd_train(argv: list[str]) -> int:
             progress=args.progress,
             out=_out(args),
             overwrite=args.overwrite,
+            paths_outside=args.allow_paths_outside,
         )
     except Exception as err:
         if clustered:
@@ -236,12 +251,17 @@ def cmd_resume(argv: list[str]) -> int:
     parser = run_parser("resume", "Continue a run from its newest valid checkpoint.")
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument("--progress", action="store_true", default=None)
+    _allow_paths_outside(parser)
     args, overrides = parse_command_line(argv, parser)
     if args.help:
         parser.print_help()
         return EXIT_OK
     summary = resume_job(
-        need_run_dir(args, parser), overrides, progress=args.progress, out=_out(args)
+        need_run_dir(args, parser),
+        overrides,
+        progress=args.progress,
+        out=_out(args),
+        paths_outside=args.allow_paths_outside,
     )
     print_summary(summary)
     return EXIT_OK

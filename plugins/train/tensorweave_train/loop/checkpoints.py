@@ -21,6 +21,14 @@ skipped with a warning and the previous one used. The ``Checkpoint.v1`` callback
 (``callbacks.checkpoint``) saves them while training; ``Model.train(resume=...)`` and a
 ``runs.Run`` restore them.
 
+A checkpoint's manifest names its ``owner``: the run that wrote it (the id of its run
+directory, set by whoever trains the run with ``writing_for``), or ``""`` for one written
+outside a run (a Python program's ``Checkpoint.v1``). Pruning (``keep``) removes only
+checkpoints of the same owner, and a re-saved step replaces only its own: a checkpoint
+directory shared with another run loses nothing of that run's. While a run trains, its
+``guard`` refuses a checkpoint directory that belongs to another run before anything is
+written.
+
 >>> import tempfile
 >>> ck = Checkpointer(tempfile.mkdtemp())
 >>> ck.checkpoints()
@@ -29,18 +37,64 @@ skipped with a warning and the previous one used. The ``Checkpoint.v1`` callback
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 import json
 import os
 import shutil
 import time
 import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import tensorflow as tf
 
-__all__ = ["Checkpointer", "CorruptCheckpointWarning", "trackables"]
+import tensorweave as tw
+
+__all__ = [
+    "CheckpointOwnerError",
+    "Checkpointer",
+    "CorruptCheckpointWarning",
+    "trackables",
+    "writing_for",
+]
+
+# the run being trained: its id, and a check that a checkpoint directory is not another run's
+_WRITING_FOR: contextvars.ContextVar[tuple[str, Callable[[Path], None] | None] | None] = (
+    contextvars.ContextVar("tensorweave_checkpoint_owner", default=None)
+)
+
+
+@contextlib.contextmanager
+def writing_for(owner: str, guard: Callable[[Path], None] | None = None) -> Iterator[None]:
+    """Checkpoints saved inside this block belong to the run ``owner`` (an id), and
+    ``guard(directory)`` (raising when ``directory`` belongs to another run) checks every
+    checkpoint directory before its first write. Whoever trains a run sets it
+    (``runs.training``).
+
+    >>> import tempfile
+    >>> with writing_for("run-1"):
+    ...     Checkpointer(tempfile.mkdtemp()).owner
+    'run-1'
+    """
+    token = _WRITING_FOR.set((owner, guard))
+    try:
+        yield
+    finally:
+        _WRITING_FOR.reset(token)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
 
 FORMAT = 1
 _PREFIX = "ckpt-"
@@ -48,6 +102,12 @@ _PREFIX = "ckpt-"
 
 class CorruptCheckpointWarning(UserWarning):
     """A checkpoint failed its checksum (or was partial) and an older one was used."""
+
+
+class CheckpointOwnerError(tw.TensorweaveError):
+    """A checkpoint directory (or one checkpoint) belongs to another run: a usage error."""
+
+    exit_code = 2
 
 
 def _sha256(path: Path) -> str:
@@ -81,13 +141,46 @@ class Checkpointer:
 
     Args:
         directory: the run directory.
-        keep: how many checkpoints to keep (the oldest are deleted after a save).
+        keep: how many of this owner's checkpoints to keep (its oldest are deleted after
+            a save; other owners' are never deleted).
+        owner: the run the checkpoints belong to (default: the run ``writing_for`` names,
+            else ``""``, a checkpoint written outside a run).
     """
 
-    def __init__(self, directory: str | os.PathLike[str], keep: int = 3) -> None:
+    def __init__(
+        self, directory: str | os.PathLike[str], keep: int = 3, owner: str | None = None
+    ) -> None:
         self.run_dir = Path(directory)
         self.directory = self.run_dir / "checkpoints"
         self.keep = max(1, int(keep))
+        self._owner = owner
+        self._guarded = False
+
+    @property
+    def owner(self) -> str:
+        """The run these checkpoints belong to (see ``writing_for``)."""
+        if self._owner is not None:
+            return self._owner
+        current = _WRITING_FOR.get()
+        return current[0] if current is not None else ""
+
+    @staticmethod
+    def owner_of(path: Path) -> str | None:
+        """The owner a checkpoint's manifest names (``""``: written outside a run), or
+        ``None`` when it cannot be read (partial, damaged)."""
+        try:
+            manifest = json.loads((path / "MANIFEST.json").read_text(encoding="utf-8"))
+            owner = manifest.get("owner", "")
+        except (OSError, ValueError, AttributeError):
+            return None
+        return owner if isinstance(owner, str) else None
+
+    def _guard(self) -> None:
+        current = _WRITING_FOR.get()
+        if self._guarded or current is None or current[1] is None:
+            return
+        current[1](self.run_dir)  # raises: the directory is another run's
+        self._guarded = True
 
     def checkpoints(self) -> list[Path]:
         """Checkpoint directories, oldest first (whether valid or not)."""
@@ -99,6 +192,8 @@ class Checkpointer:
     def save(self, model: Any, snapshot: dict[str, Any]) -> Path:
         """Write a checkpoint of ``model`` and the loop ``snapshot``; returns its path."""
         step = int(snapshot.get("step", 0))
+        self._guard()
+        owner = self.owner
         self.directory.mkdir(parents=True, exist_ok=True)
         final = self.directory / f"{_PREFIX}{step:010d}"
         tmp = self.directory / f".tmp-{final.name}-{os.getpid()}-{time.monotonic_ns()}"
@@ -112,10 +207,18 @@ class Checkpointer:
                 _fsync_file(f)
                 files[f.name] = {"sha256": _sha256(f), "size": f.stat().st_size}
             manifest = tmp / "MANIFEST.json"
-            manifest.write_text(json.dumps({"format": FORMAT, "step": step, "files": files}))
+            manifest.write_text(
+                json.dumps({"format": FORMAT, "step": step, "owner": owner, "files": files})
+            )
             _fsync_file(manifest)
             _fsync_dir(tmp)
             if final.exists():  # re-saving a step: move the old one aside first
+                if self.owner_of(final) not in (owner, None):
+                    raise CheckpointOwnerError(
+                        f"{final} was written by another run (owner "
+                        f"{self.owner_of(final)!r}); refusing to replace it. Fix: give this "
+                        "run a checkpoint directory of its own."
+                    )
                 old = final.with_name(f".old-{final.name}-{time.monotonic_ns()}")
                 os.replace(final, old)
                 shutil.rmtree(old, ignore_errors=True)
@@ -128,10 +231,19 @@ class Checkpointer:
         return final
 
     def _prune(self) -> None:
-        for stale in self.directory.glob(".tmp-*"):
-            if not stale.name.endswith(f"-{os.getpid()}") and f"-{os.getpid()}-" not in stale.name:
+        """Remove this owner's checkpoints beyond ``keep`` (never another owner's, nor one
+        whose manifest cannot be read), and the temporary directories that processes no
+        longer alive left (``.tmp-ckpt-…-PID-…``)."""
+        for stale in self.directory.glob(f".tmp-{_PREFIX}*"):
+            try:
+                pid = int(stale.name.rsplit("-", 2)[-2])
+            except (ValueError, IndexError):
+                continue  # not a name this class writes
+            if pid != os.getpid() and not _pid_alive(pid):
                 shutil.rmtree(stale, ignore_errors=True)
-        for old in self.checkpoints()[: -self.keep]:
+        owner = self.owner
+        mine = [p for p in self.checkpoints() if self.owner_of(p) == owner]
+        for old in mine[: -self.keep]:
             shutil.rmtree(old, ignore_errors=True)
 
     @staticmethod

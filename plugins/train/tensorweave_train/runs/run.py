@@ -95,11 +95,19 @@ class Run:
         parts: Sequence[str] | None = _EVALUATED,
         *,
         plan: twc.Plan | None = None,
+        paths_outside: bool = False,
     ) -> Job:
         """The run's job (model and data; every part with ``parts=None``), its model
         restored from the newest valid checkpoint; ``plan``: the validation of
-        ``self.config(overrides)`` already made (``validate_config``)."""
-        job = build_job(plan if plan is not None else self.config(overrides), parts)
+        ``self.config(overrides)`` already made (``validate_config``). The config's output
+        paths are read inside the run directory (``job.in_run``; one leaving it is refused
+        unless ``paths_outside``)."""
+        job = build_job(
+            plan if plan is not None else self.config(overrides),
+            parts,
+            run_dir=self.path,
+            paths_outside=paths_outside,
+        )
         self._restored(job.model, overrides)
         return job
 

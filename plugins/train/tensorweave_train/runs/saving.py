@@ -28,7 +28,7 @@ from typing import Any
 import tensorweave.config as twc
 from tensorweave_train.loop.checkpoints import Checkpointer
 from tensorweave_train.loop.model import Model
-from tensorweave_train.runs.directory import write_run_directory
+from tensorweave_train.runs.directory import run_id, write_run_directory
 
 __all__ = ["model_config", "job_config", "save_model"]
 
@@ -111,7 +111,9 @@ def save_model(model: Any, path: str | Path, *, overwrite: bool = False) -> Path
     where, lock = write_run_directory(path, config, overwrite=overwrite)
     try:
         steps = [int(o.iterations.numpy()) for o in model.optimizers.values()]
-        Checkpointer(where, keep=1).save(model, {"step": max(steps), "epoch": 0, "epoch_step": 0})
+        Checkpointer(where, keep=1, owner=run_id(where)).save(
+            model, {"step": max(steps), "epoch": 0, "epoch_step": 0}
+        )
     finally:
         lock.release()
     return where

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -33,11 +32,20 @@ from tensorweave_train.callbacks.interrupt import InterruptToStop
 from tensorweave_train.callbacks.loggers import CSVLogger, TensorBoard
 from tensorweave_train.callbacks.progress import Progress
 from tensorweave_train.callbacks.stop_on_nan import StopOnNaN
+from tensorweave_train.loop.checkpoints import writing_for
 from tensorweave_train.loop.nonfinite import non_finite
 from tensorweave_train.runs.cluster import Cluster
-from tensorweave_train.runs.directory import RunDirError, RunLock, write_run_directory
+from tensorweave_train.runs.directory import (
+    RunDirError,
+    RunLock,
+    checkpoint_guard,
+    remove_run_dir,
+    run_id,
+    write_run_directory,
+)
 from tensorweave_train.runs.job import (
     Job,
+    build_callbacks,
     build_data,
     build_job,
     check_settings,
@@ -139,19 +147,20 @@ def _fit(
     started = time.perf_counter()
     interrupt.install()
     try:
-        history = job.model.train(
-            train_data,
-            epochs=settings.epochs,
-            batch_size=settings.batch_size,
-            validation=valid if len(next(iter(valid.values()))) else None,
-            callbacks=callbacks,
-            shuffle=settings.shuffle,
-            seed=settings.seed,
-            # on several workers every one takes part in the restore (the chief's, shared)
-            resume=run.path if resume or dist.cluster is not None else None,
-            verbose=0,  # the job's display is among the callbacks
-            shard=settings.shard,
-        )
+        with writing_for(run_id(run.path), checkpoint_guard(run.path)):  # prunes only its own
+            history = job.model.train(
+                train_data,
+                epochs=settings.epochs,
+                batch_size=settings.batch_size,
+                validation=valid if len(next(iter(valid.values()))) else None,
+                callbacks=callbacks,
+                shuffle=settings.shuffle,
+                seed=settings.seed,
+                # on several workers every one takes part in the restore (the chief's, shared)
+                resume=run.path if resume or dist.cluster is not None else None,
+                verbose=0,  # the job's display is among the callbacks
+                shard=settings.shard,
+            )
     finally:
         interrupt.uninstall()
     if interrupt.hit:
@@ -243,6 +252,7 @@ def train_job(
     progress: bool | None = None,
     out: Print = print,
     overwrite: bool = False,
+    paths_outside: bool = False,
 ) -> dict[str, Any]:
     """Train the job ``cfg`` describes into a new run directory; returns the summary.
 
@@ -250,6 +260,9 @@ def train_job(
     ``run_dir`` (or ``[run] dir``; default a new ``runs/<name>-<time>``) is refused when it
     holds a run, unless ``overwrite``; it is locked while training and removed again when
     the run fails before its first checkpoint. ``out``: ``print``, or ``None`` for quiet.
+    The config's output paths (options typed ``OutputPath``: ``CSVLogger.v1``'s
+    ``filename``...) are relative to the run directory, and one that leaves it is refused
+    at validation unless ``paths_outside`` (``--allow-paths-outside``).
 
     Under a multi-worker strategy every worker names the same ``run_dir``, only the chief
     writes it, and a run of the same config there that did not finish is continued from
@@ -257,13 +270,14 @@ def train_job(
     """
     # every problem of the config at once, before anything is built; validated once: the
     # plan builds the data and the job and fills the config
-    plan = validate_config(cfg)
+    plan = validate_config(cfg, paths_outside=paths_outside)
     data = None if _serving(cfg) else build_data(plan)  # before a strategy starts servers
     dist = job_distribution(plan)  # before TensorFlow runs anything else
     if dist.serves:
         return _serve(dist, out)
     with dist.scope():
-        job = build_job(plan, data=data)
+        # the callbacks once the run directory is known: their paths are inside it
+        job = build_job(plan, [k for k in plan.config if k != "callbacks"], data=data)
     filled = twc.fill(plan)
     _check_data(job)  # missing fields, NaN: before anything is written
     explicit = run_dir if run_dir is not None else job.run.dir
@@ -273,6 +287,8 @@ def train_job(
         if not dist.is_chief:  # writes nothing: the chief writes the run
             if out is not None:
                 out(f"training {job.run.name} as {dist.describe()}\n  run directory: {explicit}")
+            with dist.scope():
+                job.callbacks = build_callbacks(plan, explicit, paths_outside=paths_outside)
             return _fit(job, Run(explicit), progress=progress, out=out, dist=dist)
         if _unfinished(explicit, filled):
             kind = "resume"  # the same command again: continue from the last checkpoint
@@ -289,6 +305,8 @@ def train_job(
         )
     run = Run(where)
     try:
+        with dist.scope():
+            job.callbacks = build_callbacks(plan, where, paths_outside=paths_outside)
         if kind == "train":
             Processors.of_data(job.data, [i.name for i in job.model.inputs]).save(
                 where / Run.PROCESSORS
@@ -305,7 +323,7 @@ def train_job(
     except BaseException:
         lock.release()
         if created and not run.checkpointer.checkpoints():
-            shutil.rmtree(where, ignore_errors=True)  # nothing to resume: leave nothing
+            remove_run_dir(where)  # nothing to resume: leave nothing (only what it wrote)
         raise
     finally:
         lock.release()
@@ -317,6 +335,7 @@ def resume_job(
     *,
     progress: bool | None = None,
     out: Print = print,
+    paths_outside: bool = False,
 ) -> dict[str, Any]:
     """Continue an interrupted run from its newest valid checkpoint (``train.epochs`` is
     the total; raise it with an override to train longer).
@@ -334,11 +353,13 @@ def resume_job(
             "tensorweave train command again (the same --run-dir). Fix: do that, or resume it "
             "in one process with --train.strategy=default."
         )
-    plan = validate_config(cfg)  # once: the plan builds the job and fills the config
+    # once: the plan builds the job and fills the config
+    plan = validate_config(cfg, paths_outside=paths_outside)
     dist = job_distribution(plan)
     with RunLock(run.path):
         with dist.scope():
-            job = run.job(overrides, parts=None, plan=plan)  # restored: the overrides fit
+            # restored: the overrides fit; the callbacks' paths inside the run
+            job = run.job(overrides, parts=None, plan=plan, paths_outside=paths_outside)
         _check_data(job)
         if overrides:
             twc.save(twc.fill(plan), run.path / Run.CONFIG)

@@ -35,7 +35,7 @@ def test_new_run_dirs_in_the_same_second_differ(tmp_path: Path) -> None:
         "mlp-20260101-120000-2",
         "mlp-20260101-120000-3",
     ]
-    assert all(p.is_dir() and not any(p.iterdir()) for p in made)
+    assert all(p.is_dir() and [q.name for q in p.iterdir()] == [rundir.MARKER] for p in made)
 
 
 @pytest.mark.parametrize("name", ["../escape", "/abs/path", "a/b", "a\\b", "..", "", " x"])
@@ -75,15 +75,110 @@ def test_stale_lock_of_a_dead_process_is_taken_over(tmp_path: Path) -> None:
 def test_claim_refuses_a_directory_holding_a_run_unless_overwrite(tmp_path: Path) -> None:
     run = tmp_path / "run"
     run.mkdir()
+    rundir.write_marker(run)
     (run / "config.json").write_text("{}")
     with pytest.raises(RunDirError, match=r"already holds a run .*--overwrite"):
         claim(run)
     assert (run / "config.json").exists() and not (run / rundir.LOCK).exists()
+    old = rundir.read_marker(run)
     where, lock = claim(run, overwrite=True)
     try:
-        assert [p.name for p in where.iterdir()] == [rundir.LOCK]
+        assert sorted(p.name for p in where.iterdir()) == [rundir.LOCK, rundir.MARKER]
+        assert rundir.read_marker(run)["id"] != old["id"]  # a new run
     finally:
         lock.release()
+
+
+# -- tensorweave deletes only what it wrote (#33) ---------------------------------------
+def _users_folder(where: Path) -> dict[str, str]:
+    """A folder of the user's own files (no marker): a note, a sub-folder, a link."""
+    where.mkdir(parents=True)
+    (where / "notes.txt").write_text("my notes")
+    (where / "data").mkdir()
+    (where / "data" / "thesis.tex").write_text("\\section{mine}")
+    (where / "config.json").write_text("{}")  # even a file named like a run's
+    return _snapshot(where)
+
+
+def _snapshot(where: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(where)): p.read_text() if p.is_file() else "<dir>"
+        for p in sorted(where.rglob("*"))
+    }
+
+
+def test_claim_never_empties_a_folder_tensorweave_did_not_write(tmp_path: Path) -> None:
+    mine = tmp_path / "mine"
+    before = _users_folder(mine)
+    with pytest.raises(RunDirError) as err:
+        claim(mine, overwrite=True)
+    text = str(err.value)
+    assert "holds 3 files not written by tensorweave (config.json, data, notes.txt)" in text
+    assert "refusing to empty it" in text and "choose an empty or new folder" in text
+    assert _snapshot(mine) == before  # nothing removed, no lock or marker left
+
+
+def test_claim_without_overwrite_says_what_the_folder_is(tmp_path: Path) -> None:
+    mine = tmp_path / "mine"
+    _users_folder(mine)
+    with pytest.raises(RunDirError, match="non-empty folder of other files") as err:
+        claim(mine)
+    assert "a run" not in str(err.value)
+    run = tmp_path / "run"
+    run.mkdir()
+    rundir.write_marker(run)
+    (run / "config.json").write_text("{}")
+    with pytest.raises(RunDirError, match="already holds a run"):
+        claim(run)
+
+
+def test_a_copied_or_forged_marker_link_does_not_count(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    rundir.write_marker(elsewhere)
+    mine = tmp_path / "mine"
+    before = _users_folder(mine)
+    (mine / rundir.MARKER).symlink_to(elsewhere / rundir.MARKER)
+    with pytest.raises(RunDirError, match="not written by tensorweave"):
+        claim(mine, overwrite=True)
+    assert (mine / "notes.txt").read_text() == "my notes" and (mine / "data").is_dir()
+    assert before.items() <= _snapshot(mine).items()
+
+
+def test_remove_run_dir_leaves_unmarked_folders(tmp_path: Path) -> None:
+    mine = tmp_path / "mine"
+    before = _users_folder(mine)
+    assert rundir.remove_run_dir(mine) is False and _snapshot(mine) == before
+    ours = new_run_dir(tmp_path, "x")
+    assert rundir.remove_run_dir(ours) is True and not ours.exists()
+
+
+def test_real_train_overwrite_keeps_the_users_files(tmp_path: Path) -> None:
+    """The attack: ``tensorweave train --run-dir MY_FOLDER --overwrite``."""
+    mine = tmp_path / "mine"
+    before = _users_folder(mine)
+    proc = subprocess.run(
+        [TENSORWEAVE, "train", *TINY, "--quiet", "--run-dir", str(mine), "--overwrite"],
+        cwd=tmp_path,
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "not written by tensorweave (config.json, data, notes.txt)" in proc.stderr
+    assert "refusing to empty it" in proc.stderr
+    assert _snapshot(mine) == before
+    proc = subprocess.run(
+        [TENSORWEAVE, "train", *TINY, "--quiet", "--run-dir", str(mine)],
+        cwd=tmp_path,
+        env=cli_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 2 and "non-empty folder of other files" in proc.stderr
+    assert "holds a run" not in proc.stderr and _snapshot(mine) == before
 
 
 @pytest.mark.slow

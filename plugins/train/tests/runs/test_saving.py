@@ -145,3 +145,33 @@ def test_a_subclass_without_its_own_config_is_refused(tmp_path):
         model.save(tmp_path / "saved")
     assert "Fix: define get_config()" in str(info.value)
     assert not (tmp_path / "saved").exists()
+
+
+def _tiny():
+    tw.reset_names()
+    x = tw.Input(n_units=3, name="x")
+    return twt.Model(inputs=x, outputs=tw.layers["Linear.v1"](x, n_units=2))
+
+
+def test_save_overwrite_never_empties_a_folder_of_the_users_files(tmp_path) -> None:
+    """The attack (#33): ``model.save(MY_FOLDER, overwrite=True)``."""
+    mine = tmp_path / "mine"
+    (mine / "sub").mkdir(parents=True)
+    (mine / "notes.txt").write_text("my notes")
+    (mine / "sub" / "data.csv").write_text("1,2")
+    with pytest.raises(tw.TensorweaveError) as err:
+        _tiny().save(mine, overwrite=True)
+    assert "2 files not written by tensorweave (notes.txt, sub)" in str(err.value)
+    assert "refusing to empty it" in str(err.value)
+    assert sorted(p.name for p in mine.rglob("*")) == ["data.csv", "notes.txt", "sub"]
+    assert (mine / "notes.txt").read_text() == "my notes"
+
+
+def test_save_overwrite_replaces_a_save_tensorweave_wrote(tmp_path) -> None:
+    where = _tiny().save(tmp_path / "saved")
+    with pytest.raises(tw.TensorweaveError, match="already holds a run"):
+        _tiny().save(where)
+    (where / "extra.txt").write_text("left by a previous save")
+    _tiny().save(where, overwrite=True)
+    assert not (where / "extra.txt").exists() and (where / "config.json").is_file()
+    assert twt.load_model(where) is not None

@@ -8,7 +8,8 @@
 - ``builtin``: built-in jobs by name (the ``jobs`` kind): ``config_path``, ``job_names``,
   ``load_config`` (no TensorFlow to find a job's file);
 - ``build``: ``build_model`` (the one place a config becomes a ``Model``), ``build_data``,
-  ``build_job`` and ``Job``.
+  ``build_job`` and ``Job``; ``in_run`` and ``build_callbacks``: the options typed
+  ``OutputPath`` read inside the run directory.
 
 Names are imported on first use.
 
@@ -26,9 +27,11 @@ import tensorweave as tw
 if TYPE_CHECKING:
     from tensorweave_train.runs.job.build import (
         Job,
+        build_callbacks,
         build_data,
         build_job,
         build_model,
+        in_run,
         settings_dict,
     )
     from tensorweave_train.runs.job.builtin import (
@@ -45,6 +48,7 @@ if TYPE_CHECKING:
         RunSettings,
         TrainSettings,
         check_layout,
+        check_output_paths,
         check_settings,
         settings_of,
         validate_config,
@@ -52,6 +56,8 @@ if TYPE_CHECKING:
 
 _EXPORTS = {
     "Job": "build",
+    "build_callbacks": "build",
+    "in_run": "build",
     "build_data": "build",
     "build_job": "build",
     "build_model": "build",
@@ -67,12 +73,15 @@ _EXPORTS = {
     "RunSettings": "settings",
     "TrainSettings": "settings",
     "check_layout": "settings",
+    "check_output_paths": "settings",
     "check_settings": "settings",
     "settings_of": "settings",
     "validate_config": "settings",
 }
 __all__ = [
     "Job",
+    "build_callbacks",
+    "in_run",
     "build_data",
     "build_job",
     "build_model",
@@ -88,6 +97,7 @@ __all__ = [
     "RunSettings",
     "TrainSettings",
     "check_layout",
+    "check_output_paths",
     "check_settings",
     "settings_of",
     "validate_config",

@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -20,19 +22,23 @@ import tensorflow as tf
 import tensorweave as tw
 import tensorweave.config as twc
 from tensorweave_train.loop.model import Model
+from tensorweave_train.runs.directory import output_params
 from tensorweave_train.runs.job.settings import (
     SECTIONS,
     RunSettings,
     TrainSettings,
+    check_output_paths,
     settings_of,
     validate_config,
 )
 
 __all__ = [
     "Job",
+    "build_callbacks",
     "build_model",
     "build_data",
     "build_job",
+    "in_run",
     "settings_dict",
 ]
 
@@ -165,15 +171,62 @@ def _nodes(graph: Any, names: Any) -> Any:
     return graph[names]
 
 
+def in_run(
+    plan: twc.Plan, run_dir: str | os.PathLike[str], *, paths_outside: bool = False
+) -> twc.Plan:
+    """``plan`` with the options typed ``OutputPath`` read relative to the run directory
+    ``run_dir`` (an absolute one, allowed by ``paths_outside`` alone, stays as it is).
+    ``run_dir`` exists: unless ``paths_outside``, a path that leaves it through a symbolic
+    link is a ``ConfigError`` with its dotted path. The config stays as written (``fill``
+    saves the relative paths: a resumed run reads them in its own directory)."""
+    if not paths_outside:
+        problems = check_output_paths(plan, run_dir)
+        if problems:
+            raise twc.ConfigError(problems)
+    blocks = []
+    for block in plan.blocks.values():
+        names = [n for n in output_params(block.component) if n in block.params]
+        moved = {
+            n: os.path.join(run_dir, os.fspath(block.params[n]))
+            for n in names
+            if isinstance(block.params[n], str | os.PathLike)
+        }
+        blocks.append(
+            dataclasses.replace(block, params={**block.params, **moved}) if moved else block
+        )
+    return twc.Plan(plan.config, blocks, list(plan), causes=plan.causes)
+
+
+def build_callbacks(
+    plan: twc.Plan, run_dir: str | os.PathLike[str], *, paths_outside: bool = False
+) -> list[Any]:
+    """The config's ``callbacks``, built with their output paths inside ``run_dir``
+    (``in_run``)."""
+    built = twc.build(in_run(plan, run_dir, paths_outside=paths_outside), ["callbacks"])
+    return list(built.get("callbacks") or [])
+
+
 def build_job(
-    source: Mapping[str, Any] | twc.Plan, parts: Sequence[str] | None = None, *, data: Any = None
+    source: Mapping[str, Any] | twc.Plan,
+    parts: Sequence[str] | None = None,
+    *,
+    data: Any = None,
+    run_dir: str | os.PathLike[str] | None = None,
+    paths_outside: bool = False,
 ) -> Job:
     """Build the data, the model and the callbacks of a job config (``source``, validated
     here with every problem at once) or of the ``twc.Plan`` of its validation
     (``validate_config``: nothing is validated again); ``parts`` limits what is built to
     those sections (default all); ``data``: the ``[data]`` section already built
-    (``build_data``)."""
-    plan = source if isinstance(source, twc.Plan) else validate_config(source, parts)
+    (``build_data``); ``run_dir``: the run directory the options typed ``OutputPath`` are
+    relative to (``in_run``; default: as written)."""
+    plan = (
+        source
+        if isinstance(source, twc.Plan)
+        else validate_config(source, parts, paths_outside=paths_outside)
+    )
+    if run_dir is not None:
+        plan = in_run(plan, run_dir, paths_outside=paths_outside)
     cfg = source if not isinstance(source, twc.Plan) else plan.config
     settings = settings_of(plan, "train")
     tf.random.set_seed(settings.seed)

@@ -44,13 +44,15 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import tensorweave as tw
 import tensorweave.config as twc
-from tensorweave_train.runs.directory import check_run_name
+from tensorweave.config.errors import join_path
+from tensorweave_train.runs.directory import check_run_name, output_params, output_path_problem
 
 __all__ = [
     "JOB_SECTIONS",
@@ -61,6 +63,7 @@ __all__ = [
     "settings_of",
     "check_settings",
     "check_layout",
+    "check_output_paths",
     "validate_config",
 ]
 
@@ -160,12 +163,51 @@ def settings_of(source: Mapping[str, Any] | twc.Plan, section: str) -> Any:
     return SECTIONS[section](**dict(source.get(section, {})))
 
 
-def validate_config(cfg: Mapping[str, Any], parts: Sequence[str] | None = None) -> twc.Plan:
+def check_output_paths(
+    plan: twc.Plan, run_dir: str | os.PathLike[str] | None = None
+) -> list[tuple[str, str]]:
+    """The options typed ``OutputPath`` (``CSVLogger.v1``'s ``filename``...) of the
+    ``plan``'s blocks whose value would write outside the run directory (absolute, leaving
+    it with ``..``, or, given the existing ``run_dir``, through a symbolic link), by
+    dotted path.
+
+    >>> plan = twc.validate({"callbacks": [{"@callbacks": "CSVLogger.v1", "filename": "../x.csv"}]})
+    >>> for path, problem in check_output_paths(plan):
+    ...     print(path, "->", problem.split(":")[0])
+    callbacks[0].filename -> '../x.csv' leaves the run directory
+    """
+    errors: list[tuple[str, str]] = []
+    for block in plan.blocks.values():
+        for name in output_params(block.component):
+            if name not in block.params:
+                continue
+            value = block.params[name]
+            problem = output_path_problem(value, run_dir)
+            if problem is not None:
+                errors.append(
+                    (
+                        join_path(block.path, name),
+                        f"{problem}: a config writes only inside its run directory (its "
+                        f"paths are relative to it). Fix: a relative path such as "
+                        f"{os.path.basename(os.fspath(value)) or 'out'!r}, or "
+                        "--allow-paths-outside on the command line to let this config write "
+                        "there",
+                    )
+                )
+    return errors
+
+
+def validate_config(
+    cfg: Mapping[str, Any], parts: Sequence[str] | None = None, *, paths_outside: bool = False
+) -> twc.Plan:
     """Validate a job config once: raise one ``ConfigError`` listing every problem
-    (settings, components, parameters, graph), or return its ``twc.Plan``, from which
-    ``build_data``, ``build_job``, ``build_model`` and ``twc.fill`` build and fill it with
-    no second lookup or validation. ``parts`` limits the component check to those sections
-    (``evaluate`` needs no callback's pack); the plan then holds those and the settings."""
+    (settings, components, parameters, graph, output paths), or return its ``twc.Plan``,
+    from which ``build_data``, ``build_job``, ``build_model`` and ``twc.fill`` build and
+    fill it with no second lookup or validation. ``parts`` limits the component check to
+    those sections (``evaluate`` needs no callback's pack); the plan then holds those and
+    the settings. An option typed ``OutputPath`` that would write outside the run
+    directory is a problem (``check_output_paths``) unless ``paths_outside`` (the command
+    line's ``--allow-paths-outside``: a config cannot say it of itself)."""
     chosen = (
         dict(cfg)
         if parts is None
@@ -174,6 +216,8 @@ def validate_config(cfg: Mapping[str, Any], parts: Sequence[str] | None = None) 
     # [train] and [run] are checked with the rest, by the one resolver; the plan keeps the
     # plugin failures behind its problems, to chain
     plan = twc.validate(chosen, sections=JOB_SECTIONS).with_problems(check_layout(cfg), first=True)
+    if not paths_outside:
+        plan = plan.with_problems(check_output_paths(plan))
     if plan:
         raise twc.ConfigError(plan)
     return plan
