@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tensorweave_store.db.urls import has_secret, redact
+from tensorweave_store.errors import StoreError
 from tensorweave_train import Callback, Event, TrainState, is_chief, on_epoch, on_train
 
 __all__ = ["RecordRun"]
@@ -48,6 +50,12 @@ class RecordRun(Callback):
         self.name = name
         self.tags = list(tags)
         self.config = dict(config) if config is not None else None
+        if store and has_secret(store):
+            raise StoreError(
+                f"RecordRun.v1: the store URL {redact(store)} holds a password, and a config is "
+                "written to disk and recorded. Fix: leave the password out of the URL and give "
+                "it to the driver (PGPASSWORD, ~/.pgpass), or set TENSORWEAVE_STORE / --store."
+            )
         self.store_url = store
         self.handle = handle
         self._own = handle is None
@@ -91,4 +99,4 @@ class RecordRun(Callback):
         if isinstance(error, KeyboardInterrupt):
             handle.finish("interrupted", error="interrupted (Ctrl-C)")
         else:
-            handle.finish("failed", error=f"{type(error).__name__}: {error}")
+            handle.finish("failed", error=redact(f"{type(error).__name__}: {error}"))

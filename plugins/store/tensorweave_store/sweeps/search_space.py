@@ -20,7 +20,7 @@ import difflib
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -221,6 +221,16 @@ class SweepSpec:
             sort_keys=True,
         )
         return f"sweep-{stem}-{hashlib.sha256(key.encode()).hexdigest()[:8]}"
+
+    def public(self) -> SweepSpec:
+        """This spec without the store URL (``store=None``): what may be written down or
+        handed on a command line. The study's attributes keep this; the workers get the URL
+        through their environment (``TENSORWEAVE_STORE``).
+
+        >>> SweepSpec("digits", [], store="postgresql://u:pw@h/db").public().store is None
+        True
+        """
+        return replace(self, store=None)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
