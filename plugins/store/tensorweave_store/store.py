@@ -78,8 +78,10 @@ class Store:
     ) -> RunHandle:
         """Record a new run (status ``running``) and start its heartbeat. With ``resume``,
         the existing run of ``run_dir`` (if any) is reopened instead."""
+        from tensorweave_store.names import check_name
+
         where = str(Path(run_dir).resolve()) if run_dir is not None else None
-        run_name = name or str((config.get("run") or {}).get("name") or "run")
+        run_name = check_name(name or str((config.get("run") or {}).get("name") or "run"), "run")
         run_id = None
         if resume and where is not None:
             try:
