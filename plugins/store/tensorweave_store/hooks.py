@@ -111,8 +111,9 @@ def tensorweave_job_ended(
 def tensorweave_resolve_run(reference: str) -> str | None:
     """``NAME@VERSION`` -> the model's local directory (fetched from the store)."""
     from tensorweave_store.db.urls import is_model_ref
+    from tensorweave_store.names import exists
 
-    if not is_model_ref(reference) or Path(reference).exists():
+    if not is_model_ref(reference) or exists(reference):
         return None
     from tensorweave_store.store import open_store
     from tensorweave_store.versions.models import materialize

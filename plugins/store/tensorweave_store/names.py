@@ -33,6 +33,7 @@ __all__ = [
     "check_sha",
     "check_relative",
     "inside",
+    "exists",
 ]
 
 MAX_NAME = 128
@@ -101,6 +102,20 @@ def check_relative(path: object) -> str:
             "re-register the model from its run."
         )
     return text
+
+
+def exists(path: str | os.PathLike[str], *, folder: bool = False) -> bool:
+    """Whether ``path`` exists (is a folder, with ``folder``); ``False`` for text no file
+    can be named (too long, NUL) rather than an ``OSError``.
+
+    >>> exists("x" * 5000), exists("/"), exists("a" + chr(0) + "b", folder=True)
+    (False, True, False)
+    """
+    try:
+        where = Path(path)
+        return where.is_dir() if folder else where.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def inside(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> Path:
