@@ -19,6 +19,7 @@ import pytest
 import sqlalchemy as sa
 from twstore_helpers import SWEEP_TINY, digits_args, store_env, tensorweave
 
+import tensorweave as tw
 from tensorweave_store.db.engine import connect, split_secrets
 from tensorweave_store.db.urls import redact
 from tensorweave_store.errors import StoreUnreachableError
@@ -101,6 +102,20 @@ def test_a_bad_url_and_a_bad_sqlite_path_hold_no_password(tmp_path: Path) -> Non
     with pytest.raises(StoreUnreachableError) as info:
         connect(f"postgresql+psycopg://bob:{PW}@127.0.0.1:99999999/db")
     assert PW not in "".join(traceback.format_exception(info.value))
+
+
+def test_a_config_cannot_hold_a_store_password(tmp_path: Path) -> None:
+    """A config's ``store`` (``RecordRun.v1``, ``store.v1``) is written to disk: one with a
+    password is refused, its message masking it."""
+    from tensorweave_store.datasets.versions import store_dataset
+    from tensorweave_store.runs.callback import RecordRun
+
+    url = f"postgresql+psycopg://bob:{PW}@127.0.0.1:{_closed_port()}/db"
+    for make in (lambda: RecordRun(store=url), lambda: store_dataset("d@1", store=url)):
+        with pytest.raises(tw.TensorweaveError, match="holds a password") as info:
+            make()
+        assert PW not in str(info.value)
+    assert RecordRun(store=f"sqlite:///{tmp_path}/s.db").store_url
 
 
 def _with_password(pg_url: str, form: str) -> str:

@@ -312,9 +312,10 @@ def write_predictions(
 
 
 def _open(store: str | None) -> Any:
+    from tensorweave_store.db.urls import config_url
     from tensorweave_store.store import open_store
 
-    return open_store(store)
+    return open_store(config_url(store, "the store datasets (store.v1, store_query.v1)"))
 
 
 def store_dataset(dataset: str, store: str | None = None) -> StoreSplits:

@@ -41,6 +41,7 @@ __all__ = [
     "SECRET_KEYS",
     "redact_tree",
     "has_secret",
+    "config_url",
 ]
 
 STORE_ENV = "TENSORWEAVE_STORE"
@@ -187,6 +188,24 @@ def redact_tree(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [redact_tree(v) for v in value]
     return value
+
+
+def config_url(url: str | None, component: str) -> str | None:
+    """``url``, a store URL given in a config (``component``'s ``store``); ``StoreError``
+    when it holds a password: a config is written to disk (``config.json``) and recorded.
+
+    >>> config_url("postgresql://u@h/db", "store.v1")
+    'postgresql://u@h/db'
+    """
+    if url and has_secret(url):
+        from tensorweave_store.errors import StoreError
+
+        raise StoreError(
+            f"{component}: the store URL {redact(url)} holds a password, and a config is "
+            "written to disk and recorded. Fix: leave the password out of the URL and give it "
+            "to the driver (~/.pgpass, PGPASSWORD), or set TENSORWEAVE_STORE / --store."
+        )
+    return url
 
 
 def has_secret(url: str) -> bool:

@@ -19,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tensorweave_store.db.urls import has_secret, redact
-from tensorweave_store.errors import StoreError
+from tensorweave_store.db.urls import config_url, redact
 from tensorweave_train import Callback, Event, TrainState, is_chief, on_epoch, on_train
 
 __all__ = ["RecordRun"]
@@ -50,13 +49,7 @@ class RecordRun(Callback):
         self.name = name
         self.tags = list(tags)
         self.config = dict(config) if config is not None else None
-        if store and has_secret(store):
-            raise StoreError(
-                f"RecordRun.v1: the store URL {redact(store)} holds a password, and a config is "
-                "written to disk and recorded. Fix: leave the password out of the URL and give "
-                "it to the driver (PGPASSWORD, ~/.pgpass), or set TENSORWEAVE_STORE / --store."
-            )
-        self.store_url = store
+        self.store_url = config_url(store, "RecordRun.v1")
         self.handle = handle
         self._own = handle is None
         self.triggers = (on_train(at="start"), on_epoch(), on_train())
