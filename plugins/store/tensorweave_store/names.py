@@ -14,7 +14,7 @@ result stays in its root).
 >>> check_name("../../x")
 Traceback (most recent call last):
 ...
-tensorweave_store.names.BadNameError: model name '../../x' is not allowed: ...
+tensorweave_store.errors.BadNameError: model name '../../x' is not allowed: ...
 """
 
 from __future__ import annotations
@@ -23,12 +23,11 @@ import os
 import re
 from pathlib import Path, PurePosixPath
 
-from tensorweave_store.errors import StoreError
+from tensorweave_store.errors import BadNameError
 
 __all__ = [
     "NAME_PATTERN",
     "MAX_NAME",
-    "BadNameError",
     "check_name",
     "check_sha",
     "check_relative",
@@ -41,12 +40,6 @@ MAX_NAME = 128
 NAME_PATTERN = rf"[A-Za-z0-9_][A-Za-z0-9_.=+-]{{0,{MAX_NAME - 1}}}"
 _NAME = re.compile(NAME_PATTERN)
 _SHA = re.compile(r"[0-9a-f]{64}")
-
-
-class BadNameError(StoreError):
-    """A name or a stored path that could leave its folder: a usage error (exit 2)."""
-
-    exit_code = 2
 
 
 def check_name(name: object, what: str = "model") -> str:

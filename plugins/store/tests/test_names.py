@@ -18,7 +18,8 @@ from twstore_helpers import store_env, tensorweave
 
 import tensorweave as tw
 from tensorweave_store.db import schema as S
-from tensorweave_store.names import NAME_PATTERN, BadNameError, check_name
+from tensorweave_store.errors import BadNameError
+from tensorweave_store.names import NAME_PATTERN, check_name
 from tensorweave_store.store import open_store
 
 
