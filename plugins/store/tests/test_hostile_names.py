@@ -22,6 +22,7 @@ from tensorweave_store.datasets import versions as datasets
 from tensorweave_store.hooks import tensorweave_resolve_run
 from tensorweave_store.names import check_name
 from tensorweave_store.store import open_store
+from tensorweave_store.sweeps.search_space import SweepSpec
 
 # ("@" is left out: NAME@VERSION is how a reference reads; "a@b" as a name is refused by
 # test_names.py)
@@ -103,6 +104,7 @@ def _calls(box: dict[str, Any], name: str) -> list[tuple[str, Any]]:
         ("start_run", lambda: store.start_run({}, name=name, heartbeat=False)),
         ("run lookup", lambda: store.run(name)),
         ("run delete", lambda: store.delete_run(name)),
+        ("sweep study", lambda: SweepSpec("digits", [], study=name).study_name()),
     ]
 
 
@@ -116,6 +118,8 @@ _COMMANDS = [
     ["runs", "show", "NAME"],
     ["runs", "tag", "NAME", "t"],
     ["runs", "rm", "NAME"],
+    ["sweep", "--study", "NAME", "--param", "optimizer.learning_rate=uniform(0.1,0.2)"],
+    ["sweep", "show", "NAME"],
 ]
 
 

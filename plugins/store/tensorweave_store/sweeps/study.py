@@ -193,6 +193,9 @@ def create_study(spec: SweepSpec) -> Any:
 
 def load_study(name: str, spec: SweepSpec) -> Any:
     """An existing study by name (``SweepError`` listing the studies there when absent)."""
+    from tensorweave_store.names import check_name
+
+    check_name(name, "study")
     optuna = quiet_optuna()
     store = storage(spec)
     names = optuna.get_all_study_names(store)
