@@ -64,6 +64,10 @@ _LAZY = {
     "ModelNotFoundError": "tensorweave_store.errors",
     "BlobIntegrityError": "tensorweave_store.errors",
     "DatasetNotFoundError": "tensorweave_store.errors",
+    "BadNameError": "tensorweave_store.errors",
+    "check_name": "tensorweave_store.names",
+    "NAME_PATTERN": "tensorweave_store.names",
+    "redact": "tensorweave_store.db.urls",
     "StoreOutageWarning": "tensorweave_store.db.outage",
 }
 

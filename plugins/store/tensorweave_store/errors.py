@@ -16,6 +16,7 @@ __all__ = [
     "ModelNotFoundError",
     "DatasetNotFoundError",
     "BlobIntegrityError",
+    "BadNameError",
 ]
 
 
@@ -45,3 +46,10 @@ class DatasetNotFoundError(StoreError, LookupError):
 
 class BlobIntegrityError(StoreError):
     """A blob's content does not match its sha256 name (tampered or truncated)."""
+
+
+class BadNameError(StoreError):
+    """A name outside ``names.NAME_PATTERN``, or a stored path that would leave its folder:
+    a usage error (exit 2)."""
+
+    exit_code = 2

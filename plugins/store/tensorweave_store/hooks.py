@@ -87,6 +87,8 @@ def tensorweave_job_ended(
     handle = active.pop(id(job.model), None)
     if handle is None:
         return
+    from tensorweave_store.db.urls import redact
+
     if error is None:
         try:
             handle.record_artifacts(run_dir)
@@ -95,22 +97,23 @@ def tensorweave_job_ended(
 
             warnings.warn(
                 f"tensorweave-store: run {handle.id} finished but its files were not stored "
-                f"({err}); register it later from {run_dir}.",
+                f"({redact(err)}); register it later from {run_dir}.",
                 stacklevel=2,
             )
         handle.finish("finished", summary=summary)
     elif isinstance(error, KeyboardInterrupt):
         handle.finish("interrupted", error="interrupted (Ctrl-C)")
     else:
-        handle.finish("failed", error=f"{type(error).__name__}: {error}")
+        handle.finish("failed", error=redact(f"{type(error).__name__}: {error}"))
 
 
 @tw.hookimpl
 def tensorweave_resolve_run(reference: str) -> str | None:
     """``NAME@VERSION`` -> the model's local directory (fetched from the store)."""
     from tensorweave_store.db.urls import is_model_ref
+    from tensorweave_store.names import exists
 
-    if not is_model_ref(reference) or Path(reference).exists():
+    if not is_model_ref(reference) or exists(reference):
         return None
     from tensorweave_store.store import open_store
     from tensorweave_store.versions.models import materialize

@@ -78,8 +78,12 @@ class Store:
     ) -> RunHandle:
         """Record a new run (status ``running``) and start its heartbeat. With ``resume``,
         the existing run of ``run_dir`` (if any) is reopened instead."""
+        from tensorweave_store.names import check_name
+
         where = str(Path(run_dir).resolve()) if run_dir is not None else None
-        run_name = name or str((config.get("run") or {}).get("name") or "run")
+        if name is None:
+            name = str((config.get("run") or {}).get("name") or "run")
+        run_name = check_name(name, "run")
         run_id = None
         if resume and where is not None:
             try:
@@ -147,10 +151,11 @@ class Store:
         """Record what a run kept in its directory while this store was out of reach (its
         ``store-backlog.jsonl``); ``ref`` is a run directory, id or name. Returns (run id,
         records written)."""
+        from tensorweave_store.names import exists
         from tensorweave_store.runs.handle import sync_backlog
 
         where = Path(str(ref))
-        if not where.is_dir():
+        if not exists(where, folder=True):
             run = self.run(str(ref))
             if not run.run_dir:
                 return run.id, 0  # a plain Model.train's run: nothing kept on disk
@@ -280,8 +285,9 @@ def load_model(ref: str, store: StoreLike | None = None) -> Any:
     """
     import tensorweave_train as twt
     from tensorweave_store.db.urls import is_model_ref
+    from tensorweave_store.names import exists
     from tensorweave_store.versions import models
 
-    if is_model_ref(ref) and not Path(ref).is_dir():
+    if is_model_ref(ref) and not exists(ref, folder=True):
         return twt.load_model(models.materialize(store or open_store(), ref))
     return twt.load_model(ref)

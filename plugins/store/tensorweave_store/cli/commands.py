@@ -104,18 +104,20 @@ def _runs_list(argv: list[str]) -> int:
 
 def _runs_show(argv: list[str]) -> int:
     from tensorweave_store.cli.report import show_run
+    from tensorweave_store.db.urls import redact
 
     p = _parser("runs", "show", "Show one run: config providers, versions, curves, files.")
     p.add_argument("run", help="run id, run directory or name")
     args = p.parse_args(argv)
     store = _store(args)
     run = store.run(args.run)
-    print(show_run(run, store.metrics(run.id), store.artifacts(run.id)))
+    print(redact(show_run(run, store.metrics(run.id), store.artifacts(run.id))))
     return 0
 
 
 def _runs_compare(argv: list[str]) -> int:
     from tensorweave_store.cli.report import compare_text, plot_compare
+    from tensorweave_store.db.urls import redact
 
     p = _parser("runs", "compare", "Config differences and metric curves, side by side.")
     p.add_argument("runs", nargs="+", help="two or more runs (id, directory or name)")
@@ -126,7 +128,7 @@ def _runs_compare(argv: list[str]) -> int:
     store = _store(args)
     runs = [store.run(r) for r in args.runs]
     metrics = [store.metrics(r.id) for r in runs]
-    print(compare_text(runs, metrics))
+    print(redact(compare_text(runs, metrics)))
     if args.output:
         print(f"\nwrote {plot_compare(runs, metrics, args.output)}")
     return 0

@@ -151,6 +151,7 @@ def _cmd_sweep(argv: list[str]) -> int:
         pruner=args.pruner,
         store_wait=args.store_wait,
     )
+    spec.study_name()  # --study NAME is a folder under the runs root: BadNameError (exit 2)
     try:
         sweep.check_params(spec)  # every --param path is in the config: before any trial
     except sweep.SweepError as err:

@@ -45,6 +45,7 @@ from tensorweave_store.db.schema import now
 from tensorweave_store.db.schema import utc as _utc
 from tensorweave_store.db.urls import parse_ref
 from tensorweave_store.errors import DatasetNotFoundError, StoreError
+from tensorweave_store.names import check_name
 from tensorweave_store.protocol import StoreLike
 
 __all__ = [
@@ -156,8 +157,7 @@ def _row(store: StoreLike, r: Any) -> DatasetVersion:
 
 
 def _insert_version(store: StoreLike, name: str, **values: Any) -> DatasetVersion:
-    if "@" in name or not name.strip():
-        raise StoreError(f"dataset name {name!r} cannot be empty or contain '@'")
+    check_name(name, "dataset")
     for attempt in range(5):
         try:
             with store.engine.begin() as conn:
@@ -257,6 +257,7 @@ def declare_query(
 def get_dataset(store: StoreLike, ref: str) -> DatasetVersion:
     """``NAME@VERSION`` (or ``NAME`` / ``NAME@latest``) -> ``DatasetVersion``."""
     name, wanted = parse_ref(ref)
+    check_name(name, "dataset")
     with store.engine.connect() as conn:
         rows = conn.execute(
             sa.select(S.datasets).where(S.datasets.c.name == name).order_by(S.datasets.c.version)
@@ -311,9 +312,10 @@ def write_predictions(
 
 
 def _open(store: str | None) -> Any:
+    from tensorweave_store.db.urls import config_url
     from tensorweave_store.store import open_store
 
-    return open_store(store)
+    return open_store(config_url(store, "the store datasets (store.v1, store_query.v1)"))
 
 
 def store_dataset(dataset: str, store: str | None = None) -> StoreSplits:

@@ -58,7 +58,10 @@ class BlobStore:
         return f"BlobStore({self.root!r})"
 
     def path(self, sha: str) -> str:
-        """Where the blob ``sha`` lives."""
+        """Where the blob ``sha`` lives (``sha`` checked: 64 hex digits, nothing else)."""
+        from tensorweave_store.names import check_sha
+
+        sha = check_sha(sha)
         return f"{self.base.rstrip('/')}/{sha[:2]}/{sha}"
 
     def exists(self, sha: str) -> bool:

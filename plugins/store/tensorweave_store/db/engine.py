@@ -31,10 +31,18 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from tensorweave_store.db.schema import HEAD
-from tensorweave_store.db.urls import redact
+from tensorweave_store.db.urls import SECRET_KEYS, redact
 from tensorweave_store.errors import SchemaTooNewError, StoreUnreachableError
 
-__all__ = ["connect", "migrate", "revision", "known_revisions", "VERSION_TABLE"]
+__all__ = [
+    "connect",
+    "migrate",
+    "revision",
+    "known_revisions",
+    "split_secrets",
+    "safe_cause",
+    "VERSION_TABLE",
+]
 
 VERSION_TABLE = "tw_alembic_version"
 _PG_LOCK_KEY = 0x7477_5354  # "twST": the advisory lock serialising migrations
@@ -74,8 +82,57 @@ def _sqlite_path(url: sa.URL) -> Path | None:
     return Path(db) if db and db != ":memory:" else None
 
 
-def _make_engine(url: str) -> Engine:
+def split_secrets(url: str) -> tuple[str, dict[str, Any]]:
+    """``url`` without its secrets, and the driver's connect arguments that carry them.
+
+    The password (of ``user:password@`` or ``?password=``) and the other secret query
+    parameters (``sslpassword=``, ``token=``…) go to the driver as connect arguments, so that
+    the URL an engine or an Optuna storage keeps, and shows in its ``repr`` or its errors,
+    holds none. SQLite URLs have no secrets and come back as they are.
+
+    >>> split_secrets("postgresql+psycopg://bob:pw@h/db?sslpassword=k&sslmode=require")
+    ('postgresql+psycopg://bob@h/db?sslmode=require', {'sslpassword': 'k', 'password': 'pw'})
+    >>> split_secrets("sqlite:///runs/tensorweave-store.db")
+    ('sqlite:///runs/tensorweave-store.db', {})
+    """
     parsed = sa.make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return url, {}
+    if "@" in (parsed.host or ""):  # the driver would show the rest of the password as host
+        raise ValueError(
+            "the part before the host holds an unescaped '@' (a password with '@' in it?); "
+            "write it as %40"
+        )
+    secrets: dict[str, Any] = {}
+    query = dict(parsed.query)
+    for key in list(query):
+        if key.lower() in SECRET_KEYS:
+            value = query.pop(key)
+            secrets["password" if key.lower() in ("passwd", "pwd") else key] = (
+                value[-1] if isinstance(value, tuple) else value
+            )
+    if parsed.password or (parsed.password is not None and "password" not in secrets):
+        secrets["password"] = parsed.password
+    bare = sa.URL.create(  # URL.set(password=None) would keep the password
+        parsed.drivername,
+        username=parsed.username,
+        host=parsed.host,
+        port=parsed.port,
+        database=parsed.database,
+        query=query,
+    )
+    return bare.render_as_string(hide_password=False), secrets
+
+
+def safe_cause(err: BaseException) -> BaseException | None:
+    """``err`` to chain (``raise ... from``) when its message holds no secret, else ``None``
+    (the message re-raised has gone through ``redact``)."""
+    return err if redact(str(err)) == str(err) else None
+
+
+def _make_engine(url: str) -> Engine:
+    bare, secrets = split_secrets(url)
+    parsed = sa.make_url(bare)
     if parsed.get_backend_name() == "sqlite":
         path = _sqlite_path(parsed)
         if path is not None:
@@ -83,7 +140,7 @@ def _make_engine(url: str) -> Engine:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as err:
                 raise StoreUnreachableError(
-                    f"cannot create the directory of the store {redact(url)}: {err}. Fix: point "
+                    f"cannot create the directory of the store {redact(url)}: {redact(err)}. Fix: point "
                     "TENSORWEAVE_STORE (or --store) at a writable path."
                 ) from err
         engine = sa.create_engine(parsed, connect_args={"timeout": 60})
@@ -106,7 +163,7 @@ def _make_engine(url: str) -> Engine:
             _damaged_file(context.original_exception, path)
 
         return engine
-    connect_args = {}
+    connect_args = dict(secrets)  # the password reaches the driver, never the engine's URL
     if parsed.get_backend_name() == "postgresql" and "connect_timeout" not in parsed.query:
         connect_args["connect_timeout"] = _CONNECT_TIMEOUT  # a host that went away: not minutes
     # pre-ping: a pooled connection whose server restarted is replaced before it is used
@@ -181,26 +238,26 @@ def connect(url: str, *, upgrade: bool = True) -> Engine:
     """An engine for ``url`` that has been reached, with the schema migrated to the head."""
     try:
         engine = _make_engine(url)
-    except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as err:
+    except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError, ValueError) as err:
         raise StoreUnreachableError(
-            f"cannot use the store URL {redact(url)}: {err}. Fix: give a URL like "
+            f"cannot use the store URL {redact(url)}: {redact(err)}. Fix: give a URL like "
             "sqlite:///runs/tensorweave-store.db or postgresql+psycopg://USER@HOST/DB "
             "(pip install 'tensorweave-store[postgresql]' for the driver)."
-        ) from err
+        ) from safe_cause(err)
     try:
         if upgrade:
             migrate(engine)
         else:
             with engine.connect():
                 pass
-    except sa.exc.OperationalError as err:
+    except sa.exc.DBAPIError as err:  # refused, bad port, bad option, wrong password…
         engine.dispose()
         reason = str(err.orig if err.orig is not None else err).strip().splitlines()[0]
         raise StoreUnreachableError(
-            f"cannot reach the store {redact(url)}: {reason}. Fix: start the database server "
-            "or correct TENSORWEAVE_STORE / --store (unset it to use the local SQLite file "
-            "runs/tensorweave-store.db); nothing was recorded."
-        ) from err
+            f"cannot reach the store {redact(url)}: {redact(reason)}. Fix: start the database "
+            "server or correct TENSORWEAVE_STORE / --store (unset it to use the local SQLite "
+            "file runs/tensorweave-store.db); nothing was recorded."
+        ) from safe_cause(err)
     return engine
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
+from tensorweave_store.db.urls import redact
 from tensorweave_store.errors import StoreUnreachableError
 
 __all__ = ["StoreOutageWarning", "is_outage", "reason"]
@@ -56,6 +57,7 @@ def reason(err: BaseException) -> str:
     for e in _chain(err):
         if _lost(e):
             inner = getattr(e, "orig", None) or e
-            text = str(inner).strip()
+            text = redact(inner).strip()
             return text.splitlines()[0] if text else type(inner).__name__
-    return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    text = redact(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__

@@ -22,6 +22,7 @@ import os
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "STORE_ENV",
@@ -37,6 +38,10 @@ __all__ = [
     "parse_ref",
     "is_model_ref",
     "redact",
+    "SECRET_KEYS",
+    "redact_tree",
+    "has_secret",
+    "config_url",
 ]
 
 STORE_ENV = "TENSORWEAVE_STORE"
@@ -126,10 +131,87 @@ def is_model_ref(ref: str) -> bool:
     return bool(_REF.match(str(ref)))
 
 
-def redact(url: str) -> str:
-    """``url`` without its password, for messages.
+#: query or ``key=value`` names whose value is a secret (``?password=``, libpq's
+#: ``sslpassword=``, a ``PGPASSWORD=`` in a message…)
+SECRET_KEYS = ("password", "passwd", "pwd", "secret", "token", "sslpassword", "pgpassword")
+_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*://)(?P<info>[^/?#\s'\"]*)@")
+_KEYS = "|".join(sorted(SECRET_KEYS, key=len, reverse=True))
+_SECRET_PARAM = re.compile(
+    rf"(?P<key>(?<![A-Za-z0-9_])(?:{_KEYS}))(?P<eq>\s*=\s*)(?P<value>[^&;\s'\",)#]*)",
+    re.IGNORECASE,
+)
+MASK = "***"
+
+
+def _mask_userinfo(m: re.Match[str]) -> str:
+    info = m["info"]
+    if ":" not in info:
+        return m.group(0)  # a user name alone is no secret
+    return f"{m['scheme']}{info.split(':', 1)[0]}:{MASK}@"
+
+
+def _mask_param(m: re.Match[str]) -> str:
+    return f"{m['key']}{m['eq']}{MASK}" if m["value"] else m.group(0)
+
+
+def redact(text: object) -> str:
+    """``text`` (a URL, or any message that may hold one) without its secrets: the
+    password of ``user:password@`` and ``:password@`` (no user name), the values of
+    ``password=``, ``passwd=``, ``pwd=``, ``secret=``, ``token=``, ``sslpassword=`` (query
+    parameters, libpq ``key=value`` strings) and of ``PGPASSWORD=``. Every URL tensorweave
+    shows (errors, logs, ``runs show``, sweep output) goes through it.
 
     >>> redact("postgresql+psycopg://bob:secret@db:5432/x")
     'postgresql+psycopg://bob:***@db:5432/x'
+    >>> redact("postgresql://:secret@db/x"), redact("postgresql://bob@db/x?password=secret&a=1")
+    ('postgresql://:***@db/x', 'postgresql://bob@db/x?password=***&a=1')
+    >>> redact("cannot reach postgresql://u:p@ss@h/db (PGPASSWORD=hunter2 sslpassword=k)")
+    'cannot reach postgresql://u:***@h/db (PGPASSWORD=*** sslpassword=***)'
+    >>> redact("sqlite:////tmp/runs/tensorweave-store.db")
+    'sqlite:////tmp/runs/tensorweave-store.db'
     """
-    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
+    out = _USERINFO.sub(_mask_userinfo, str(text))
+    return _SECRET_PARAM.sub(_mask_param, out)
+
+
+def redact_tree(value: Any) -> Any:
+    """``value`` (a config: mappings, lists, strings) with every string through ``redact``:
+    what the store records of a config and ``runs show`` prints hold no secret.
+
+    >>> redact_tree({"a": ["postgresql://u:pw@h/db", 1], "b": "x"})
+    {'a': ['postgresql://u:***@h/db', 1], 'b': 'x'}
+    """
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, Mapping):
+        return {k: redact_tree(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [redact_tree(v) for v in value]
+    return value
+
+
+def config_url(url: str | None, component: str) -> str | None:
+    """``url``, a store URL given in a config (``component``'s ``store``); ``StoreError``
+    when it holds a password: a config is written to disk (``config.json``) and recorded.
+
+    >>> config_url("postgresql://u@h/db", "store.v1")
+    'postgresql://u@h/db'
+    """
+    if url and has_secret(url):
+        from tensorweave_store.errors import StoreError
+
+        raise StoreError(
+            f"{component}: the store URL {redact(url)} holds a password, and a config is "
+            "written to disk and recorded. Fix: leave the password out of the URL and give it "
+            "to the driver (~/.pgpass, PGPASSWORD), or set TENSORWEAVE_STORE / --store."
+        )
+    return url
+
+
+def has_secret(url: str) -> bool:
+    """Whether ``url`` holds a password or another secret (``redact`` would change it).
+
+    >>> has_secret("postgresql://u@h/db"), has_secret("postgresql://u@h/db?password=p")
+    (False, True)
+    """
+    return redact(url) != url

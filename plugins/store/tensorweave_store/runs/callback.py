@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tensorweave_store.db.urls import config_url, redact
 from tensorweave_train import Callback, Event, TrainState, is_chief, on_epoch, on_train
 
 __all__ = ["RecordRun"]
@@ -48,7 +49,7 @@ class RecordRun(Callback):
         self.name = name
         self.tags = list(tags)
         self.config = dict(config) if config is not None else None
-        self.store_url = store
+        self.store_url = config_url(store, "RecordRun.v1")
         self.handle = handle
         self._own = handle is None
         self.triggers = (on_train(at="start"), on_epoch(), on_train())
@@ -91,4 +92,4 @@ class RecordRun(Callback):
         if isinstance(error, KeyboardInterrupt):
             handle.finish("interrupted", error="interrupted (Ctrl-C)")
         else:
-            handle.finish("failed", error=f"{type(error).__name__}: {error}")
+            handle.finish("failed", error=redact(f"{type(error).__name__}: {error}"))

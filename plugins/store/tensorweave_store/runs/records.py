@@ -30,6 +30,7 @@ from sqlalchemy.engine import Engine
 from tensorweave_store.db import schema as S
 from tensorweave_store.db.schema import now
 from tensorweave_store.db.schema import utc as _utc
+from tensorweave_store.db.urls import redact_tree
 from tensorweave_store.errors import RunNotFoundError
 from tensorweave_store.runs.filters import Condition, flatten, parse_condition
 
@@ -140,7 +141,7 @@ def insert_run(
     kind: str,
     tags: Sequence[str],
 ) -> int:
-    cfg = dict(config)
+    cfg = redact_tree(dict(config))  # a URL's password in a config is not recorded
     stamp = now()
     row = {
         "name": name,

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tensorweave_store.db.outage import is_outage, reason
+from tensorweave_store.db.urls import redact
 from tensorweave_store.sweeps.search_space import SweepError
 
 __all__ = ["TrialOutcome", "TrialWatch", "backoff", "wait_for_database", "settle"]
@@ -161,7 +162,7 @@ def _sync_run(run_dir: Path) -> None:
         sync_backlog(open_store(), run_dir)
     except Exception as err:  # the trial's result matters more than its run's record
         warnings.warn(
-            f"tensorweave-store: could not record the backlog of {run_dir} ({err}); "
+            f"tensorweave-store: could not record the backlog of {run_dir} ({redact(err)}); "
             f"run `tensorweave runs sync {run_dir}` later.",
             StoreOutageWarning,
             stacklevel=2,

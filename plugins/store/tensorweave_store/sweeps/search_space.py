@@ -19,8 +19,9 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -212,15 +213,35 @@ class SweepSpec:
         return Path(self.runs_root) if self.runs_root else runs_root()
 
     def study_name(self) -> str:
-        """``--study``, or ``sweep-CONFIG-HASH`` from the command (the same on every machine)."""
-        if self.study:
-            return self.study
+        """``--study``, or ``sweep-CONFIG-HASH`` from the command (the same on every machine).
+        A study's name is a folder of the runs root (``sweeps/STUDY``): ``--study`` follows
+        the store's one name pattern (``BadNameError`` otherwise), and the config's file
+        name is reduced to it.
+
+        >>> SweepSpec("../my cfg.toml", []).study_name().startswith("sweep-my-cfg-")
+        True
+        """
+        from tensorweave_store.names import check_name
+
+        if self.study is not None:
+            return check_name(self.study, "study")
         stem = Path(self.config).stem if self.config else "digits"
+        stem = re.sub(r"[^A-Za-z0-9_=+-]+", "-", stem).strip("-")[:60] or "config"
         key = json.dumps(
             [self.config, sorted(self.params), list(self.overrides), self.metric],
             sort_keys=True,
         )
         return f"sweep-{stem}-{hashlib.sha256(key.encode()).hexdigest()[:8]}"
+
+    def public(self) -> SweepSpec:
+        """This spec without the store URL (``store=None``): what may be written down or
+        handed on a command line. The study's attributes keep this; the workers get the URL
+        through their environment (``TENSORWEAVE_STORE``).
+
+        >>> SweepSpec("digits", [], store="postgresql://u:pw@h/db").public().store is None
+        True
+        """
+        return replace(self, store=None)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from tensorweave_store.db.engine import safe_cause, split_secrets
 from tensorweave_store.db.urls import redact
 from tensorweave_store.sweeps.search_space import SweepError, SweepSpec, check_paths
 
@@ -51,11 +52,20 @@ def storage(spec: SweepSpec) -> Any:
     if url.startswith("sqlite:///"):
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     kwargs: dict[str, Any] = {"pool_pre_ping": True}
+    try:
+        bare, secrets = split_secrets(url)  # Optuna keeps (and may show) a URL without them
+    except (ValueError, ImportError) as err:
+        raise SweepError(
+            f"cannot use the store URL {redact(url)}: {redact(err)}. Fix: check --store or "
+            "TENSORWEAVE_STORE."
+        ) from safe_cause(err)
     if url.startswith("sqlite"):
         kwargs["connect_args"] = {"timeout": 60}
+    elif secrets:
+        kwargs["connect_args"] = secrets
     try:
         return _storage_class()(
-            url,
+            bare,
             engine_kwargs=kwargs,
             heartbeat_interval=max(1, int(spec.heartbeat)),
             grace_period=max(2, int(3 * spec.heartbeat)),
@@ -63,9 +73,9 @@ def storage(spec: SweepSpec) -> Any:
         )
     except Exception as err:  # SQLAlchemy's OperationalError and friends
         raise SweepError(
-            f"cannot open the sweep storage at {redact(url)}: {err}. Fix: check the store URL "
-            "(--store or TENSORWEAVE_STORE) and that the database server is reachable."
-        ) from err
+            f"cannot open the sweep storage at {redact(url)}: {redact(err)}. Fix: check the "
+            "store URL (--store or TENSORWEAVE_STORE) and that the database server is reachable."
+        ) from safe_cause(err)
 
 
 def _storage_class() -> Any:
@@ -170,8 +180,8 @@ def create_study(spec: SweepSpec) -> Any:
         pruner=_pruner(spec.pruner),
     )
     attrs = study.user_attrs
-    if "tensorweave_spec" not in attrs:
-        study.set_user_attr("tensorweave_spec", json.loads(spec.to_json()))
+    if "tensorweave_spec" not in attrs:  # without the store URL: no secret in the database
+        study.set_user_attr("tensorweave_spec", json.loads(spec.public().to_json()))
         study.set_user_attr("metric", metric)
     elif sorted(attrs["tensorweave_spec"].get("params", [])) != sorted(spec.params):
         raise SweepError(
@@ -183,6 +193,9 @@ def create_study(spec: SweepSpec) -> Any:
 
 def load_study(name: str, spec: SweepSpec) -> Any:
     """An existing study by name (``SweepError`` listing the studies there when absent)."""
+    from tensorweave_store.names import check_name
+
+    check_name(name, "study")
     optuna = quiet_optuna()
     store = storage(spec)
     names = optuna.get_all_study_names(store)

@@ -48,7 +48,7 @@ from typing import Any
 import tensorweave as tw
 from tensorweave_store.db.engine import connect
 from tensorweave_store.db.outage import is_outage
-from tensorweave_store.db.urls import redact, using
+from tensorweave_store.db.urls import STORE_ENV, redact, using
 from tensorweave_store.sweeps.pause import TrialWatch, settle, wait_for_database
 from tensorweave_store.sweeps.pruning import report_to
 from tensorweave_store.sweeps.search_space import (
@@ -104,7 +104,7 @@ def _objective(
             outcome.error = None if outcome.pruned else err
             if isinstance(err, Exception) and not outcome.pruned and not outcome.lost_store:
                 with contextlib.suppress(Exception):  # for the sweep's report
-                    trial.set_user_attr("error", f"{type(err).__name__}: {err}"[:500])
+                    trial.set_user_attr("error", redact(f"{type(err).__name__}: {err}")[:500])
             raise
         outcome.value = value
         return value
@@ -266,13 +266,11 @@ def run_sweep(spec: SweepSpec, *, out: Any = print) -> Any:
         f"{study.direction.name.lower()} {study.user_attrs.get('metric')}\n"
         f"  storage: {redact(spec.url())}"
     )
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-m", "tensorweave_store.sweeps.workers", spec.to_json(), f"w{i + 1}"],
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        for i in range(spec.workers)
-    ]
+    # the URL (and its password) reaches the workers through their environment, which only
+    # their user can read, never through their command line, which every local user can (ps)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", STORE_ENV: spec.url()}
+    argv = [sys.executable, "-m", "tensorweave_store.sweeps.workers", spec.public().to_json()]
+    procs = [subprocess.Popen([*argv, f"w{i + 1}"], env=env) for i in range(spec.workers)]
     try:
         codes = [p.wait() for p in procs]
     except KeyboardInterrupt:  # let the workers queue their trials' retries, then stop them
@@ -332,7 +330,7 @@ def _worker_main(argv: Sequence[str]) -> int:
     try:
         run_worker(spec, worker)
     except tw.TensorweaveError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {redact(err)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         requeue_interrupted(spec, worker)

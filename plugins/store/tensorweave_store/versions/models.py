@@ -33,6 +33,7 @@ from tensorweave_store.db.schema import now
 from tensorweave_store.db.schema import utc as _utc
 from tensorweave_store.db.urls import parse_ref
 from tensorweave_store.errors import ModelNotFoundError, StoreError
+from tensorweave_store.names import check_name, check_relative, check_sha, inside
 from tensorweave_store.protocol import StoreLike
 
 __all__ = [
@@ -87,22 +88,40 @@ def _newest_checkpoint(run_dir: Path) -> Path | None:
     return max(ckpts, key=lambda p: p.name) if ckpts else None
 
 
+def _regular(path: Path, run_dir: Path) -> Path:
+    """``path`` when it is a regular file of ``run_dir`` reached through no symbolic link;
+    ``StoreError`` naming it otherwise (the store copies a run's own files only)."""
+    rel = path.relative_to(run_dir)
+    hops = [run_dir.joinpath(*rel.parts[: i + 1]) for i in range(len(rel.parts))]
+    link = next((p for p in hops if p.is_symlink()), None)
+    if link is not None:
+        raise StoreError(
+            f"{link} is a symbolic link (to {os.readlink(link)}): tensorweave-store copies "
+            f"the regular files of the run {run_dir} only, never what a link points to; "
+            "nothing was stored. Fix: replace the link with the file itself, or remove it."
+        )
+    if not path.is_file():
+        raise StoreError(f"{path} is not a regular file of the run {run_dir}; nothing was stored.")
+    return path
+
+
 def model_files(run_dir: str | Path) -> list[Path]:
-    """What restoring a run's model needs: config, processors, the newest checkpoint."""
+    """What restoring a run's model needs: config, processors, the newest checkpoint (its
+    regular files: a symbolic link among them is refused with ``StoreError``)."""
     where = Path(run_dir)
-    files = [where / f for f in _MODEL_FILES if (where / f).is_file()]
+    files = [where / f for f in _MODEL_FILES if (where / f).is_file() or (where / f).is_symlink()]
     ckpt = _newest_checkpoint(where)
     if ckpt is not None:
-        files += sorted(p for p in ckpt.iterdir() if p.is_file())
-    return files
+        files += sorted(p for p in ckpt.iterdir() if p.is_file() or p.is_symlink())
+    return [_regular(p, where) for p in files]
 
 
 def run_files(run_dir: str | Path) -> list[Path]:
     """A run's artifacts: the model files plus the summary, log and source config."""
     where = Path(run_dir)
-    extra = [where / f for f in _RUN_FILES[2:] if (where / f).is_file()]
+    extra = [where / f for f in _RUN_FILES[2:] if (where / f).is_file() or (where / f).is_symlink()]
     extra += sorted(where.glob("source.*"))
-    return model_files(where) + extra
+    return model_files(where) + [_regular(p, where) for p in extra]
 
 
 def _row_to_version(name: str, row: Any) -> ModelVersion:
@@ -138,8 +157,9 @@ def register(
     description: str | None = None,
 ) -> ModelVersion:
     """Store run ``run``'s model as the next version of ``name``."""
-    if "@" in name or not name.strip():
-        raise StoreError(f"model name {name!r} cannot be empty or contain '@'. Fix: e.g. digits")
+    check_name(name, "model")
+    if stage is not None:
+        check_name(stage, "stage")
     record = store.run(run)
     where = Path(record.run_dir or "")
     files = model_files(where) if record.run_dir and where.is_dir() else []
@@ -226,6 +246,7 @@ def _versions(conn: sa.Connection, name: str) -> list[Any]:
 def get_version(store: StoreLike, ref: str) -> ModelVersion:
     """``NAME@VERSION`` (a number, ``latest`` or a stage) -> ``ModelVersion``."""
     name, wanted = parse_ref(ref)
+    check_name(name, "model")
     with store.engine.connect() as conn:
         rows = _versions(conn, name)
         if not rows:
@@ -264,6 +285,8 @@ def set_stage(store: StoreLike, ref: str, stage: str | None) -> ModelVersion:
     mv = get_version(store, ref)
     if stage is not None and (stage.isdigit() or stage == "latest" or not stage.strip()):
         raise StoreError(f"stage {stage!r} would read as a version. Fix: e.g. production")
+    if stage is not None:
+        check_name(stage, "stage")
     with store.engine.begin() as conn:
         model_id = _model_id(conn, mv.name, create=False)
         if stage is not None:
@@ -310,14 +333,17 @@ def materialize(store: StoreLike, ref: str) -> Path:
     (each verified) into the cache (``TENSORWEAVE_STORE_CACHE``, default
     ``~/.cache/tensorweave-store``), keyed by the manifest's hash."""
     mv = get_version(store, ref)
+    files = {check_relative(rel): check_sha(sha) for rel, sha in mv.manifest.items()}
     key = hashlib.sha256(json.dumps(mv.manifest, sort_keys=True).encode()).hexdigest()[:24]
-    dest = _cache_root() / "models" / f"{mv.name}-{mv.version}-{key}"
+    models_dir = _cache_root() / "models"
+    models_dir.mkdir(parents=True, exist_ok=True)
+    dest = inside(models_dir / f"{check_name(mv.name)}-{int(mv.version)}-{key}", models_dir)
     if (dest / ".complete").is_file():
         return dest
     tmp = dest.with_name(f".{dest.name}.tmp-{uuid.uuid4().hex}")
     try:
-        for rel, sha in mv.manifest.items():
-            store.blobs.fetch(sha, tmp / rel)
+        for rel, sha in files.items():
+            store.blobs.fetch(sha, inside(tmp / rel, tmp))
         (tmp / "model.json").write_text(
             json.dumps({"ref": mv.ref, "provenance": mv.provenance}, indent=2) + "\n"
         )

@@ -90,7 +90,7 @@ def test_missing_names_and_versions_get_named_errors(store, trained):
         store.model_version("digits@7")
     with pytest.raises(ModelNotFoundError, match="no version 'staging'"):
         store.resolve("digits@staging")
-    with pytest.raises(StoreError, match="contain '@'"):
+    with pytest.raises(StoreError, match="model name 'a@b' is not allowed"):
         store.register_model(1, "a@b")
 
 
