@@ -35,10 +35,11 @@ order; they are built in dependency order and a cycle is reported.
 from __future__ import annotations
 
 import collections.abc as cabc
+import difflib
 import inspect
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from tensorweave.config.errors import ConfigError, join_path
@@ -83,6 +84,9 @@ class Resolver(Protocol):
 __all__ = ["ConfigGraph", "is_graph_block", "check_graph", "build_graph", "layer_keywords"]
 
 NODE_KEYS = ("inputs", "reuse", "module", "share_state_with", "trainable")
+INPUT_KEYS = ("input", "dtype", "sparse")
+MODULE_KEYS = ("inputs", "module", "trainable")
+REUSE_KEYS = ("reuse", "inputs", "trainable")
 
 
 class _NodeRef:
@@ -279,17 +283,19 @@ def check_graph(
                     as_dtype(spec["dtype"], "dtype", "the input")
                 except ArgumentError as err:
                     r.errors.append((join_path(sub, "dtype"), str(err).split(": ", 1)[1]))
-            extra = set(spec) - {"input", "dtype", "sparse"}
-            if extra:
-                r.errors.append(
-                    (sub, f"an input node takes input/dtype/sparse, not {sorted(extra)}")
-                )
+            _refuse_unknown(r, spec, sub, "an input node", INPUT_KEYS)
         elif "reuse" in spec:
             if not isinstance(spec["reuse"], str):
                 r.errors.append((join_path(sub, "reuse"), "expected a node name"))
+            else:
+                allowed = _reuse_keys(r, nodes, spec["reuse"], npath)
+                if allowed is not None:
+                    what = f"a reuse of {spec['reuse']!r}"
+                    _refuse_unknown(r, spec, sub, what, (*REUSE_KEYS, *sorted(allowed)))
         elif "module" in spec:
             inner = spec["module"]
             mpath = join_path(sub, "module")
+            _refuse_unknown(r, spec, sub, "a module node", MODULE_KEYS)
             if not is_graph_block(inner) or not isinstance(inner.get("output"), str):
                 r.errors.append((mpath, "a module needs a `nodes` table and an `output` name"))
                 continue
@@ -321,6 +327,62 @@ def check_graph(
                 )
             )
     _check_refs(r, block, path, set(nodes) | outer)
+
+
+def _refuse_unknown(
+    r: Resolver, spec: Mapping[str, Any], path: str, what: str, allowed: Sequence[str]
+) -> None:
+    """Report every key of the node ``spec`` not among ``allowed``, at ``path``, with the
+    closest allowed key: a typo or a key of another kind of node is never ignored."""
+    for key in spec:
+        if key in allowed:
+            continue
+        close = difflib.get_close_matches(str(key), allowed, n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        r.errors.append(
+            (
+                join_path(path, str(key)),
+                f"{what} does not take {key!r}.{hint} Keys: {', '.join(allowed)}.",
+            )
+        )
+
+
+def _reuse_keys(
+    r: Resolver, nodes: Mapping[str, Any], target: str, npath: str, depth: int = 0
+) -> set[str] | None:
+    """The options a reuse of the node ``target`` takes (what its ``reuse_with`` passes
+    on: its component's parameters, those of a module's inner layers), or ``None`` when
+    they cannot be told (an unknown component: reported elsewhere)."""
+    spec = nodes.get(target)
+    if not isinstance(spec, Mapping) or depth > 16:
+        return None
+    if "reuse" in spec and isinstance(spec["reuse"], str):
+        return _reuse_keys(r, nodes, spec["reuse"], npath, depth + 1)
+    if "module" in spec and is_graph_block(spec["module"]):
+        inner, keys = spec["module"]["nodes"], set()
+        ipath = join_path(join_path(join_path(npath, target), "module"), "nodes")
+        for name in inner:
+            found = _reuse_keys(r, inner, name, ipath, depth + 1)
+            if found is None:
+                return None
+            keys |= found
+        return keys
+    if "input" in spec:
+        return set()
+    if not is_promise(spec):
+        return None
+    component = r.find(spec, join_path(npath, target), report=False)
+    if not inspect.isclass(component):  # unknown, or a function: its layer's class untold
+        return None
+    reuse = getattr(component, "reuse_with", None)
+    if reuse is None or reuse is Layer.reuse_with:  # rebuilt with its constructor's keywords
+        keys = {p.name for p in params_of(component) if not _takes_layers(p.hint)}
+    else:
+        params = inspect.signature(reuse).parameters.values()
+        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+            return None
+        keys = {p.name for p in params if p.kind is not inspect.Parameter.VAR_POSITIONAL}
+    return keys - {"self", "name", "share_state_with"}
 
 
 def _components(
