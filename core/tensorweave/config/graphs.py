@@ -17,7 +17,13 @@ A *graph block* is a table with a ``nodes`` table. Each node is one of:
   state, e.g. a training copy or tied weights); other keys go to ``reuse_with``;
 - a module: ``block = { inputs = ["x"], module = { inputs = ["a"], nodes = {...},
   output = "o" } }`` builds the inner nodes on the outer inputs (inner ``a`` is outer
-  ``x``) and folds them into one ``tw.Module`` named ``block``.
+  ``x``) and folds them into one ``tw.Module`` named ``block``. ``repeat = 8`` makes it 8
+  copies of the inner nodes (``block/layer_0``…, each with its own variables) in a chain:
+  each copy's output is the next one's first input, the other inputs go to every copy
+  (a transformer's encoder layers: one template instead of 8 blocks of nodes).
+
+A key a node does not take (a typo, ``repeat`` on a layer node) is refused at the node's
+path with the closest key.
 
 ``share_state_with = "h"`` in a layer node passes the node ``h``; ``trainable = false`` in
 a layer, reuse or module node freezes it (``Layer.freeze``). Every other key of the
@@ -85,7 +91,7 @@ __all__ = ["ConfigGraph", "is_graph_block", "check_graph", "build_graph", "layer
 
 NODE_KEYS = ("inputs", "reuse", "module", "share_state_with", "trainable")
 INPUT_KEYS = ("input", "dtype", "sparse")
-MODULE_KEYS = ("inputs", "module", "trainable")
+MODULE_KEYS = ("inputs", "module", "repeat", "trainable")
 REUSE_KEYS = ("reuse", "inputs", "trainable")
 
 
@@ -310,6 +316,15 @@ def check_graph(
                 )
                 continue
             check_graph(r, inner, mpath, frozenset(inner_inputs))
+            repeat = spec.get("repeat", 1)
+            if not isinstance(repeat, int) or isinstance(repeat, bool) or repeat < 1:
+                r.errors.append(
+                    (join_path(sub, "repeat"), f"expected a whole number >= 1, got {repeat!r}")
+                )
+            elif repeat > 1 and not inner_inputs:
+                r.errors.append(
+                    (join_path(sub, "repeat"), "a repeated module needs an input to chain")
+                )
         elif is_promise(spec):
             wired = layer_keywords(spec, set(nodes) | outer, components.get(name))
             # a node name stands for the node: checked above, its type is the node's
@@ -446,11 +461,7 @@ def build_graph(
                 }
                 built[name] = built[spec["reuse"]].reuse_with(*ins, name=name, **opts)
             elif "module" in spec:
-                inner = spec["module"]
-                mapping = dict(zip(inner.get("inputs", []), ins, strict=True))
-                with name_scope(name):
-                    inner_graph = build_graph(r, inner, join_path(sub, "module"), mapping)
-                built[name] = Module(list(ins), inner_graph[inner["output"]], name=name)
+                built[name] = _module(r, spec, name, sub, ins)
             else:
                 component = components[name]
                 extra: dict[str, Any] = {"name": name} if _takes_name(component) else {}
@@ -474,6 +485,28 @@ def build_graph(
     section = {k: v for k, v in block.items() if k != "nodes"}
     own = {k: v for k, v in built.items() if k in nodes}
     return ConfigGraph(own, section)
+
+
+def _module(
+    r: Resolver, spec: Mapping[str, Any], name: str, path: str, ins: tuple[Layer, ...]
+) -> Module:
+    """The module node ``spec``: its inner nodes built on ``ins``, folded into one module;
+    with ``repeat = n``, ``n`` copies (``name/layer_0``…, each with its own variables) in a
+    chain, each copy's output the next one's first input (the other inputs go to every
+    copy), folded into one module."""
+    inner = spec["module"]
+    names, mpath = inner.get("inputs", []), join_path(path, "module")
+    repeat = spec.get("repeat", 1)
+    with name_scope(name):
+        if repeat == 1:
+            inner_graph = build_graph(r, inner, mpath, dict(zip(names, ins, strict=True)))
+            return Module(list(ins), inner_graph[inner["output"]], name=name)
+        current: list[Layer] = list(ins)
+        for i in range(repeat):
+            with name_scope(f"layer_{i}"):
+                copy = build_graph(r, inner, mpath, dict(zip(names, current, strict=True)))
+            current = [Module(current, copy[inner["output"]], name=f"layer_{i}"), *current[1:]]
+    return Module(list(ins), current[0], name=name)
 
 
 def _layer_of(value: Any, spec: Mapping[str, Any]) -> Layer:
