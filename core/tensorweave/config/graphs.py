@@ -45,7 +45,7 @@ import difflib
 import inspect
 import types
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from tensorweave.config.errors import ConfigError, join_path
@@ -228,8 +228,7 @@ def _order(
         for key, ref in _refs(spec, names, comps.get(name)):
             if ref not in names:
                 where = join_path(join_path(join_path(path, "nodes"), name), key)
-                known = ", ".join(sorted(names))
-                errors.append((where, f"unknown node {ref!r}; nodes: {known}"))
+                errors.append((where, unknown_node(ref, names)))
     order: list[str] = []
     state: dict[str, int] = {}
 
@@ -344,6 +343,18 @@ def check_graph(
     _check_refs(r, block, path, set(nodes) | outer)
 
 
+def unknown_node(ref: str, names: Iterable[str]) -> str:
+    """The message for a reference to no node: the closest name and every name.
+
+    >>> unknown_node("encodr", ["x", "encoder"])
+    "unknown node 'encodr'; did you mean 'encoder'? nodes: encoder, x"
+    """
+    known = sorted(names)
+    close = difflib.get_close_matches(ref, known, n=1)
+    hint = f" did you mean {close[0]!r}?" if close else ""
+    return f"unknown node {ref!r};{hint} nodes: {', '.join(known)}"
+
+
 def _refuse_unknown(
     r: Resolver, spec: Mapping[str, Any], path: str, what: str, allowed: Sequence[str]
 ) -> None:
@@ -424,12 +435,7 @@ def _check_refs(r: Resolver, block: Mapping[str, Any], path: str, names: set[str
         )
         for ref in refs:
             if isinstance(ref, str) and ref not in names:
-                r.errors.append(
-                    (
-                        join_path(path, key),
-                        f"unknown node {ref!r}; nodes: {', '.join(sorted(names))}",
-                    )
-                )
+                r.errors.append((join_path(path, key), unknown_node(ref, names)))
 
 
 def build_graph(

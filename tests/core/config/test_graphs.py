@@ -86,7 +86,7 @@ def test_nodes_given_by_keyword_are_ordered_as_dependencies(not_zero):
 def test_an_unknown_node_by_keyword_is_reported_at_its_path(not_zero):
     errors = config.validate({"model": _block(mask="kept", extra=["x", "nope"])})
     text = "\n".join(f"{p}: {m}" for p, m in errors)
-    assert "model.nodes.y.mask: unknown node 'kept'; nodes:" in text
+    assert "model.nodes.y.mask: unknown node 'kept'; did you mean 'keep'? nodes:" in text
     assert "model.nodes.y.extra: unknown node 'nope'" in text
     assert "expected" not in text  # no type error on top of the unknown name
 
