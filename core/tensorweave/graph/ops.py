@@ -28,7 +28,7 @@ from __future__ import annotations
 import difflib
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import tensorflow as tf
@@ -238,7 +238,7 @@ def config_op(path: str) -> Callable[..., Any]:
     >>> config_op("tf.io.write_file")
     Traceback (most recent call last):
     ...
-    tensorweave.errors.UnknownComponentError: 'tf.io.write_file' is not an op a config may name: only tensor ops of tf, tf.math, tf.nn, tf.linalg, tf.signal, tf.sparse, tf.strings, tf.random, tf.image, tf.bitwise (no py_function, print, io). Fix: name one of those, or register a layer that does it.
+    tensorweave.errors.UnknownComponentError: 'tf.io.write_file' is not an op a config may name: only tensor ops of tf.math, tf.nn, tf, tf.linalg, tf.signal, tf.sparse, tf.strings, tf.random, tf.image, tf.bitwise (no py_function, print, io). Fix: name one of those, or register a layer that does it.
     """
     if path in _CORE_FUNCTIONS:
         return _CORE_FUNCTIONS[path]
@@ -300,9 +300,27 @@ def _from_data(value: Any, inputs: Sequence[Layer]) -> Any:
     return value
 
 
+class _OpName:
+    """The rule of ``Op.v1``'s ``function`` (``Annotated[str, OP_NAME]``): a config's
+    validation refuses an op ``config_op`` does not give, at its path, before building."""
+
+    def check_config_value(self, value: Any) -> str | None:
+        try:
+            config_op(value)
+        except UnknownComponentError as err:
+            return str(err)
+        return None
+
+    def __repr__(self) -> str:
+        return "a TensorFlow op a config may name"
+
+
+OP_NAME = _OpName()
+
+
 def apply_op(
     *inputs: Layer,
-    function: str,
+    function: Annotated[str, OP_NAME],
     args: list[Any] | None = None,
     kwargs: dict[str, Any] | None = None,
     name: str | None = None,

@@ -11,6 +11,7 @@ import pytest
 import tensorflow as tf
 
 import tensorweave as tw
+from tensorweave import config
 from tensorweave.config import ConfigError, graph_block, resolve_graph
 
 
@@ -53,11 +54,20 @@ def test_a_config_cannot_name_an_op_that_runs_code_or_touches_files() -> None:
                 "y": {"@layers": "Op.v1", "inputs": ["x"], "function": function},
             }
         }
-        with pytest.raises(ConfigError) as info:
-            resolve_graph(block, "model")
-        assert "is not an op a config may name" in str(info.value) or "no TensorFlow op" in str(
-            info.value
-        )
+        [(path, message)] = config.validate({"model": block})  # before anything is built
+        assert path == "model.nodes.y.function"
+        assert "is not an op a config may name" in message or "no TensorFlow op" in message
+
+
+def test_a_misspelled_op_gets_the_closest_name() -> None:
+    block = {
+        "nodes": {
+            "x": {"input": [2]},
+            "y": {"@layers": "Op.v1", "inputs": ["x"], "function": "tf.math.substract"},
+        }
+    }
+    [(_, message)] = config.validate({"model": block})
+    assert "Close matches: tf.math.subtract" in message
 
 
 def test_a_python_function_still_has_no_config_form() -> None:
