@@ -34,6 +34,7 @@ import tensorweave.config as twc
 from tensorweave_train.loop.checkpoints import Checkpointer
 from tensorweave_train.loop.model import Model
 from tensorweave_train.runs.directory import claim, write_run_directory
+from tensorweave_train.runs.export import export_saved_model
 
 __all__ = [
     "model_config",
@@ -146,8 +147,6 @@ def save_without_config(
     serves predictions), ``checkpoints/`` (every variable, for the same model rebuilt in
     Python: ``model.train(..., resume=path)``) and ``NOTE.md``; warns once saying why.
     ``load_model`` cannot rebuild it: there is no config to rebuild it from."""
-    from tensorweave_train.runs.export import export_saved_model
-
     model.build()
     where, lock = claim(path, overwrite=overwrite)
     try:
