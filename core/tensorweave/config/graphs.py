@@ -331,6 +331,10 @@ def check_graph(
                 k: NODE if isinstance(v, str) else [NODE] * len(v) for k, v in wired.items()
             }
             node = {**spec, **stand_ins}
+            component = components.get(name)
+            if "repeat" in spec and "repeat" not in _param_names(component):
+                r.errors.append((join_path(sub, "repeat"), _REPEAT_A_MODULE))
+                del node["repeat"]
             r.check_promise(node, sub, n_inputs=n_in, extra=NODE_KEYS, wired=tuple(wired))
         else:
             r.errors.append(
@@ -409,6 +413,20 @@ def _reuse_keys(
             return None
         keys = {p.name for p in params if p.kind is not inspect.Parameter.VAR_POSITIONAL}
     return keys - {"self", "name", "share_state_with"}
+
+
+_REPEAT_A_MODULE = (
+    "`repeat` repeats a module node, not a layer. Fix: wrap the layer(s) in a module node: "
+    '`{ inputs = ["x"], repeat = N, module = { inputs = ["a"], nodes = { ... }, '
+    'output = "..." } }`.'
+)
+
+
+def _param_names(component: Any) -> set[str]:
+    try:
+        return {p.name for p in params_of(component)} if component is not None else set()
+    except (TypeError, ValueError):
+        return set()
 
 
 def _components(

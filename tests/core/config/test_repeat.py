@@ -95,3 +95,20 @@ def test_the_vit_example_writes_its_eight_encoder_layers_once() -> None:
     assert len(copies) == 8
     variables = [{id(v) for v in c.trainable_variables} for c in copies]
     assert len(set().union(*variables)) == sum(len(v) for v in variables) > 8
+
+
+def test_repeat_on_a_layer_node_says_to_wrap_it_in_a_module() -> None:
+    block = {
+        "nodes": {
+            "x": {"input": [4]},
+            "h": {"@layers": "Linear.v1", "inputs": ["x"], "n_units": 4, "repeat": 3},
+        }
+    }
+    [(path, message)] = config.validate({"model": block})
+    assert path == "model.nodes.h.repeat"
+    assert "repeats a module node, not a layer" in message and "Fix:" in message
+
+
+def test_repeat_3_builds_three_copies() -> None:
+    stack = config.resolve_graph(_stack(3), "model")["stack"]
+    assert sum(isinstance(n, tw.Module) for n in stack.inner_graph.nodes) == 3
