@@ -35,15 +35,16 @@ def make_keras(layer: Any) -> keras.Layer:
     Accepts a ``keras.Layer`` (or ``keras.Model``) instance, used as it is (wrapping the
     same instance twice shares its weights, as in Keras); a callable that returns a fresh
     one (``lambda: keras.layers.Dense(4)``), so every tensorweave layer gets its own
-    weights; or a config as ``keras.layers.serialize`` writes it
-    (``{"class_name": "Dense", "config": {"units": 4}}``), for configuration files.
+    weights; or a config as ``keras.saving.serialize_keras_object`` writes it
+    (``{"class_name": "Dense", "config": {"units": 4}}``), for configuration files, read
+    in Keras's safe mode (no Python code: a ``keras.layers.Lambda`` of a lambda is refused).
     """
     if isinstance(layer, keras.Layer):
         return layer
     if isinstance(layer, Mapping):
         config = dict(layer)
         config.setdefault("module", "keras.layers")
-        made = keras.layers.deserialize(config)
+        made = keras.saving.deserialize_keras_object(config, safe_mode=True)
     elif callable(layer):
         made = layer()
     else:
@@ -133,6 +134,25 @@ class KerasLayer(tw.Layer):
                 )
             variables.append(raw)
         self.state.keras_variables = variables
+
+    def config_arguments(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The arguments a saved config writes: the Keras object as Keras serializes it
+        (``keras.saving.serialize_keras_object``), checked to load back in Keras's safe
+        mode; a ``ValueError`` says why when it cannot (a Python lambda inside, a class
+        Keras does not know), which the save reports."""
+        args, kwargs = self._tw_init_args
+        config = keras.saving.serialize_keras_object(self._keras)
+        try:
+            keras.saving.deserialize_keras_object(config, safe_mode=True)
+        except Exception as err:
+            raise ValueError(
+                f"its Keras {type(self._keras).__name__} {self._keras.name!r} cannot be "
+                f"written as a config that loads safely ({type(err).__name__}: "
+                f"{str(err).split('. ')[0]}). Fix: build it from Keras layers that "
+                "serialize (a registered class, no Python lambda), or save the weights "
+                "alone (tf.train.Checkpoint)."
+            ) from err
+        return args, {**kwargs, "layer": config}
 
     @property
     def keras_layer(self) -> keras.Layer:

@@ -17,7 +17,13 @@ A *graph block* is a table with a ``nodes`` table. Each node is one of:
   state, e.g. a training copy or tied weights); other keys go to ``reuse_with``;
 - a module: ``block = { inputs = ["x"], module = { inputs = ["a"], nodes = {...},
   output = "o" } }`` builds the inner nodes on the outer inputs (inner ``a`` is outer
-  ``x``) and folds them into one ``tw.Module`` named ``block``.
+  ``x``) and folds them into one ``tw.Module`` named ``block``. ``repeat = 8`` makes it 8
+  copies of the inner nodes (``block/layer_0``…, each with its own variables) in a chain:
+  each copy's output is the next one's first input, the other inputs go to every copy
+  (a transformer's encoder layers: one template instead of 8 blocks of nodes).
+
+A key a node does not take (a typo, ``repeat`` on a layer node) is refused at the node's
+path with the closest key.
 
 ``share_state_with = "h"`` in a layer node passes the node ``h``; ``trainable = false`` in
 a layer, reuse or module node freezes it (``Layer.freeze``). Every other key of the
@@ -35,10 +41,11 @@ order; they are built in dependency order and a cycle is reported.
 from __future__ import annotations
 
 import collections.abc as cabc
+import difflib
 import inspect
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from tensorweave.config.errors import ConfigError, join_path
@@ -83,6 +90,9 @@ class Resolver(Protocol):
 __all__ = ["ConfigGraph", "is_graph_block", "check_graph", "build_graph", "layer_keywords"]
 
 NODE_KEYS = ("inputs", "reuse", "module", "share_state_with", "trainable")
+INPUT_KEYS = ("input", "dtype", "sparse")
+MODULE_KEYS = ("inputs", "module", "repeat", "trainable")
+REUSE_KEYS = ("reuse", "inputs", "trainable")
 
 
 class _NodeRef:
@@ -218,8 +228,7 @@ def _order(
         for key, ref in _refs(spec, names, comps.get(name)):
             if ref not in names:
                 where = join_path(join_path(join_path(path, "nodes"), name), key)
-                known = ", ".join(sorted(names))
-                errors.append((where, f"unknown node {ref!r}; nodes: {known}"))
+                errors.append((where, unknown_node(ref, names)))
     order: list[str] = []
     state: dict[str, int] = {}
 
@@ -279,17 +288,19 @@ def check_graph(
                     as_dtype(spec["dtype"], "dtype", "the input")
                 except ArgumentError as err:
                     r.errors.append((join_path(sub, "dtype"), str(err).split(": ", 1)[1]))
-            extra = set(spec) - {"input", "dtype", "sparse"}
-            if extra:
-                r.errors.append(
-                    (sub, f"an input node takes input/dtype/sparse, not {sorted(extra)}")
-                )
+            _refuse_unknown(r, spec, sub, "an input node", INPUT_KEYS)
         elif "reuse" in spec:
             if not isinstance(spec["reuse"], str):
                 r.errors.append((join_path(sub, "reuse"), "expected a node name"))
+            else:
+                allowed = _reuse_keys(r, nodes, spec["reuse"], npath)
+                if allowed is not None:
+                    what = f"a reuse of {spec['reuse']!r}"
+                    _refuse_unknown(r, spec, sub, what, (*REUSE_KEYS, *sorted(allowed)))
         elif "module" in spec:
             inner = spec["module"]
             mpath = join_path(sub, "module")
+            _refuse_unknown(r, spec, sub, "a module node", MODULE_KEYS)
             if not is_graph_block(inner) or not isinstance(inner.get("output"), str):
                 r.errors.append((mpath, "a module needs a `nodes` table and an `output` name"))
                 continue
@@ -304,6 +315,15 @@ def check_graph(
                 )
                 continue
             check_graph(r, inner, mpath, frozenset(inner_inputs))
+            repeat = spec.get("repeat", 1)
+            if not isinstance(repeat, int) or isinstance(repeat, bool) or repeat < 1:
+                r.errors.append(
+                    (join_path(sub, "repeat"), f"expected a whole number >= 1, got {repeat!r}")
+                )
+            elif repeat > 1 and not inner_inputs:
+                r.errors.append(
+                    (join_path(sub, "repeat"), "a repeated module needs an input to chain")
+                )
         elif is_promise(spec):
             wired = layer_keywords(spec, set(nodes) | outer, components.get(name))
             # a node name stands for the node: checked above, its type is the node's
@@ -311,6 +331,10 @@ def check_graph(
                 k: NODE if isinstance(v, str) else [NODE] * len(v) for k, v in wired.items()
             }
             node = {**spec, **stand_ins}
+            component = components.get(name)
+            if "repeat" in spec and "repeat" not in _param_names(component):
+                r.errors.append((join_path(sub, "repeat"), _REPEAT_A_MODULE))
+                del node["repeat"]
             r.check_promise(node, sub, n_inputs=n_in, extra=NODE_KEYS, wired=tuple(wired))
         else:
             r.errors.append(
@@ -321,6 +345,88 @@ def check_graph(
                 )
             )
     _check_refs(r, block, path, set(nodes) | outer)
+
+
+def unknown_node(ref: str, names: Iterable[str]) -> str:
+    """The message for a reference to no node: the closest name and every name.
+
+    >>> unknown_node("encodr", ["x", "encoder"])
+    "unknown node 'encodr'; did you mean 'encoder'? nodes: encoder, x"
+    """
+    known = sorted(names)
+    close = difflib.get_close_matches(ref, known, n=1)
+    hint = f" did you mean {close[0]!r}?" if close else ""
+    return f"unknown node {ref!r};{hint} nodes: {', '.join(known)}"
+
+
+def _refuse_unknown(
+    r: Resolver, spec: Mapping[str, Any], path: str, what: str, allowed: Sequence[str]
+) -> None:
+    """Report every key of the node ``spec`` not among ``allowed``, at ``path``, with the
+    closest allowed key: a typo or a key of another kind of node is never ignored."""
+    for key in spec:
+        if key in allowed:
+            continue
+        close = difflib.get_close_matches(str(key), allowed, n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        r.errors.append(
+            (
+                join_path(path, str(key)),
+                f"{what} does not take {key!r}.{hint} Keys: {', '.join(allowed)}.",
+            )
+        )
+
+
+def _reuse_keys(
+    r: Resolver, nodes: Mapping[str, Any], target: str, npath: str, depth: int = 0
+) -> set[str] | None:
+    """The options a reuse of the node ``target`` takes (what its ``reuse_with`` passes
+    on: its component's parameters, those of a module's inner layers), or ``None`` when
+    they cannot be told (an unknown component: reported elsewhere)."""
+    spec = nodes.get(target)
+    if not isinstance(spec, Mapping) or depth > 16:
+        return None
+    if "reuse" in spec and isinstance(spec["reuse"], str):
+        return _reuse_keys(r, nodes, spec["reuse"], npath, depth + 1)
+    if "module" in spec and is_graph_block(spec["module"]):
+        inner, keys = spec["module"]["nodes"], set()
+        ipath = join_path(join_path(join_path(npath, target), "module"), "nodes")
+        for name in inner:
+            found = _reuse_keys(r, inner, name, ipath, depth + 1)
+            if found is None:
+                return None
+            keys |= found
+        return keys
+    if "input" in spec:
+        return set()
+    if not is_promise(spec):
+        return None
+    component = r.find(spec, join_path(npath, target), report=False)
+    if not inspect.isclass(component):  # unknown, or a function: its layer's class untold
+        return None
+    reuse = getattr(component, "reuse_with", None)
+    if reuse is None or reuse is Layer.reuse_with:  # rebuilt with its constructor's keywords
+        keys = {p.name for p in params_of(component) if not _takes_layers(p.hint)}
+    else:
+        params = inspect.signature(reuse).parameters.values()
+        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+            return None
+        keys = {p.name for p in params if p.kind is not inspect.Parameter.VAR_POSITIONAL}
+    return keys - {"self", "name", "share_state_with"}
+
+
+_REPEAT_A_MODULE = (
+    "`repeat` repeats a module node, not a layer. Fix: wrap the layer(s) in a module node: "
+    '`{ inputs = ["x"], repeat = N, module = { inputs = ["a"], nodes = { ... }, '
+    'output = "..." } }`.'
+)
+
+
+def _param_names(component: Any) -> set[str]:
+    try:
+        return {p.name for p in params_of(component)} if component is not None else set()
+    except (TypeError, ValueError):
+        return set()
 
 
 def _components(
@@ -347,12 +453,7 @@ def _check_refs(r: Resolver, block: Mapping[str, Any], path: str, names: set[str
         )
         for ref in refs:
             if isinstance(ref, str) and ref not in names:
-                r.errors.append(
-                    (
-                        join_path(path, key),
-                        f"unknown node {ref!r}; nodes: {', '.join(sorted(names))}",
-                    )
-                )
+                r.errors.append((join_path(path, key), unknown_node(ref, names)))
 
 
 def build_graph(
@@ -384,11 +485,7 @@ def build_graph(
                 }
                 built[name] = built[spec["reuse"]].reuse_with(*ins, name=name, **opts)
             elif "module" in spec:
-                inner = spec["module"]
-                mapping = dict(zip(inner.get("inputs", []), ins, strict=True))
-                with name_scope(name):
-                    inner_graph = build_graph(r, inner, join_path(sub, "module"), mapping)
-                built[name] = Module(list(ins), inner_graph[inner["output"]], name=name)
+                built[name] = _module(r, spec, name, sub, ins)
             else:
                 component = components[name]
                 extra: dict[str, Any] = {"name": name} if _takes_name(component) else {}
@@ -412,6 +509,28 @@ def build_graph(
     section = {k: v for k, v in block.items() if k != "nodes"}
     own = {k: v for k, v in built.items() if k in nodes}
     return ConfigGraph(own, section)
+
+
+def _module(
+    r: Resolver, spec: Mapping[str, Any], name: str, path: str, ins: tuple[Layer, ...]
+) -> Module:
+    """The module node ``spec``: its inner nodes built on ``ins``, folded into one module;
+    with ``repeat = n``, ``n`` copies (``name/layer_0``…, each with its own variables) in a
+    chain, each copy's output the next one's first input (the other inputs go to every
+    copy), folded into one module."""
+    inner = spec["module"]
+    names, mpath = inner.get("inputs", []), join_path(path, "module")
+    repeat = spec.get("repeat", 1)
+    with name_scope(name):
+        if repeat == 1:
+            inner_graph = build_graph(r, inner, mpath, dict(zip(names, ins, strict=True)))
+            return Module(list(ins), inner_graph[inner["output"]], name=name)
+        current: list[Layer] = list(ins)
+        for i in range(repeat):
+            with name_scope(f"layer_{i}"):
+                copy = build_graph(r, inner, mpath, dict(zip(names, current, strict=True)))
+            current = [Module(current, copy[inner["output"]], name=f"layer_{i}"), *current[1:]]
+    return Module(list(ins), current[0], name=name)
 
 
 def _layer_of(value: Any, spec: Mapping[str, Any]) -> Layer:

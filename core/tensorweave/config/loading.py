@@ -21,6 +21,7 @@ a file is executed; YAML is read with ``safe_load``.
 from __future__ import annotations
 
 import copy
+import difflib
 import json
 import re
 import tomllib
@@ -201,6 +202,11 @@ def parse_value(text: str) -> Any:
     (3, 0.5, True, 'relu')
     >>> parse_value("[1, 2]"), parse_value("null"), parse_value('"3"')
     ([1, 2], None, '3')
+
+    A list's bare words are strings too (node names, as a shell passes them):
+
+    >>> parse_value("[a, b]"), parse_value("[x, [1, 2.5], 'c, d']")
+    (['a', 'b'], ['x', [1, 2.5], 'c, d'])
     """
     stripped = text.strip()
     if stripped.lower() in ("null", "none", "~"):
@@ -209,11 +215,42 @@ def parse_value(text: str) -> Any:
         return tomllib.loads(f"v = {stripped}")["v"]
     except tomllib.TOMLDecodeError:
         pass
+    if stripped.startswith("[") and stripped.endswith("]"):
+        items = _split_items(stripped[1:-1])
+        if items is not None:
+            return [parse_value(item) for item in items]
     if stripped.lower() in ("yes", "on"):
         return True
     if stripped.lower() in ("no", "off"):
         return False
     return text
+
+
+def _split_items(body: str) -> list[str] | None:
+    """The comma-separated items of a list's ``body`` (nested brackets and quotes kept
+    whole), or ``None`` when the brackets or quotes do not match."""
+    items, depth, quote, start = [], 0, "", 0
+    for i, ch in enumerate(body):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif ch == "," and depth == 0:
+            items.append(body[start:i])
+            start = i + 1
+    if quote or depth:
+        return None
+    items.append(body[start:])
+    items = [item.strip() for item in items]
+    if items and not items[-1]:  # a trailing comma
+        items.pop()
+    return None if any(not item for item in items) else items
 
 
 def parse_override(arg: str) -> tuple[str, Any]:
@@ -248,8 +285,11 @@ def apply_overrides(
         parts = key.split(".")
         done = ""
         for part in parts[:-1]:
-            done = join_path(done, part)
+            parent, done = done, join_path(done, part)
             child = node.get(part) if isinstance(node, dict) else None
+            if child is None and parent.rpartition(".")[2] == "nodes" and node:
+                errors.append((key, _no_node(part, parent, node)))
+                break
             if child is None:
                 child = node[part] = {}
             if not isinstance(child, dict):
@@ -261,6 +301,16 @@ def apply_overrides(
     if errors:
         raise ConfigError(errors)
     return out
+
+
+def _no_node(name: str, where: str, nodes: Mapping[str, Any]) -> str:
+    close = difflib.get_close_matches(name, [str(n) for n in nodes], n=1)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    known = ", ".join(sorted(str(n) for n in nodes))
+    return (
+        f"no node {name!r} in {where!r} to override.{hint} Nodes: {known}. (A new node is "
+        f"given whole: --{where}.{name}='{{ \"@layers\" = ..., inputs = [...] }}'.)"
+    )
 
 
 def get_path(cfg: Any, dotted: str) -> Any:

@@ -71,8 +71,8 @@ def _target(obj: Any) -> Any:
 
 def _hints(obj: Any) -> dict[str, Any]:
     target = _target(obj)
-    try:
-        return typing.get_type_hints(target)
+    try:  # with ``Annotated`` rules (check_type runs them)
+        return typing.get_type_hints(target, include_extras=True)
     except Exception:
         pass
     # Resolve one annotation at a time, keeping those that can be.
@@ -129,6 +129,8 @@ def without_unset(params: Mapping[str, Any], spec: list[Param]) -> dict[str, Any
 
 def type_name(hint: Any) -> str:
     """A readable name of a type hint: ``int``, ``list[int]``, ``str | None``."""
+    if typing.get_origin(hint) is typing.Annotated:
+        return type_name(typing.get_args(hint)[0])
     if hint is Any or hint is _EMPTY:
         return "Any"
     if hint is Ellipsis:
@@ -161,7 +163,13 @@ def check_type(value: Any, hint: Any) -> str | None:
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin is typing.Annotated:
-        return check_type(value, args[0])
+        problem = check_type(value, args[0])
+        for extra in args[1:] if problem is None else ():
+            # ``Annotated[str, rule]``: a rule with ``check_config_value(value)`` says why
+            # the value is refused (``tensorweave.graph.ops.OP_NAME``: only safe ops)
+            check = getattr(extra, "check_config_value", None)
+            problem = problem or (check(value) if callable(check) else None)
+        return problem
     if origin in (typing.Union, types.UnionType):
         problems = [check_type(value, a) for a in args]
         if any(p is None for p in problems):

@@ -14,22 +14,31 @@ subclass ``Configurable`` (an optimizer, a schedule). A node is written as:
 - a ``Module``: a module node, its inner layers written the same way;
 - a registered function applied to layers (a loss or a metric, through ``tw.lift``): a
   promise of that function;
+- arithmetic on layers (``(x - mean) / std``, ``-x``, ``x[:, :2]``), ``tw.op``/``tw.ops``
+  and a ``Lambda`` of a TensorFlow op: an ``Op.v1`` node naming the op
+  (``function = "tf.math.subtract"``, see ``tensorweave.graph.ops.apply_op``), its
+  constants written as data (a number, ``{array = [...], dtype = ...}``) and a variable as
+  its shape (its value is in the checkpoint);
 - a frozen layer gets ``trainable = false``.
 
 A layer passed by keyword to a parameter typed as a layer (``mask=``, ``lengths=``) is
-written as the node's name, as a config node passes it. Anything else has no config form:
-a ``Lambda`` of a Python function, a class or function no installed pack registers, an
+written as the node's name, as a config node passes it. A layer whose arguments are not
+all plain data may give its config form itself (``config_arguments()``: ``KerasLayer.v1``
+writes its Keras layer as Keras serializes it). Anything else has no config form: a
+``Lambda`` of a Python function, a class or function no installed pack registers, an
 argument that is not plain data, a layer passed by keyword to any other parameter.
 All of them are reported at once, in one ``ConfigError`` naming each node.
 
 >>> import tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(n_units=2, name="x")
->>> y = tw.Lambda(tf.square, x, name="y")
+>>> graph_block({"outputs": (x - 1.0) / 2.0})["nodes"]["truediv"]
+{'@layers': 'Op.v1', 'function': 'tf.math.truediv', 'inputs': ['subtract'], 'args': [{'input': 0}, 2.0]}
+>>> y = tw.Lambda(lambda t: t**2, x, name="y")
 >>> try:
 ...     graph_block({"outputs": y})
 ... except ConfigError as err:
 ...     print(err.errors[0][0], "|", err.errors[0][1][:48])
-model.nodes.y | Lambda 'y' applies square, which no installed pa
+model.nodes.y | Lambda 'y' applies <lambda>, which no installed
 """
 
 from __future__ import annotations
@@ -44,13 +53,16 @@ import tensorflow as tf
 from tensorweave.config.errors import ConfigError, join_path
 from tensorweave.config.graphs import layer_keywords
 from tensorweave.config.resolver import lookup
+from tensorweave.errors import TensorweaveError
 from tensorweave.graph import Input, Lambda, Layer, Lifted, Module
 from tensorweave.graph.lift import Slot
+from tensorweave.graph.ops import apply_op, op_path
 from tensorweave.registries import kinds, registry
 
 __all__ = ["Configurable", "registered_name", "promise_of", "graph_block"]
 
 _USABLE = ("available", "loaded")
+_MAX_CONSTANT = 65536  # the values of an array written in a config as data
 _FIX = (
     "Fix: build it from registered components (tw.layers[...], tw.losses[...]), register "
     "your own (an entry point, or tw.registry(kind).register(name, obj)), or save the "
@@ -203,6 +215,8 @@ class _Writer:
             spec = {"inputs": inputs, "module": self._module(layer, where)}
         elif isinstance(layer, Lifted):
             spec = self._lifted(layer, inputs, where)
+        elif isinstance(layer, Lambda) and self._lambda_op(layer, inputs, where) is not None:
+            spec = self._lambda_op(layer, inputs, where) or {}
         elif isinstance(layer, Lambda):
             label = getattr(layer.fn, "__name__", repr(layer.fn))
             message = f"Lambda {layer.name!r} applies {label}, which no installed pack registers."
@@ -256,10 +270,67 @@ class _Writer:
             "nodes": writer.nodes,
         }
 
+    def _op(
+        self,
+        function: Any,
+        call_args: Iterable[Any],
+        call_kwargs: Mapping[str, Any],
+        inputs: list[str],
+        where: str,
+    ) -> dict[str, Any] | None:
+        """An ``Op.v1`` node applying ``function`` (an op a config may name), or ``None``."""
+        path = op_path(function)
+        found = registered_name(apply_op, ["layers"]) if path is not None else None
+        if found is None:
+            return None
+        args = [self._op_data(a, where) for a in call_args]
+        kwargs = {k: self._op_data(v, join_path(where, k)) for k, v in call_kwargs.items()}
+        spec: dict[str, Any] = {f"@{found[0]}": found[1], "function": path, "inputs": inputs}
+        if args != [{"input": i} for i in range(len(inputs))]:
+            spec["args"] = args
+        if kwargs:
+            spec["kwargs"] = kwargs
+        return spec
+
+    def _lambda_op(self, layer: Lambda, inputs: list[str], where: str) -> dict[str, Any] | None:
+        """A ``Lambda`` of an op a config may name, given only the op's keywords."""
+        own = set(layer._tw_init_args[1]) - {"name", "share_state_with"}
+        if own - set(layer._fn_kwargs) or op_path(layer.fn) is None:
+            return None
+        slots = [Slot(i) for i in range(len(inputs))]
+        return self._op(layer.fn, slots, layer._fn_kwargs, inputs, where)
+
+    def _op_data(self, value: Any, where: str) -> Any:
+        """An argument of an op as data: an input, a constant, a variable's shape."""
+        if isinstance(value, Slot):
+            return {"input": value.index}
+        if isinstance(value, list | tuple):
+            return [self._op_data(v, where) for v in value]
+        if isinstance(value, tf.Variable):
+            shape = value.shape.as_list()
+            return {"variable": shape, "dtype": value.dtype.name, "trainable": value.trainable}
+        if isinstance(value, np.ndarray | tf.Tensor):
+            array = np.asarray(value)
+            if array.size > _MAX_CONSTANT:
+                self.errors.append(
+                    (
+                        where,
+                        f"a constant of {array.size} values is too large to write in a "
+                        f"config (at most {_MAX_CONSTANT}). Fix: make it a variable "
+                        "(tf.Variable: its value goes to the checkpoint) or a layer's weight.",
+                    )
+                )
+                return None
+            return {"array": array.tolist(), "dtype": array.dtype.name}
+        return self.value(value, where)
+
     def _lifted(self, node: Lifted, inputs: list[str], where: str) -> dict[str, Any]:
         found = registered_name(node.function)
         label = getattr(node.function, "__name__", repr(node.function))
         if found is None:
+            op = self._op(node.function, node.call_args, node.call_kwargs, inputs, where)
+            if op is not None:
+                return op
             self.errors.append(
                 (
                     where,
@@ -291,6 +362,13 @@ class _Writer:
             self.errors.append((where, f"{what} is a class no installed pack registers. {_FIX}"))
             return {}
         args, kwargs = obj._tw_init_args
+        own = getattr(obj, "config_arguments", None)
+        if callable(own):  # the layer writes arguments that are not plain data itself
+            try:
+                args, kwargs = own()
+            except (TensorweaveError, ValueError, TypeError) as err:
+                self.errors.append((where, f"{cls.__name__} {getattr(obj, 'name', '')!r}: {err}"))
+                return {}
         try:
             bound = inspect.signature(cls.__init__).bind(obj, *args, **kwargs)
         except TypeError as err:

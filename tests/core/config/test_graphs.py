@@ -86,7 +86,7 @@ def test_nodes_given_by_keyword_are_ordered_as_dependencies(not_zero):
 def test_an_unknown_node_by_keyword_is_reported_at_its_path(not_zero):
     errors = config.validate({"model": _block(mask="kept", extra=["x", "nope"])})
     text = "\n".join(f"{p}: {m}" for p, m in errors)
-    assert "model.nodes.y.mask: unknown node 'kept'; nodes:" in text
+    assert "model.nodes.y.mask: unknown node 'kept'; did you mean 'keep'? nodes:" in text
     assert "model.nodes.y.extra: unknown node 'nope'" in text
     assert "expected" not in text  # no type error on top of the unknown name
 
@@ -192,3 +192,40 @@ def test_a_node_without_its_input_says_the_builder_needs_one(nets) -> None:
         {"model": {"nodes": {"x": {"input": [2]}, "body": {"@cfgtest_nets": "Twice.v1"}}}}
     )
     assert ("model.nodes.body", "Twice.v1 needs an input layer ('x')") in errors
+
+
+def _problems(block: dict) -> list[tuple[str, str]]:
+    with pytest.raises(ConfigError) as caught:
+        config.resolve_graph(block, "model")
+    return caught.value.errors
+
+
+def test_an_unknown_key_on_a_module_node_is_refused_at_its_path():
+    inner = {"inputs": ["a"], "nodes": {"h": {"@layers": "Lambda.v1", "inputs": ["a"]}}}
+    block = {
+        "nodes": {
+            "x": {"input": [2]},
+            "b": {"inputs": ["x"], "trainabel": False, "module": {**inner, "output": "h"}},
+        }
+    }
+    path, message = _problems(block)[0]
+    assert path == "model.nodes.b.trainabel"
+    assert "a module node does not take 'trainabel'" in message
+    assert "Did you mean 'trainable'?" in message
+
+
+def test_an_unknown_key_on_an_input_or_a_reuse_node_is_refused_with_the_closest_key():
+    block = {
+        "nodes": {
+            "x": {"input": [2], "dtyp": "int32"},
+            "h": {"@layers": "Linear.v1", "inputs": ["x"], "n_units": 2},
+            "h2": {"reuse": "h", "inputs": ["x"], "transpose_weight": True},
+        }
+    }
+    errors = dict(_problems(block))
+    assert "Did you mean 'dtype'?" in errors["model.nodes.x.dtyp"]
+    assert "Did you mean 'transpose_weights'?" in errors["model.nodes.h2.transpose_weight"]
+    # what a reuse of Linear takes is still accepted
+    ok = {**block["nodes"], "x": {"input": [2]}}
+    ok["h2"] = {"reuse": "h", "inputs": ["x"], "transpose_weights": False}
+    assert set(config.resolve_graph({"nodes": ok}, "model").nodes) == {"x", "h", "h2"}

@@ -69,13 +69,13 @@ def test_parts_without_a_config_form_are_all_named(regs: None) -> None:
     x = tw.Input(n_units=2, name="x")
     mine = Mine(x, 2, name="mine")
     odd = Scale(mine, 2, init=np.array(0.5), name="odd")  # type: ignore[arg-type]
-    lam = tw.Lambda(tf.square, odd, name="sq")
+    lam = tw.Lambda(lambda t: tf.square(t), odd, name="sq")
     with pytest.raises(ConfigError) as info:
         graph_block({"outputs": lam})
     errors = dict(info.value.errors)
     assert errors["model.nodes.mine"].startswith("Mine 'mine' is a class no installed pack")
     assert errors["model.nodes.odd.init"].startswith("ndarray array(0.5)")
-    assert errors["model.nodes.sq"].startswith("Lambda 'sq' applies square")
+    assert errors["model.nodes.sq"].startswith("Lambda 'sq' applies <lambda>")
     assert all("Fix:" in message for message in errors.values())
 
 

@@ -15,6 +15,7 @@ from twtrain_helpers import Dense, dcgan, gan_images
 import tensorweave as tw
 import tensorweave.config as twc
 import tensorweave_train as twt
+from tensorweave_train.runs.saving import NoConfigFormWarning
 
 RNG = np.random.default_rng(3)
 X = RNG.normal(size=(32, 6)).astype("float32")
@@ -113,21 +114,24 @@ class _Unregistered(Dense):
     """A layer class no pack registers."""
 
 
-def test_parts_without_a_config_form_are_named_and_nothing_is_written(tmp_path):
+def test_parts_without_a_config_form_fall_back_to_a_saved_model_naming_them(tmp_path):
     x, t = tw.Input(n_units=4, name="x"), tw.Input(n_units=1, name="t")
     h = _Unregistered(x, 3, name="mine")
     y = tw.Lambda(lambda a: a[:, :1] * 2.0, h, name="double")
     loss = tw.ops.reduce_mean(tw.ops.square(y - t))
     model = twt.Model(inputs=x, outputs=y, targets=t, loss=loss)
-    with pytest.raises(twc.ConfigError) as info:
-        model.save(tmp_path / "saved")
-    errors = dict(info.value.errors)
-    assert (
-        "_Unregistered 'mine' is a class no installed pack registers" in errors["model.nodes.mine"]
-    )
-    assert errors["model.nodes.double"].startswith("Lambda 'double' applies <lambda>")
-    assert all("Fix:" in message for message in errors.values())
-    assert not (tmp_path / "saved").exists()
+    with pytest.warns(NoConfigFormWarning) as caught:
+        where = model.save(tmp_path / "saved")
+    message = str(caught[0].message)
+    assert "_Unregistered 'mine' is a class no installed pack registers" in message
+    assert "model.nodes.double: Lambda 'double' applies <lambda>" in message
+    note = (where / "NOTE.md").read_text()
+    assert "`model.nodes.mine`" in note and "Fix:" in note
+    assert not (where / "config.json").exists()
+    xs = RNG.normal(size=(3, 4)).astype("float32")
+    loaded = tf.saved_model.load(str(where / "saved_model"))  # kept: it owns the variables
+    np.testing.assert_allclose(loaded.serve(xs), model.predict(xs), rtol=1e-6)
+    assert list((where / "checkpoints").iterdir())
 
 
 class _OwnStep(twt.Model):
