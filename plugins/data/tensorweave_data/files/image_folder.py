@@ -46,7 +46,14 @@ from tensorweave_data.files.streaming import (
     check_choice,
 )
 
-__all__ = ["image_folder", "IMAGE_FORMATS", "COLOR_MODES", "LABEL_MODES", "scan_folder"]
+__all__ = [
+    "image_folder",
+    "IMAGE_FORMATS",
+    "COLOR_MODES",
+    "LABEL_MODES",
+    "scan_folder",
+    "keras_split",
+]
 
 IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 COLOR_MODES = {"rgb": 3, "grayscale": 1, "rgba": 4}
@@ -62,26 +69,48 @@ def _is_image(path: str) -> bool:
     return any(head.startswith(m) for m in _MAGIC)
 
 
-def _files(folder: str) -> tuple[list[str], list[str]]:
+def _files(folder: str, formats: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """``(images, others)`` under ``folder``, relative, in Keras's walk order."""
     images: list[str] = []
     others: list[str] = []
     for root, _, names in sorted(os.walk(folder), key=lambda x: x[0]):
         for name in sorted(names):
             rel = os.path.relpath(os.path.join(root, name), folder)
-            (images if name.lower().endswith(IMAGE_FORMATS) else others).append(rel)
+            (images if name.lower().endswith(formats) else others).append(rel)
     return images, others
 
 
+def keras_split(n: int, validation_split: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(train, valid)`` indices of ``n`` files as Keras splits them: every index shuffled
+    by ``numpy.random.RandomState(seed)``, the last ``int(validation_split * n)`` held out.
+
+    >>> [a.tolist() for a in keras_split(5, 0.4, seed=0)]
+    [[2, 0, 1], [3, 4]]
+    """
+    order = np.arange(n)
+    if validation_split:
+        np.random.RandomState(seed).shuffle(order)
+    n_valid = int(float(validation_split) * n)
+    return order[: n - n_valid], order[n - n_valid :]
+
+
 def scan_folder(
-    directory: str, labels: str | None, on_error: str = "error"
+    directory: str,
+    labels: str | None,
+    on_error: str = "error",
+    *,
+    formats: tuple[str, ...] = IMAGE_FORMATS,
+    what: str = "images",
+    name: str = _NAME,
+    check: bool = True,
 ) -> tuple[list[str], np.ndarray, list[str], list[str]]:
-    """``(paths, labels, class_names, skipped)`` of an image folder, in Keras's order
-    (classes sorted, files in walk order), after the checks of the module docstring."""
+    """``(paths, labels, class_names, skipped)`` of a folder of class subfolders, in Keras's
+    order (classes sorted, files in walk order), after the checks of the module docstring
+    (``check``: each file's first bytes are an image header)."""
     if not os.path.isdir(directory):
         raise FileDataError(
-            f"{_NAME}: the folder {directory!r} does not exist (working directory "
-            f"{os.getcwd()}). Fix: directory = a folder with one subfolder of images per class."
+            f"{name}: the folder {directory!r} does not exist (working directory "
+            f"{os.getcwd()}). Fix: directory = a folder with one subfolder of {what} per class."
         )
     if labels is None:
         classes = [""]
@@ -93,40 +122,38 @@ def scan_folder(
         )
         if not classes:
             raise FileDataError(
-                f"{_NAME}: {directory!r} has no class subfolders. Fix: put each class's images "
+                f"{name}: {directory!r} has no class subfolders. Fix: put each class's {what} "
                 "in a subfolder named after the class, or set labels = 'none' (no labels)."
             )
     paths: list[str] = []
     ids: list[int] = []
     unsupported: list[str] = []
-    for index, name in enumerate(classes):
-        folder = os.path.join(directory, name) if name else directory
-        images, others = _files(folder)
+    for index, label in enumerate(classes):
+        folder = os.path.join(directory, label) if label else directory
+        found, others = _files(folder, formats)
         unsupported += [os.path.join(folder, o) for o in others]
-        if not images and name:
+        if not found and label:
             raise FileDataError(
-                f"{_NAME}: the class folder {folder!r} has no images "
-                f"({len(others)} other file(s)). Fix: add its images ({', '.join(IMAGE_FORMATS)})"
+                f"{name}: the class folder {folder!r} has no {what} "
+                f"({len(others)} other file(s)). Fix: add its {what} ({', '.join(formats)})"
                 " or remove the folder."
             )
-        paths += [
-            os.path.join(directory, name, f) if name else os.path.join(directory, f) for f in images
-        ]
-        ids += [index] * len(images)
+        paths += [os.path.join(folder, f) for f in found]
+        ids += [index] * len(found)
     if not paths:
         kinds = sorted({os.path.splitext(p)[1] or "(no extension)" for p in unsupported})
         raise FileDataError(
-            f"{_NAME}: no images in {directory!r}"
+            f"{name}: no {what} in {directory!r}"
             + (f" (only unsupported file types: {', '.join(kinds[:5])})" if unsupported else "")
-            + f". Fix: add images ({', '.join(IMAGE_FORMATS)})."
+            + f". Fix: add {what} ({', '.join(formats)})."
         )
     skipped: list[str] = []
     keep = np.ones(len(paths), dtype=bool)
-    for i, p in enumerate(paths):
+    for i, p in enumerate(paths if check else []):
         if not _is_image(p):
             if on_error != "skip":
                 raise FileDataError(
-                    f"{_NAME}: {p!r} is not a JPEG, PNG, BMP or GIF image (its first bytes are "
+                    f"{name}: {p!r} is not a JPEG, PNG, BMP or GIF image (its first bytes are "
                     "not an image header). Fix: remove or replace the file, or set "
                     'on_error = "skip".'
                 )
@@ -204,12 +231,8 @@ def image_folder(
     else:
         shape = [*size, channels]
 
-    # Keras's split: every path shuffled by RandomState(seed), the last ones held out.
-    order = np.arange(len(paths))
-    if validation_split:
-        np.random.RandomState(seed).shuffle(order)
-    n_valid = int(float(validation_split) * len(paths))
-    splits = {"train": order[: len(order) - n_valid], "valid": order[len(order) - n_valid :]}
+    train_rows, valid_rows = keras_split(len(paths), float(validation_split), seed)
+    splits = {"train": train_rows, "valid": valid_rows}
     names = {"x": "x", "y": "y", **dict(rename or {})}
     all_paths = np.asarray(paths, dtype=object)
 
