@@ -44,6 +44,7 @@ from tensorweave_data.files.streaming import (
     SkippedRecordsWarning,
     Stream,
     check_choice,
+    tf_message,
 )
 
 __all__ = [
@@ -281,7 +282,7 @@ def image_folder(
                 try:
                     got = decode(tf.constant(path))
                 except (tf.errors.InvalidArgumentError, ValueError) as bad:
-                    why = str(bad).splitlines()[0]
+                    why = tf_message(bad)
                     fix = 'Fix: repair or remove the file, or set on_error = "skip".'
                     if size is None and "shape" in why.lower():
                         fix = (

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -43,6 +44,7 @@ __all__ = [
     "epoch_seed",
     "check_choice",
     "ON_ERROR",
+    "tf_message",
 ]
 
 AUTOTUNE = tf.data.AUTOTUNE
@@ -67,6 +69,17 @@ def check_choice(owner: str, name: str, value: Any, choices: Sequence[Any]) -> N
             f"{owner}: {name} = {value!r} is not one of {list(choices)}. "
             f"Fix: {name} = {choices[0]!r}."
         )
+
+
+def tf_message(err: Exception) -> str:
+    """The first line of a TensorFlow error's message, without its op decorations.
+
+    >>> tf_message(ValueError("{{function_node f}} bad value [Op:IteratorGetNext] name: "))
+    'bad value'
+    """
+    text = str(getattr(err, "message", None) or err).splitlines()[0] if str(err) else ""
+    text = re.sub(r"\{\{function_node [^}]*\}\}\s*", "", text)
+    return text.split(" [Op:")[0].strip()
 
 
 def epoch_seed(seed: int, epoch: int) -> int:
@@ -304,7 +317,11 @@ class Stream(Mapping[str, Column]):
                 batch = next(it)
             except StopIteration:
                 break
-            except (tf.errors.InvalidArgumentError, tf.errors.NotFoundError) as err:
+            except (
+                tf.errors.InvalidArgumentError,
+                tf.errors.NotFoundError,
+                tf.errors.DataLossError,
+            ) as err:
                 found = None
                 if self._explain is not None and self.cache is None:
                     found = self._explain(
@@ -314,7 +331,7 @@ class Stream(Mapping[str, Column]):
                     raise found from None
                 raise FileDataError(
                     f"{self.name}: reading batch {batch_index} failed: "
-                    f"{str(err).splitlines()[0]}. Fix: repair or remove the bad file, or set "
+                    f"{tf_message(err)}. Fix: repair or remove the bad file, or set "
                     'on_error = "skip".'
                 ) from err
             seen += int(batch[0].shape[0]) if batch else 0
