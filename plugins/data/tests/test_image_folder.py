@@ -255,3 +255,23 @@ def test_tensorweave_train_on_an_image_folder(tmp_path: Path) -> None:
     assert summary["steps"] == 4 and "accuracy" in summary["valid"]
     saved = json.loads((tmp_path / "run" / "processors.json").read_text())
     assert saved["info"]["class_names"] == list(CLASSES)
+
+
+@pytest.mark.parametrize("where", ["memory", "file"])
+def test_cache_keeps_the_decoded_images_after_the_first_epoch(tmp_path: Path, where: str) -> None:
+    root = make_folder(tmp_path / "imgs", per_class=3)
+    cache = "memory" if where == "memory" else str(tmp_path / "cache" / "images")
+    if where == "file":
+        (tmp_path / "cache").mkdir()
+    d = image_folder(root, image_size=[4, 4], validation_split=0.0, cache=cache)
+
+    def epoch(e: int) -> list[int]:
+        batches = d.train.batches(["y"], batch_size=4, shuffle=True, epoch=e)
+        return [int(y) for b in batches for y in b[0].numpy()]
+
+    first = epoch(0)
+    for f in root.rglob("*.*"):
+        f.unlink()  # the files are gone: the next epochs read the cache
+    second = epoch(1)
+    assert sorted(first) == sorted(second) == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    assert epoch(1) == second
