@@ -133,3 +133,72 @@ def test_feeds_the_training_loop(tmp_path: Path) -> None:
     feeds = [tw.Input(shape=[], name="size", dtype="int64"), tw.Input(shape=[], name="price")]
     b = as_batches(dict(d.train), feeds, batch_size=8, shuffle=True, seed=1)
     assert [len(batch[0]) for batch in b.epoch(0)] == [8, 8, 4] and len(b) == 3
+
+
+CONFIG = """[data]
+"@datasets" = "table.v1"
+paths = "houses.csv"
+label = "expensive"
+columns = ["size", "rooms"]
+types = { rooms = "float32", size = "float32" }
+
+[model]
+inputs = ["size", "rooms"]
+targets = ["expensive"]
+outputs = ["logits"]
+loss = "loss"
+metrics = { accuracy = "accuracy" }
+
+[model.nodes]
+size = { input = [] }
+rooms = { input = [] }
+expensive = { input = [], dtype = "int64" }
+size1 = { "@layers" = "Reshape.v1", inputs = ["size"], shape = [1] }
+rooms1 = { "@layers" = "Reshape.v1", inputs = ["rooms"], shape = [1] }
+both = { "@layers" = "Concat.v1", inputs = ["size1", "rooms1"] }
+norm = { "@layers" = "BatchNorm.v1", inputs = ["both"] }
+logits = { "@layers" = "Linear.v1", inputs = ["norm"], n_units = 2 }
+loss = { "@losses" = "sparse_categorical_cross_entropy.v1", inputs = ["expensive", "logits"], from_logits = true }
+accuracy = { "@metrics" = "sparse_accuracy.v1", inputs = ["expensive", "logits"] }
+
+[optimizer]
+"@optimizers" = "Adam.v1"
+learning_rate = 0.05
+
+[train]
+epochs = 1
+batch_size = 16
+"""
+
+
+def test_tensorweave_train_on_a_csv_file(tmp_path: Path) -> None:
+    """A real ``tensorweave train`` on a CSV file: one input per column, 1 epoch."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    rng = np.random.default_rng(0)
+    lines = ["size,rooms,city,expensive\n"]
+    for i in range(200):
+        size = rng.uniform(20, 200)
+        lines.append(
+            f"{size:.2f},{rng.integers(1, 6)},{['Oslo', 'Bergen'][i % 2]},{int(size > 100)}\n"
+        )
+    (tmp_path / "houses.csv").write_text("".join(lines))
+    (tmp_path / "t.toml").write_text(CONFIG)
+    env = {
+        **os.environ,
+        "TF_CPP_MIN_LOG_LEVEL": "3",
+        "TENSORWEAVE_BLOCK": "tensorweave-conflict-demo",
+    }
+    exe = Path(sys.executable).with_name("tensorweave")
+    done = subprocess.run(
+        [str(exe), "train", "t.toml", "--run-dir", "run"],
+        capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    d = table(tmp_path / "houses.csv")
+    assert summary["train_examples"] == len(d.train) and len(d.train) + len(d.valid) == 200
+    assert summary["steps"] == -(-len(d.train) // 16) and "accuracy" in summary["valid"]
