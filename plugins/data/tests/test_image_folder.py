@@ -189,6 +189,10 @@ def test_trains_through_the_model_without_numpy(tmp_path: Path) -> None:
     assert len(b) == 3 == len(batches)
     assert all(isinstance(t, tf.Tensor) for batch in batches for t in batch)
     assert [len(t[1]) for t in batches] == [8, 8, 5]
+    # a run resumed at batch 1 of epoch 2 sees that epoch's remaining batches
+    whole = [t[1].numpy().tolist() for t in b.epoch(2)]
+    assert [t[1].numpy().tolist() for t in b.epoch(2, skip=1)] == whole[1:]
+    assert whole != [t[1].numpy().tolist() for t in batches]
 
 
 CONFIG = """
