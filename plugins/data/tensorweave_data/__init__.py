@@ -47,6 +47,9 @@ _EXPORTS = {
     "shapes_segmentation": "shapes",
     "draw_shapes": "shapes",
     "synthetic_translation": "synthetic_translation",
+    "files": "files",
+    "Stream": "files.streaming",
+    "FileDataError": "files.streaming",
 }
 
 __all__ = [*_EXPORTS, "__version__"]

@@ -17,7 +17,8 @@ __all__ = ["datasets", "pipelines", "processors"]
 
 datasets = tw.Kind.of_callables(
     "datasets",
-    doc="functions (**params) -> DataSplits: train/validation/test samples, no download",
+    doc="functions (**params) -> DataSplits: training and validation data, in memory or "
+    "streamed from your files",
     expected="a dataset must be a function (**params) -> DataSplits",
 )
 pipelines = tw.Kind.of_callables(

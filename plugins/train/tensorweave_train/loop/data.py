@@ -12,6 +12,11 @@ Accepted data:
   at once, see ``GATHER_BYTES``);
 - a ``tf.data.Dataset`` of such dicts/tuples, already batched (skip = ``dataset.skip``;
   shuffle it with a fixed seed and ``reshuffle_each_iteration=False`` for exact resume);
+- the columns of one stream (a dataset read from files, ``tensorweave_data.files``): a
+  mapping ``{name: column}`` whose values have ``.stream`` and ``.field``, the stream
+  giving ``batches(fields, batch_size=, shuffle=, seed=, epoch=, skip=)``: tf.data batches
+  and prefetches them, in an order that depends only on ``(seed, epoch)``; nothing is
+  converted to numpy;
 - a callable returning an iterable of batches (called once per epoch), or a re-iterable
   such as a list of batches. A one-shot iterator serves one epoch only.
 
@@ -108,6 +113,22 @@ def _is_arrays(data: Any) -> bool:
     return bool(values) and all(isinstance(v, np.ndarray) for v in values)
 
 
+def _stream_of(data: Any) -> Any:
+    """The stream whose columns ``data`` holds (a mapping or tuple of them), else ``None``."""
+    values = list(data.values()) if isinstance(data, Mapping) else data
+    if not isinstance(values, (list, tuple)) or not values:
+        return None
+    if not all(hasattr(v, "stream") and hasattr(v, "field") for v in values):
+        return None
+    streams = {id(v.stream) for v in values}
+    if len(streams) != 1:
+        raise ValueError(
+            "the data mixes fields of different streams (or of different [:n] cuts of one); "
+            "Fix: take every field from the same split of one dataset."
+        )
+    return values[0].stream
+
+
 def as_batches(
     data: Any,
     feeds: Sequence[tw.Layer],
@@ -148,6 +169,24 @@ def as_batches(
                     yield tuple(x[b : b + size] for x in block)
 
         return Batches(make_arrays, length)
+
+    stream = _stream_of(data)
+    if stream is not None:
+        fields = [c.field for c in order_batch(data, feeds)]
+        size = int(batch_size or 32)
+        try:
+            n_batches: int | None = -(-len(stream) // size)
+        except TypeError:
+            n_batches = None
+
+        def make_stream(epoch: int, skip: int) -> Iterator[tuple[Any, ...]]:
+            return iter(
+                stream.batches(
+                    fields, batch_size=size, shuffle=shuffle, seed=seed, epoch=epoch, skip=skip
+                )
+            )
+
+        return Batches(make_stream, n_batches)
 
     if isinstance(data, tf.data.Dataset):
         card = int(data.cardinality().numpy())

@@ -1,0 +1,7 @@
+"""Datasets read from your own files, streamed through ``tf.data`` (never whole in memory).
+
+``image_folder.v1`` (``files.image_folder``): class subfolders of images, as Keras's
+``image_dataset_from_directory``. Each returns ``DataSplits`` whose ``train``/``valid`` are
+``files.streaming.Stream`` objects: mappings ``{field: Column}`` the training loop reads
+batch by batch (see ``docs/data.md``).
+"""

@@ -1,0 +1,349 @@
+"""The tf.data machinery the file datasets share: a ``Stream`` is one split read from files.
+
+A ``Stream`` never holds the data: each epoch it builds a ``tf.data`` pipeline that reads
+its files (in parallel, interleaved, ``AUTOTUNE``), decodes inside the graph, shuffles in a
+seeded order that depends only on ``(seed, epoch)``, batches and prefetches. It is a
+mapping ``{field: Column}`` so it stands where a ``{field: array}`` split stands
+(``DataSplits.train``); a column knows its field's dtype, shape and (when known) length,
+and ``column[:n]`` is the first ``n`` examples (``[train] limit``). The training loop
+(``tensorweave_train.loop.data.as_batches``) recognises columns of one stream and asks the
+stream for batches (``Stream.batches``), without converting anything to numpy.
+
+>>> import tensorflow as tf
+>>> s = Stream("numbers", lambda order: tf.data.Dataset.from_tensor_slices(
+...     {"x": tf.constant([0.0, 1.0, 2.0, 3.0, 4.0])}), length=5)
+>>> sorted(s), len(s["x"]), s["x"].shape
+(['x'], 5, (None,))
+>>> [b[0].numpy().tolist() for b in s.batches(["x"], batch_size=2)]
+[[0.0, 1.0], [2.0, 3.0], [4.0]]
+>>> [b[0].numpy().tolist() for b in s["x"][:3].stream.batches(["x"], batch_size=2)]
+[[0.0, 1.0], [2.0]]
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+import tensorweave as tw
+
+__all__ = [
+    "Stream",
+    "Column",
+    "FileDataError",
+    "SkippedRecordsWarning",
+    "expand_paths",
+    "epoch_seed",
+    "check_choice",
+    "ON_ERROR",
+    "tf_message",
+]
+
+AUTOTUNE = tf.data.AUTOTUNE
+ON_ERROR = ("error", "skip")
+
+
+class FileDataError(tw.TensorweaveError, ValueError):
+    """A file of a file dataset cannot be read as declared (the message names the file)."""
+
+
+class SkippedRecordsWarning(UserWarning):
+    """Records of a file dataset were skipped (``on_error = "skip"``); the count is given."""
+
+
+def check_choice(owner: str, name: str, value: Any, choices: Sequence[Any]) -> None:
+    """Raise ``tw.ArgumentError`` when ``value`` is not one of ``choices``.
+
+    >>> check_choice("image_folder.v1", "on_error", "skip", ON_ERROR)
+    """
+    if value not in choices:
+        raise tw.ArgumentError(
+            f"{owner}: {name} = {value!r} is not one of {list(choices)}. "
+            f"Fix: {name} = {choices[0]!r}."
+        )
+
+
+def tf_message(err: Exception) -> str:
+    """The first line of a TensorFlow error's message, without its op decorations.
+
+    >>> tf_message(ValueError("{{function_node f}} bad value [Op:IteratorGetNext] name: "))
+    'bad value'
+    """
+    text = str(getattr(err, "message", None) or err).splitlines()[0] if str(err) else ""
+    text = re.sub(r"\{\{function_node [^}]*\}\}\s*", "", text)
+    return text.split(" [Op:")[0].strip()
+
+
+def epoch_seed(seed: int, epoch: int) -> int:
+    """The seed of one epoch's order: depends only on ``(seed, epoch)``.
+
+    >>> epoch_seed(0, 1) == epoch_seed(0, 1) != epoch_seed(0, 2)
+    True
+    """
+    return int(np.random.default_rng([int(seed), int(epoch)]).integers(0, 2**31 - 1))
+
+
+def expand_paths(owner: str, paths: str | os.PathLike[str] | Sequence[Any]) -> list[str]:
+    """The files ``paths`` names (a file, a folder's files, a glob, or a list of these),
+    sorted; a name that matches nothing raises ``FileDataError`` naming it.
+
+    >>> expand_paths("x", [__file__]) == [__file__]
+    True
+    """
+    items = [paths] if isinstance(paths, str | os.PathLike) else list(paths)
+    if not items:
+        raise FileDataError(f"{owner}: no paths given. Fix: name a file, a folder or a glob.")
+    found: list[str] = []
+    for item in items:
+        text = os.fspath(item)
+        if any(c in text for c in "*?["):
+            matched = sorted(p for p in glob.glob(text, recursive=True) if os.path.isfile(p))
+        elif os.path.isdir(text):
+            matched = sorted(
+                str(p) for p in Path(text).rglob("*") if p.is_file() and not p.name.startswith(".")
+            )
+        elif os.path.isfile(text):
+            matched = [text]
+        else:
+            matched = []
+        if not matched:
+            raise FileDataError(
+                f"{owner}: {text!r} matches no file (working directory {os.getcwd()}). "
+                "Fix: give an existing file, a folder of files or a glob such as 'data/*.csv'."
+            )
+        found += matched
+    return found
+
+
+class Column:
+    """One field of a ``Stream``: its dtype, shape (batch dimension ``None``) and length."""
+
+    def __init__(self, stream: Stream, field: str) -> None:
+        self.stream = stream
+        self.field = field
+
+    @property
+    def spec(self) -> tf.TensorSpec:
+        """The ``tf.TensorSpec`` of one example of this field."""
+        spec: tf.TensorSpec = self.stream.element_spec[self.field]
+        return spec
+
+    @property
+    def dtype(self) -> tf.DType:
+        return self.spec.dtype
+
+    @property
+    def shape(self) -> tuple[int | None, ...]:
+        """``(None, *example_shape)``, as a batch of the field."""
+        return (None, *self.spec.shape.as_list())
+
+    def __len__(self) -> int:
+        return len(self.stream)
+
+    def __getitem__(self, key: slice) -> Column:
+        if not isinstance(key, slice) or key.start not in (None, 0) or key.step not in (None, 1):
+            raise TypeError(f"a streamed column takes [:n] only, got {key!r}")
+        if key.stop is None:
+            return self
+        return Column(self.stream.limited(int(key.stop)), self.field)
+
+    def __repr__(self) -> str:
+        return f"Column({self.stream.name!r}, {self.field!r}, {self.dtype.name}, {self.shape})"
+
+
+class Stream(Mapping[str, Column]):
+    """One split of a file dataset, streamed through ``tf.data`` (see the module docstring).
+
+    Args:
+        name: what the errors name (``"image_folder.v1 train"``).
+        examples: ``examples(order)`` -> the ``tf.data.Dataset`` of example dicts of one
+            epoch; ``order`` is an epoch's seed (shuffle the files/records with it) or
+            ``None`` (the files' own order). Reads and decodes inside the graph.
+        length: the number of examples, when known without reading them (else counted on
+            first ``len``, by one streamed pass).
+        shuffle_buffer: the examples shuffled in a seeded buffer after ``examples`` (0: the
+            component shuffles its records itself).
+        cache: ``None``, ``"memory"`` or a file path prefix: the decoded examples kept after
+            the first epoch (then shuffled in a buffer of all of them).
+        on_error: ``"error"`` (stop, naming the file: ``explain``) or ``"skip"``: drop the
+            examples that fail to decode and warn with their count each epoch.
+        explain: ``explain(error, first, count, order)`` -> a ``FileDataError`` naming the bad
+            file among examples ``first..first+count`` of the epoch of ``order``, or ``None``.
+        limit: only the first ``limit`` examples of each epoch.
+        files: the files the stream reads, in their order (``files()``).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        examples: Callable[[int | None], tf.data.Dataset],
+        *,
+        length: int | None = None,
+        shuffle_buffer: int = 0,
+        cache: str | None = None,
+        on_error: str = "error",
+        explain: Callable[[Exception, int, int, int | None], Exception | None] | None = None,
+        limit: int | None = None,
+        files: Sequence[str] = (),
+    ) -> None:
+        check_choice(name, "on_error", on_error, ON_ERROR)
+        self.name = name
+        self._examples = examples
+        self._length = length
+        self.shuffle_buffer = int(shuffle_buffer)
+        self.cache = cache
+        self.on_error = on_error
+        self._explain = explain
+        self.limit = limit
+        self._files = list(files)
+        self._spec: dict[str, tf.TensorSpec] | None = None
+        self._cached: tf.data.Dataset | None = None
+        self._limited: dict[int, Stream] = {}
+        #: examples skipped in the last epoch read (``on_error = "skip"``)
+        self.skipped = 0
+
+    # -- the mapping of columns -------------------------------------------------------------
+    @property
+    def element_spec(self) -> dict[str, tf.TensorSpec]:
+        """``{field: tf.TensorSpec}`` of one example (nothing is read)."""
+        if self._spec is None:
+            self._spec = dict(self._examples(None).element_spec)
+        return self._spec
+
+    def __getitem__(self, field: str) -> Column:
+        if field not in self.element_spec:
+            raise KeyError(field)
+        return Column(self, field)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.element_spec)
+
+    def __len__(self) -> int:
+        if self._length is None:
+            count = self._base(None).reduce(np.int64(0), lambda n, _: n + 1)
+            self._length = int(count.numpy())
+        return self._length if self.limit is None else min(self._length, self.limit)
+
+    def __repr__(self) -> str:
+        shapes = {k: c.shape for k, c in self.items()}
+        return f"Stream({self.name!r}, {shapes}, length={self._length})"
+
+    def files(self) -> list[str]:
+        """The files this stream reads, in their unshuffled order."""
+        return list(self._files)
+
+    def limited(self, n: int) -> Stream:
+        """The same stream, only its first ``n`` examples each epoch (one object per ``n``)."""
+        if n not in self._limited:
+            stream = Stream(
+                self.name,
+                self._examples,
+                length=self._length,
+                shuffle_buffer=self.shuffle_buffer,
+                cache=self.cache,
+                on_error=self.on_error,
+                explain=self._explain,
+                limit=n if self.limit is None else min(n, self.limit),
+                files=self._files,
+            )
+            self._limited[n] = stream
+        return self._limited[n]
+
+    # -- reading ------------------------------------------------------------------------------
+    def _base(self, order: int | None) -> tf.data.Dataset:
+        ds = self._examples(order)
+        if self.on_error == "skip":
+            ds = ds.ignore_errors()
+        return ds
+
+    def dataset(self, *, shuffle: bool = False, seed: int = 0, epoch: int = 0) -> tf.data.Dataset:
+        """The examples of ``epoch`` (``{field: tensor}``, unbatched), in the order of
+        ``(seed, epoch)`` when ``shuffle``, else in the files' order."""
+        order = epoch_seed(seed, epoch) if shuffle else None
+        if self.cache is not None:
+            if self._cached is None:
+                base = self._base(None)
+                self._cached = base.cache() if self.cache == "memory" else base.cache(self.cache)
+            ds = self._cached
+            if order is not None:
+                buffer = self._length if self._length is not None else 10_000
+                ds = ds.shuffle(max(buffer, 1), seed=order, reshuffle_each_iteration=False)
+        else:
+            ds = self._base(order)
+            if order is not None and self.shuffle_buffer > 1:
+                ds = ds.shuffle(self.shuffle_buffer, seed=order, reshuffle_each_iteration=False)
+        if self.limit is not None:
+            ds = ds.take(self.limit)
+        return ds
+
+    def batches(
+        self,
+        fields: Sequence[str],
+        *,
+        batch_size: int = 32,
+        shuffle: bool = False,
+        seed: int = 0,
+        epoch: int = 0,
+        skip: int = 0,
+    ) -> Iterator[tuple[tf.Tensor, ...]]:
+        """The batches of ``epoch`` from the ``skip``-th on, each a tuple of ``fields``,
+        batched and prefetched by tf.data (the same batches for the same ``(seed, epoch)``)."""
+        names = list(fields)
+        missing = [f for f in names if f not in self.element_spec]
+        if missing:
+            raise FileDataError(
+                f"{self.name}: no field {missing} (fields: {sorted(self.element_spec)}). Fix: "
+                "name the model's inputs after the fields, or rename the fields (rename=...)."
+            )
+        ds = self.dataset(shuffle=shuffle, seed=seed, epoch=epoch)
+        ds = ds.map(lambda ex: tuple(ex[f] for f in names), num_parallel_calls=AUTOTUNE)
+        ds = ds.batch(int(batch_size)).prefetch(AUTOTUNE)
+        if skip:
+            ds = ds.skip(skip)
+        seen = 0
+        batch_index = skip
+        order = epoch_seed(seed, epoch) if shuffle else None
+        it = iter(ds)
+        while True:
+            try:
+                batch = next(it)
+            except StopIteration:
+                break
+            except (
+                tf.errors.InvalidArgumentError,
+                tf.errors.NotFoundError,
+                tf.errors.DataLossError,
+            ) as err:
+                found = None
+                if self._explain is not None and self.cache is None:
+                    found = self._explain(
+                        err, batch_index * int(batch_size), int(batch_size), order
+                    )
+                if found is not None:
+                    raise found from None
+                raise FileDataError(
+                    f"{self.name}: reading batch {batch_index} failed: "
+                    f"{tf_message(err)}. Fix: repair or remove the bad file, or set "
+                    'on_error = "skip".'
+                ) from err
+            seen += int(batch[0].shape[0]) if batch else 0
+            batch_index += 1
+            yield batch
+        if self.on_error == "skip" and not skip and self._length is not None:
+            expected = len(self)
+            self.skipped = max(expected - seen, 0)
+            if self.skipped:
+                warnings.warn(
+                    f"{self.name}: skipped {self.skipped} example(s) that could not be read "
+                    f"(on_error = 'skip'); {seen} read.",
+                    SkippedRecordsWarning,
+                    stacklevel=2,
+                )

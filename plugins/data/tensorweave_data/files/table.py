@@ -1,0 +1,384 @@
+"""``table.v1``: CSV (or Parquet) files, one field per column, streamed through tf.data.
+
+``paths`` is a file, a folder of shards, a glob or a list of these. Each column becomes a
+field named after it (as Keras's structured-data examples have one input per column);
+numbers become ``int64``/``float32`` fields, everything else stays a ``string`` field (the
+values stay raw: a model's preprocessing turns them into numbers). The types are inferred
+from the first ``sample_rows`` rows of the first file; ``types = {column = "float32"}``
+overrides them. ``label`` names the target column(s) and ``columns`` selects the columns
+kept; a name that is not a column is an error naming the closest column.
+
+An empty value is missing: ``missing = "fill"`` (0, or ``""`` for strings; ``fill = {col =
+value}`` overrides), ``"drop"`` (the row is left out) or ``"error"``. A CSV row with the
+wrong number of fields, a missing value under ``"error"`` or a value that is not of its
+column's type stops the reading with ``FileDataError`` naming the file and the line.
+
+The validation rows are held out by a seeded hash of each row's file and line
+(``validation_split``, ``seed``: the same rows every time, whatever the shards' order), or
+are the files of ``valid``. CSV files are read by ``tf.data.experimental.CsvDataset``,
+several at once (interleaved, ``AUTOTUNE``), and the rows shuffled in a seeded buffer;
+Parquet files (with pyarrow installed: ``pip install tensorweave-data[parquet]``) are read
+in record batches.
+
+>>> import tempfile, pathlib
+>>> f = pathlib.Path(tempfile.mkdtemp()) / "houses.csv"
+>>> _ = f.write_text("rooms,city,price\\n3,Oslo,2.5\\n4,Bergen,3.0\\n2,Oslo,1.5\\n")
+>>> d = table(f, label="price", validation_split=0.0)
+>>> sorted(d.train), d.info["types"], len(d.train)
+(['city', 'price', 'rooms'], {'rooms': 'int64', 'city': 'string', 'price': 'float32'}, 3)
+>>> [t.numpy().tolist() for t in next(d.train.batches(["city", "price"], batch_size=2))]
+[[b'Oslo', b'Bergen'], [2.5, 3.0]]
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import itertools
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+import tensorweave as tw
+from tensorweave_data.datasets import DataSplits
+from tensorweave_data.files.streaming import (
+    AUTOTUNE,
+    FileDataError,
+    Stream,
+    check_choice,
+    expand_paths,
+)
+
+__all__ = ["table", "infer_type", "TYPES", "MISSING"]
+
+_NAME = "table.v1"
+TYPES = {"int64": tf.int64, "int32": tf.int32, "float32": tf.float32, "float64": tf.float64,
+         "string": tf.string}  # fmt: skip
+MISSING = ("fill", "drop", "error")
+_PARQUET = (".parquet", ".pq")
+
+
+def infer_type(values: Sequence[str]) -> str:
+    """``"int64"``, ``"float32"`` or ``"string"``: the narrowest type of the non-empty
+    ``values``.
+
+    >>> infer_type(["1", "", "2"]), infer_type(["1", "2.5"]), infer_type(["1", "x"])
+    ('int64', 'float32', 'string')
+    """
+    present = [v for v in values if v != ""]
+    if not present:
+        return "string"
+    for kind, parse in (("int64", int), ("float32", float)):
+        try:
+            for v in present:
+                parse(v)
+        except ValueError:
+            continue
+        return kind
+    return "string"
+
+
+def _closest(owner: str, what: str, name: str, names: Sequence[str]) -> FileDataError:
+    near = difflib.get_close_matches(name, list(names), n=1, cutoff=0.0)
+    hint = f" Did you mean {near[0]!r}?" if near else ""
+    return FileDataError(
+        f"{owner}: {what} {name!r} is not a column.{hint} The columns: {list(names)}."
+    )
+
+
+def _header(path: str, delimiter: str) -> list[str]:
+    with open(path, newline="", encoding="utf-8") as f:
+        row = next(csv.reader(f, delimiter=delimiter), None)
+    if not row:
+        raise FileDataError(f"{_NAME}: {path!r} is empty (no header row). Fix: a header line.")
+    return row
+
+
+def _sample(path: str, delimiter: str, rows: int) -> list[list[str]]:
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.reader(f, delimiter=delimiter)
+        next(reader, None)
+        return [r for r in itertools.islice(reader, rows)]
+
+
+def _find_bad_row(
+    files: Sequence[str],
+    delimiter: str,
+    header: Sequence[str],
+    selected: Sequence[str],
+    types: Mapping[str, str],
+    missing: str,
+) -> FileDataError | None:
+    """The first row of ``files`` that cannot be read as declared, as an error naming it."""
+    index = {c: i for i, c in enumerate(header)}
+    for path in files:
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.reader(f, delimiter=delimiter)
+            next(reader, None)
+            for row in reader:
+                where = f"{path!r}, line {reader.line_num}"
+                if len(row) != len(header):
+                    return FileDataError(
+                        f"{_NAME}: {where} has {len(row)} fields, the header has {len(header)}. "
+                        "Fix: repair the row (quote values that hold the delimiter) or remove it."
+                    )
+                for col in selected:
+                    value = row[index[col]]
+                    if value == "":
+                        if missing == "error":
+                            return FileDataError(
+                                f"{_NAME}: {where}: column {col!r} is missing (empty). Fix: "
+                                'set missing = "fill" or "drop", or fill in the value.'
+                            )
+                        continue
+                    kind = types[col]
+                    if kind == "string":
+                        continue
+                    try:
+                        (int if kind.startswith("int") else float)(value)
+                    except ValueError:
+                        return FileDataError(
+                            f"{_NAME}: {where}: column {col!r} holds {value!r}, not {kind}. "
+                            f'Fix: types = {{ {col} = "string" }}, or repair the value.'
+                        )
+    return None
+
+
+def table(
+    paths: str | os.PathLike[str] | Sequence[Any],
+    label: str | Sequence[str] | None = None,
+    columns: Sequence[str] | None = None,
+    types: Mapping[str, str] | None = None,
+    missing: str = "fill",
+    fill: Mapping[str, Any] | None = None,
+    validation_split: float = 0.2,
+    valid: str | os.PathLike[str] | Sequence[Any] | None = None,
+    seed: int = 0,
+    delimiter: str = ",",
+    sample_rows: int = 1000,
+    shuffle_buffer: int = 10_000,
+    cache: str | None = None,
+) -> DataSplits:
+    """Rows of CSV/Parquet files, one field per column (see the module docstring).
+
+    Args:
+        paths: the files: a file, a folder of shards, a glob or a list of these.
+        label: the target column(s) (kept whatever ``columns`` says).
+        columns: the columns kept (default all).
+        types: column -> ``"int64"``, ``"int32"``, ``"float32"``, ``"float64"`` or
+            ``"string"``, over the types inferred from a sample.
+        missing: ``"fill"``, ``"drop"`` or ``"error"`` for empty values.
+        fill: column -> the value that fills it (default 0, ``""`` for strings).
+        validation_split: the share of rows held out by a seeded hash (when no ``valid``).
+        valid: the validation files instead (a file, folder, glob or list).
+        seed: the hash's seed.
+        delimiter: the CSV field separator.
+        sample_rows: rows of the first file the types are inferred from.
+        shuffle_buffer: rows shuffled together when training (seeded per epoch).
+        cache: ``"memory"`` or a file path: keep the parsed rows after the first epoch.
+    """
+    check_choice(_NAME, "missing", missing, MISSING)
+    if not 0.0 <= float(validation_split) < 1.0:
+        raise tw.ArgumentError(
+            f"{_NAME}: validation_split must be in [0, 1), got {validation_split!r}."
+        )
+    files = expand_paths(_NAME, paths)
+    valid_files = expand_paths(_NAME, valid) if valid is not None else []
+    parquet = files[0].lower().endswith(_PARQUET)
+    if parquet:
+        header, inferred = _parquet_schema(files[0])
+    else:
+        header = _header(files[0], delimiter)
+        sample = _sample(files[0], delimiter, int(sample_rows))
+        inferred = {
+            c: infer_type([r[i] for r in sample if len(r) == len(header)])
+            for i, c in enumerate(header)
+        }
+        for other in files[1:] + valid_files:
+            if _header(other, delimiter) != header:
+                raise FileDataError(
+                    f"{_NAME}: {other!r} has the columns {_header(other, delimiter)}, "
+                    f"{files[0]!r} has {header}. Fix: every file of a table has the same header."
+                )
+    labels = [label] if isinstance(label, str) else list(label or [])
+    for name in labels:
+        if name not in header:
+            raise _closest(_NAME, "label", name, header)
+    for name in list(columns or []) + list(types or {}) + list(fill or {}):
+        if name not in header:
+            raise _closest(_NAME, "column", name, header)
+    selected = [c for c in header if columns is None or c in columns or c in labels]
+    kinds = {c: inferred[c] for c in selected}
+    for name, kind in (types or {}).items():
+        check_choice(_NAME, f"types.{name}", kind, list(TYPES))
+        kinds[name] = kind
+    fills = {c: ("" if kinds[c] == "string" else 0) for c in selected}
+    fills.update(dict(fill or {}))
+
+    def parse(values: Mapping[str, tf.Tensor]) -> dict[str, tf.Tensor]:
+        out = {}
+        for c in selected:
+            v = values[c]
+            if missing == "fill":
+                v = tf.where(tf.equal(v, ""), tf.constant(str(fills[c])), v)
+            elif missing == "error":
+                tf.debugging.Assert(tf.not_equal(v, ""), [tf.constant(f"missing {c}")])
+            kind = TYPES[kinds[c]]
+            out[c] = v if kind == tf.string else tf.strings.to_number(v, out_type=kind)
+        return out
+
+    def not_missing(values: Mapping[str, tf.Tensor]) -> tf.Tensor:
+        return tf.reduce_all(tf.stack([tf.not_equal(values[c], "") for c in selected]))
+
+    def read_csv(path: tf.Tensor) -> tf.data.Dataset:
+        rows = tf.data.experimental.CsvDataset(
+            path, [tf.constant("", tf.string)] * len(header), header=True, field_delim=delimiter
+        )
+        return rows.enumerate().map(lambda i, row: (path, i, dict(zip(header, row, strict=True))))
+
+    def in_valid(path: tf.Tensor, i: tf.Tensor) -> tf.Tensor:
+        key = tf.strings.join(
+            [str(seed), tf.strings.split(path, os.sep)[-1], tf.strings.as_string(i)], ":"
+        )
+        return tf.strings.to_hash_bucket_fast(key, 10_000) < int(float(validation_split) * 10_000)
+
+    def rows_of(split_files: Sequence[str], keep: str | None) -> Any:
+        def examples(order: int | None) -> tf.data.Dataset:
+            names = list(split_files)
+            if order is not None:
+                names = [names[i] for i in np.random.default_rng(order).permutation(len(names))]
+            ds = tf.data.Dataset.from_tensor_slices(
+                tf.constant(names, tf.string, shape=[len(names)])
+            )
+            if parquet:
+                ds = ds.interleave(
+                    lambda p: _parquet_rows(p, selected, kinds, header),
+                    cycle_length=min(len(names), 4),
+                    num_parallel_calls=AUTOTUNE,
+                    deterministic=True,
+                )
+            else:
+                ds = ds.interleave(
+                    read_csv,
+                    cycle_length=min(len(names), 4),
+                    num_parallel_calls=AUTOTUNE,
+                    deterministic=True,
+                )
+            if keep is not None:
+                ds = ds.filter(lambda p, i, r: in_valid(p, i) == (keep == "valid"))
+            ds = ds.map(lambda p, i, r: r)
+            if missing == "drop":
+                ds = ds.filter(not_missing)
+            return ds.map(parse, num_parallel_calls=AUTOTUNE, deterministic=True)
+
+        def explain(err: Exception, first: int, count: int, order: int | None) -> Exception | None:
+            if parquet:
+                return None
+            return _find_bad_row(split_files, delimiter, header, selected, kinds, missing)
+
+        return examples, explain
+
+    parts: dict[str, tuple[list[str], str | None]]
+    if valid_files:
+        parts = {"train": (files, None), "valid": (valid_files, None)}
+    elif validation_split:
+        parts = {"train": (files, "train"), "valid": (files, "valid")}
+    else:
+        parts = {"train": (files, None), "valid": ([], None)}
+    streams = {}
+    for split, (split_files, keep) in parts.items():
+        if not split_files:
+            streams[split] = _empty(selected, kinds)
+            continue
+        examples, explain = rows_of(split_files, keep)
+        streams[split] = Stream(
+            f"{_NAME} {split}",
+            examples,
+            shuffle_buffer=shuffle_buffer,
+            cache=cache,
+            explain=explain,
+            files=split_files,
+        )
+    info: dict[str, Any] = {
+        "files": len(files),
+        "columns": selected,
+        "types": kinds,
+        "label": labels,
+        "features": [c for c in selected if c not in labels],
+        "missing": missing,
+    }
+    return DataSplits(
+        train=streams["train"],  # type: ignore[arg-type]  # a Stream stands for arrays
+        valid=streams["valid"],  # type: ignore[arg-type]
+        info=info,
+    )
+
+
+def _empty(selected: Sequence[str], kinds: Mapping[str, str]) -> Stream:
+    """A split with no rows (``validation_split = 0`` and no ``valid`` files)."""
+
+    def examples(order: int | None) -> tf.data.Dataset:
+        return tf.data.Dataset.from_tensor_slices(
+            {c: tf.zeros([0], TYPES[kinds[c]]) if kinds[c] != "string" else tf.constant([], tf.string)
+             for c in selected}
+        )  # fmt: skip
+
+    return Stream(f"{_NAME} valid", examples, length=0)
+
+
+def _parquet_schema(path: str) -> tuple[list[str], dict[str, str]]:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError as err:
+        raise FileDataError(
+            f"{_NAME}: {path!r} is a Parquet file, which needs pyarrow. Fix: pip install "
+            "'tensorweave-data[parquet]' (or pyarrow)."
+        ) from err
+    import pyarrow as pa
+
+    schema = pq.read_schema(path)
+    kinds = {}
+    for f in schema:
+        if pa.types.is_integer(f.type):
+            kinds[f.name] = "int64"
+        elif pa.types.is_floating(f.type):
+            kinds[f.name] = "float32"
+        else:
+            kinds[f.name] = "string"
+    return list(schema.names), kinds
+
+
+def _parquet_rows(
+    path: tf.Tensor, selected: Sequence[str], kinds: Mapping[str, str], header: Sequence[str]
+) -> tf.data.Dataset:
+    """The rows of one Parquet file, read record batch by record batch (pyarrow), as the
+    CSV rows are: ``(path, row index, {column: string})``."""
+    names = list(header)
+
+    def batches(p: bytes) -> Iterator[tuple[Any, ...]]:
+        import pyarrow.parquet as pq
+
+        start = 0
+        for batch in pq.ParquetFile(p.decode()).iter_batches(batch_size=4096, columns=names):
+            cols = []
+            for name in names:
+                column = batch.column(name).to_pylist()
+                cols.append(np.asarray(["" if v is None else str(v) for v in column], dtype=object))
+            n = batch.num_rows
+            yield (p, np.arange(start, start + n, dtype=np.int64), *cols)
+            start += n
+
+    sig = (
+        tf.TensorSpec([], tf.string),
+        tf.TensorSpec([None], tf.int64),
+        *[tf.TensorSpec([None], tf.string) for _ in names],
+    )
+    ds = tf.data.Dataset.from_generator(batches, args=(path,), output_signature=sig)
+    return ds.flat_map(
+        lambda p, i, *cols: tf.data.Dataset.from_tensor_slices(
+            (tf.fill(tf.shape(i), p), i, dict(zip(names, cols, strict=True)))
+        )
+    )
