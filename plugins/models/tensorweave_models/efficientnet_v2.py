@@ -105,6 +105,7 @@ def mbconv_block(
             add_bias=False,
             w_init=_conv_init(),
             name=names(f"{p}dwconv2"),
+            padding="same",
         )
         h = _act(_bn(h, names, f"{p}bn"), names, f"{p}activation")
     if 0 < se_ratio <= 1:
