@@ -53,6 +53,7 @@ def _conv_init() -> Any:
 
 def _conv(x: tw.Layer, filters: int, size: int, names: Scope, leaf: str, **kw: Any) -> tw.Layer:
     kw.setdefault("add_bias", False)
+    kw.setdefault("padding", "same")
     return layer("Conv2D.v1")(x, filters, size, w_init=_conv_init(), name=names(leaf), **kw)
 
 
