@@ -44,7 +44,7 @@ def test_a_python_keyword_mistake_lists_the_parameters_and_the_closest_one():
 def test_a_registered_layer_names_its_distribution():
     x = tw.Input(n_units=2)
     with pytest.raises(tw.ArgumentError, match=r"^FC \(tensorweave-layers [\d.]+\): 'activaton'"):
-        tw.layers["tensorweave-layers:FC.v1"](x, n_units=3, activaton="relu", activation="relu")
+        tw.layers["tensorweave-layers:FC.v1"](x, n_units=3, activaton="relu")
 
 
 def test_a_config_gets_the_same_words_as_python():

@@ -227,7 +227,7 @@ def test_a_bare_name_resolves_the_same_way_everywhere():
     ``tw.resolve`` (the one rule), and an unknown name fails the same way."""
     seq = tw.Input(batch_shape=(None, None, 3))
     assert tw.layers["SeqMap.v1"](seq, "Linear", n_units=2).shape == (None, None, 2)
-    rnn = tw.layers["RNN.v1"](seq, cell="LSTMCell", n_units=2, return_sequences=True)
+    rnn = tw.layers["RNN.v1"](seq, cell="LSTMCell", n_units=2)
     assert type(rnn.cell) is tw.cells["LSTMCell.v1"]
     fc = tw.layers["FC.v1"](tw.Input(n_units=3), n_units=2, activation="relu", w_init="ones")
     assert fc.shape == (None, 2)
@@ -239,7 +239,7 @@ def test_a_bare_name_resolves_the_same_way_everywhere():
     messages = []
     for build in (
         lambda: tw.layers["SeqMap.v1"](seq, "Linaer"),
-        lambda: tw.layers["RNN.v1"](seq, cell="LSTMCel", n_units=2, return_sequences=True),
+        lambda: tw.layers["RNN.v1"](seq, cell="LSTMCel", n_units=2),
         lambda: tw.layers["FC.v1"](tw.Input(n_units=3), n_units=2, activation="relo"),
     ):
         with pytest.raises(tw.UnknownComponentError) as err:
