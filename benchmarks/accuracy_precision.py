@@ -76,9 +76,13 @@ def cnn_accuracy(precision: str, seed: int, args: argparse.Namespace) -> float:
     L = tw.layers
     x = tw.Input(shape=(8, 8, 1), name="images")
     y = tw.Input(shape=(), dtype="int64", name="labels")
-    h = L["MaxPool2D.v1"](L["Conv2D.v1"](x, 64, 5, activation="relu"), 3, strides=2, padding="same")
+    h = L["MaxPool2D.v1"](
+        L["Conv2D.v1"](x, 64, 5, activation="relu", padding="same"), 3, strides=2, padding="same"
+    )
     h = L["LocalResponseNorm.v1"](h, **LRN)
-    h = L["LocalResponseNorm.v1"](L["Conv2D.v1"](h, 64, 5, activation="relu"), **LRN)
+    h = L["LocalResponseNorm.v1"](
+        L["Conv2D.v1"](h, 64, 5, activation="relu", padding="same"), **LRN
+    )
     h = L["Reshape.v1"](L["MaxPool2D.v1"](h, 3, strides=2, padding="same"), (-1,))
     h = L["FC.v1"](L["FC.v1"](h, 384, activation="relu"), 192, activation="relu")
     logits = L["Linear.v1"](h, 10)

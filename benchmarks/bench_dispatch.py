@@ -129,9 +129,9 @@ def layer_pack_models(calls: int, rounds: int) -> dict[str, Any]:
     out["forward_mlp10_layers_pack"]["ops"] = _op_counts(compiled.function, baseline)
     # small CNN: conv 3x3x16 - relu - maxpool 2 - conv 3x3x32 - relu - global avg - linear
     img = tw.Input(shape=(16, 16, 3), name="cnn_x")
-    c1 = tw.layers["Conv2D.v1"](img, 16, 3)
+    c1 = tw.layers["Conv2D.v1"](img, 16, 3, padding="same")
     p1 = tw.layers["MaxPool2D.v1"](tw.layers["Activation.v1"](c1, "relu"), 2)
-    c2 = tw.layers["Conv2D.v1"](p1, 32, 3)
+    c2 = tw.layers["Conv2D.v1"](p1, 32, 3, padding="same")
     g = tw.layers["GlobalAvgPool.v1"](tw.layers["Activation.v1"](c2, "relu"))
     head = tw.layers["Linear.v1"](g, 10)
     (k1, b1), (k2, b2), (wh, bh) = (_kernel_and_bias(layer) for layer in (c1, c2, head))

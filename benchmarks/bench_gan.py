@@ -63,8 +63,12 @@ def networks(width: int) -> tuple[tw.Module, tw.Module]:
         h, n_units=1, kernel_size=5, strides=2, padding="same", activation="tanh"
     )
     x = tw.Input(shape=(28, 28, 1), name="x")
-    h = L["Conv2D.v1"](x, n_units=width, kernel_size=5, strides=2, activation="leaky_relu")
-    h = L["Conv2D.v1"](h, n_units=2 * width, kernel_size=5, strides=2, activation="leaky_relu")
+    h = L["Conv2D.v1"](
+        x, n_units=width, kernel_size=5, strides=2, activation="leaky_relu", padding="same"
+    )
+    h = L["Conv2D.v1"](
+        h, n_units=2 * width, kernel_size=5, strides=2, activation="leaky_relu", padding="same"
+    )
     logit = L["Linear.v1"](L["Flatten.v1"](h), n_units=1)
     return tw.Module(z, image, name="generator"), tw.Module(x, logit, name="discriminator")
 

@@ -75,11 +75,11 @@ def cnn_tensorweave(
     L = tw.layers
     x = tw.Input(shape=(24, 24, 3), name="images")
     y = tw.Input(shape=(), dtype="int64", name="labels")
-    h = L["Conv2D.v1"](x, 64, 5)
+    h = L["Conv2D.v1"](x, 64, 5, padding="same")
     h = L["Activation.v1"](h, "relu")
     h = L["MaxPool2D.v1"](h, 3, strides=2, padding="same")
     h = L["LocalResponseNorm.v1"](h, **LRN) if lrn else h
-    h = L["Conv2D.v1"](h, 64, 5)
+    h = L["Conv2D.v1"](h, 64, 5, padding="same")
     h = L["Activation.v1"](h, "relu")
     h = L["LocalResponseNorm.v1"](h, **LRN) if lrn else h
     h = L["MaxPool2D.v1"](h, 3, strides=2, padding="same")

@@ -81,7 +81,12 @@ def build_tensorweave(fast: bool = True, jit: bool = False, static: bool = True)
     rnns = []
     for _ in range(LAYERS):
         h = tw.layers["RNN.v1"](
-            h, cell="LSTMCell.v1", n_units=UNITS, fused_gradient=fast, hoist_inputs=fast
+            h,
+            cell="LSTMCell.v1",
+            n_units=UNITS,
+            fused_gradient=fast,
+            hoist_inputs=fast,
+            return_sequences=True,
         )
         rnns.append(h)
     logits = tw.Lambda(

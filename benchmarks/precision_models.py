@@ -64,7 +64,7 @@ def ptb_tensorweave(precision: str) -> Epoch:
     targets = tw.Input(shape=(PTB_STEPS,), dtype="int32", name="targets")
     h = L["Lookup.v1"](tokens, PTB_VOCAB, PTB_UNITS)
     for _ in range(PTB_LAYERS):
-        h = L["RNN.v1"](h, cell="LSTMCell.v1", n_units=PTB_UNITS)
+        h = L["RNN.v1"](h, cell="LSTMCell.v1", n_units=PTB_UNITS, return_sequences=True)
     logits = L["Linear.v1"](h, PTB_VOCAB)
     loss = tw.losses["sparse_categorical_cross_entropy.v1"](targets, logits, from_logits=True)
     model = Model(

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tensorweave.registries import ComponentInfo, kinds
-from tensorweave.registries.counterparts import counterparts_of
+from tensorweave.registries.counterparts import counterparts, counterparts_of, differences_table
 from tensorweave.registries.discovery import catalog, normalize
 from tensorweave.registries.sources import kind_doc, signature_and_doc
 
@@ -87,6 +87,18 @@ def render(distributions: list[str] | None = None, *, output: str = "docs/catalo
         ]
         lines += [_row(kind, info) for info in sorted(infos, key=lambda i: i.name.lower())]
         lines.append("")
+    rows = [row for dist, row in counterparts() if not wanted or dist in wanted]
+    lines += [
+        "## Deliberate differences from Keras",
+        "",
+        "A component with a Keras counterpart has that counterpart's defaults, except the "
+        "options below (from the packs' counterpart tables; `tensorweave describe NAME` shows "
+        "a component's). An option Keras requires and tensorweave gives a default "
+        "(`kernel_size=3`) is not a difference: a Keras program always passes it.",
+        "",
+        differences_table(rows),
+        "",
+    ]
     return "\n".join(lines)
 
 

@@ -5,8 +5,9 @@ pack, parsed with ``ast``: ``tensorweave.registries.sources``), so describing ne
 TensorFlow or runs plugin code. ``--load`` imports the component and describes the live
 object instead (for components whose signature is computed at run time).
 
-Beside the signature it shows the Keras 3 counterpart the component is tested against and
-the other names it is known by (the packs' counterpart tables), and, when several
+Beside the signature it shows the Keras 3 counterpart the component is tested against,
+the defaults that deliberately differ from it, and the other names it is known by (the
+packs' counterpart tables), and, when several
 distributions offer the name, every provider with the qualified name that picks it. A
 name that is unknown here but known elsewhere (``Dense.v1``) gets what does that job.
 
@@ -102,9 +103,16 @@ def _describe(
     for row in counterparts_of(kind, info.name):
         if row.keras:
             usage = f" (with {row.usage})" if row.usage else ""
-            print(f"  Keras counterpart: {row.keras}{usage}, same outputs and gradients (tested)")
+            print(
+                f"  Keras counterpart: {row.keras}{usage}, same outputs and gradients (tested)"
+                + ("" if row.differs else "; same defaults")
+            )
         if row.also:
             print(f"  also known as: {', '.join(row.also)}")
+        if row.differs:
+            print("  Deliberate differences from Keras (docs/catalogue.md lists them all):")
+        for diff in row.differs:
+            print(f"    {diff.option}: {diff.ours} here, {diff.keras} in Keras: {diff.why}")
     print(textwrap.indent(doc or "(no documentation)", "  "))
 
 

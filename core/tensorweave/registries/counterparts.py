@@ -18,7 +18,12 @@ module (no TensorFlow)::
 
 A row's ``keras`` is the Keras 3 API the component is tested against (``tensorweave
 describe`` shows it); ``also`` lists other dotted names that mean the same
-(``"tensorlayer.layers.DeConv2d"``). The tables are read only when a lookup fails
+(``"tensorlayer.layers.DeConv2d"``). A component named after a Keras counterpart has
+Keras's defaults, unless the row lists the option in ``differs`` (``Difference``: option,
+ours, Keras's, why): those rows are the one table of deliberate differences that ``describe``
+shows and ``docs/catalogue.md`` prints (``differences_table``). A row with no component
+answers a Keras name that has no component yet (``note``: what to use or where it is
+planned), so that every name a Keras user types gets an answer. The tables are read only when a lookup fails
 (``known_as``) or ``describe`` asks (``counterparts_of``), never on a successful lookup;
 a table that fails to load is recorded against its distribution and skipped.
 
@@ -28,6 +33,10 @@ a table that fails to load is recorded against its distribution and skipped.
 >>> Counterpart("mse.v1", keras="keras.losses.MeanSquaredError", kind="losses").matches(
 ...     "losses", "mean_squared_error")
 True
+>>> row = Counterpart("Norm.v1", keras="keras.layers.LayerNormalization",
+...     differs=(Difference("epsilon", "1e-5", "1e-3", "as PyTorch"),))
+>>> print(differences_table([row]).splitlines()[2])
+| `Norm.v1` | `epsilon` | 1e-5 | 1e-3 | as PyTorch |
 """
 
 from __future__ import annotations
@@ -43,6 +52,9 @@ from tensorweave.registries.entries import LOCAL, split_qualified, split_version
 
 __all__ = [
     "Counterpart",
+    "Difference",
+    "differences",
+    "differences_table",
     "declare_counterparts",
     "counterparts",
     "known_as",
@@ -50,6 +62,23 @@ __all__ = [
     "counterpart_failures",
     "suggestion",
 ]
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A default that deliberately differs from the Keras counterpart's.
+
+    Args:
+        option: our option's name (``"epsilon"``).
+        ours: our default, as written in Python (``"1e-5"``).
+        keras: Keras's default, as written there (``"1e-3"``).
+        why: the strong reason for the difference.
+    """
+
+    option: str
+    ours: str
+    keras: str
+    why: str
 
 
 @dataclass(frozen=True)
@@ -64,6 +93,9 @@ class Counterpart:
             ``"keras.layers.Deconvolution2D"``); the last part is the name people type.
         kind: the component's kind.
         usage: the options that give that meaning (``'cell="LSTMCell.v1"'``), if any.
+        differs: the defaults that deliberately differ from the Keras counterpart's.
+        note: for a row with no component (``""``): what to do instead, e.g. ``"not
+            available yet: see issue #36 (preprocessing layers)"``.
     """
 
     component: str
@@ -71,6 +103,8 @@ class Counterpart:
     also: tuple[str, ...] = ()
     kind: str = "layers"
     usage: str = ""
+    differs: tuple[Difference, ...] = ()
+    note: str = ""
 
     @property
     def known_names(self) -> tuple[str, ...]:
@@ -86,7 +120,10 @@ class Counterpart:
         return any(_typed(name) == wanted for name in self.known_names)
 
     def describe(self) -> str:
-        """``"FC.v1"`` or ``'RNN.v1 with cell="LSTMCell.v1"'``."""
+        """``"FC.v1"``, ``'RNN.v1 with cell="LSTMCell.v1"'``, or the note of a row with no
+        component."""
+        if not self.component:
+            return self.note
         return self.component + (f" with {self.usage}" if self.usage else "")
 
 
@@ -173,13 +210,34 @@ def suggestion(kind: str, asked: str, available: Callable[[str], bool] | None = 
     >>> suggestion("layers", "NoSuchThing.v1")
     ''
     """
-    rows = [r for r in known_as(kind, asked) if available is None or available(r.component)]
+    known = known_as(kind, asked)
+    rows = [r for r in known if r.component and (available is None or available(r.component))]
+    rows = rows or [r for r in known if not r.component]
     if not rows:
         return ""
     base = split_version(split_qualified(asked)[1])[0].rpartition(".")[2]
     where = sorted({n for r in rows for n in r.known_names if _typed(n) == _typed(base)})
     options = " or ".join(dict.fromkeys(r.describe() for r in rows))
     return f"{base} is {', '.join(where)} elsewhere; in tensorweave: {options}"
+
+
+def differences(rows: Iterable[Counterpart] | None = None) -> list[tuple[Counterpart, Difference]]:
+    """Every deliberate difference from Keras, ``(row, difference)``, sorted by component
+    (of ``rows``, or of every installed table)."""
+    rows = [row for _, row in counterparts()] if rows is None else list(rows)
+    found = [(row, diff) for row in rows if row.component for diff in row.differs]
+    return sorted(found, key=lambda pair: (pair[0].component.lower(), pair[1].option))
+
+
+def differences_table(rows: Iterable[Counterpart] | None = None) -> str:
+    """The deliberate differences from Keras as one Markdown table (component, option,
+    ours, Keras's, why); what ``docs/catalogue.md`` prints under "Deliberate differences
+    from Keras" and ``tensorweave describe`` shows line by line."""
+    lines = ["| component | option | ours | Keras's | why |", "| --- | --- | --- | --- | --- |"]
+    for row, diff in differences(rows):
+        cells = (f"`{row.component}`", f"`{diff.option}`", diff.ours, diff.keras, diff.why)
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines)
 
 
 def counterpart_failures() -> list[PluginLoadError]:

@@ -12,8 +12,9 @@ that mean the same (not tested side by side). Light on purpose: no TensorFlow.
 from __future__ import annotations
 
 import tensorweave as tw
+from tensorweave.registries.counterparts import Difference
 
-__all__ = ["COUNTERPARTS"]
+__all__ = ["COUNTERPARTS", "PREPROCESSING"]
 
 C = tw.Counterpart
 K = "keras.layers."
@@ -28,9 +29,24 @@ def _also(component: str, *names: str, kind: str = "layers", usage: str = "") ->
     return C(component, also=names, kind=kind, usage=usage)
 
 
+#: what ``describe StringLookup`` and the other preprocessing layers answer
+PREPROCESSING_NOTE = "not available yet: see issue #36 (preprocessing layers)"
+#: Keras's preprocessing and augmentation layers: not components yet (issue #36)
+PREPROCESSING = (
+    "AugMix", "AutoContrast", "CategoryEncoding", "CenterCrop",
+    "ContrastLimitedAdaptiveHistogramEqualization", "CutMix", "Discretization", "Equalization",
+    "HashedCrossing", "Hashing", "IntegerLookup", "MaxNumBoundingBoxes", "MelSpectrogram",
+    "MixUp", "Normalization", "RandAugment", "RandomBrightness", "RandomColorDegeneration",
+    "RandomColorJitter", "RandomContrast", "RandomCrop", "RandomElasticTransform",
+    "RandomErasing", "RandomFlip", "RandomGaussianBlur", "RandomGrayscale", "RandomHue",
+    "RandomInvert", "RandomPerspective", "RandomPosterization", "RandomRotation",
+    "RandomSaturation", "RandomSharpness", "RandomShear", "RandomTranslation", "RandomZoom",
+    "Rescaling", "STFTSpectrogram", "Solarization", "StringLookup", "TextVectorization",
+)  # fmt: skip
+
 COUNTERPARTS = (
     # dense, merge, structure, embedding
-    _also("FC.v1", K + "Dense", TL + "Dense"),
+    _keras("FC.v1", "Dense", TL + "Dense"),
     _also("Linear.v1", K + "Dense", TL + "Dense"),
     _also("Activation.v1", K + "Activation"),
     _also("Add.v1", K + "Add", TL + "Elementwise"),
@@ -166,10 +182,60 @@ COUNTERPARTS = (
     # regularizers and constraints
     C("l1.v1", keras="keras.regularizers.L1", kind="regularizers"),
     C("l2.v1", keras="keras.regularizers.L2", kind="regularizers"),
-    C("l1_l2.v1", keras="keras.regularizers.L1L2", kind="regularizers"),
+    C(
+        "l1_l2.v1",
+        keras="keras.regularizers.L1L2",
+        kind="regularizers",
+        differs=(
+            Difference(
+                "l1, l2",
+                "0.01, 0.01",
+                "0.0, 0.0",
+                'as Keras\'s `"l1_l2"` string and `keras.regularizers.l1_l2()` (0.01 each): '
+                "a regularizer named without options regularizes",
+            ),
+        ),
+    ),
     C("orthogonal.v1", keras="keras.regularizers.OrthogonalRegularizer", kind="regularizers"),
     C("max_norm.v1", keras="keras.constraints.MaxNorm", kind="constraints"),
     C("min_max_norm.v1", keras="keras.constraints.MinMaxNorm", kind="constraints"),
     C("non_neg.v1", keras="keras.constraints.NonNeg", kind="constraints"),
     C("unit_norm.v1", keras="keras.constraints.UnitNorm", kind="constraints"),
+    # Keras layers that are an activation here
+    *(
+        C("Activation.v1", also=(K + name,), usage=f'activation="{act}"')
+        for name, act in (
+            ("ReLU", "relu"),
+            ("LeakyReLU", "leaky_relu"),
+            ("ELU", "elu"),
+            ("Softmax", "softmax"),
+        )
+    ),
+    _also("GlobalAvgPool.v1", K + "GlobalAveragePooling3D", K + "GlobalAvgPool3D"),
+    _also("GlobalMaxPool.v1", K + "GlobalMaxPooling3D", K + "GlobalMaxPool3D"),
+    *(
+        C("KerasLayer.v1", also=(K + name,), usage=f"layer=keras.layers.{name}(...)")
+        for name in ("TFSMLayer", "JaxLayer", "FlaxLayer", "TorchModuleWrapper", "Wrapper")
+    ),
+    # Keras names with no component: what to write instead
+    *(
+        C("", also=(K + name,), note=note)
+        for name, note in (
+            ("Input", "tw.Input(shape=...) (one example's shape, as keras.Input)"),
+            ("InputLayer", "tw.Input(shape=...) (one example's shape, as keras.Input)"),
+            ("InputSpec", "not needed: tw.Input(shape=...) carries the shape"),
+            ("Layer", "subclass tw.Layer (see CONTRIBUTING.md) or wrap it: KerasLayer.v1"),
+            ("Masking", "Lookup.v1 with mask_zero=True, or RNN.v1 with lengths= or mask="),
+            ("ActivityRegularization", "not available yet: add the penalty as a loss node"),
+            ("UnitNormalization", "not available yet: tw.Lambda.v1 of tf.math.l2_normalize"),
+            ("DepthwiseConv1D", "not available yet: DepthwiseConv2D.v1 is the 2-d one"),
+            ("ConvLSTM1D", "not available yet: ConvLSTM2D.v1 is the 2-d one"),
+            ("ConvLSTM3D", "not available yet: ConvLSTM2D.v1 is the 2-d one"),
+            ("AdaptiveAveragePooling1D", "not available yet: AdaptiveAvgPool2D.v1 is the 2-d one"),
+            ("AdaptiveAveragePooling3D", "not available yet: AdaptiveAvgPool2D.v1 is the 2-d one"),
+            ("AdaptiveMaxPooling1D", "not available yet: AdaptiveMaxPool2D.v1 is the 2-d one"),
+            ("AdaptiveMaxPooling3D", "not available yet: AdaptiveMaxPool2D.v1 is the 2-d one"),
+        )
+    ),
+    *(C("", also=(K + name,), note=PREPROCESSING_NOTE) for name in PREPROCESSING),
 )

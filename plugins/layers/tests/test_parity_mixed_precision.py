@@ -11,7 +11,7 @@ import tensorweave as tw
 
 def test_conv_layer_norm_dense_chain_matches_keras_mixed_bfloat16(parity, randn):
     x = tw.Input(shape=(5, 5, 3))
-    conv = tw.layers["Conv2D.v1"](x, 4, 3, activation="relu")
+    conv = tw.layers["Conv2D.v1"](x, 4, 3, activation="relu", padding="same")
     norm = tw.layers["LayerNorm.v1"](conv, epsilon=1e-3)
     ours = tw.layers["Linear.v1"](norm, 5)
     ref = keras.Sequential(

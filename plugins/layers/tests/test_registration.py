@@ -46,7 +46,7 @@ def test_own_defaults_win_when_another_pack_offers_the_same_name(monkeypatch):
         return real_get(name, *args)
 
     monkeypatch.setattr(tw.initializers, "get", ambiguous)
-    layer = tw.layers["tensorweave-layers:FC.v1"](tw.Input(n_units=3), 2)
+    layer = tw.layers["tensorweave-layers:FC.v1"](tw.Input(n_units=3), 2, activation="relu")
     assert layer.shape == (None, 2)
     with pytest.raises(tw.ComponentConflictError, match="'ones'"):
         tw.layers["tensorweave-layers:Linear.v1"](tw.Input(n_units=3), 2, w_init="ones")

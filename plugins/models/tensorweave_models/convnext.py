@@ -46,7 +46,7 @@ def convnext_block(
     x: tw.Layer, dim: int, names: Scope, prefix: str, layer_scale_init_value: float = 1e-6
 ) -> tw.Layer:
     """One ConvNeXt block on ``x`` (``dim`` channels), Keras's ``ConvNeXtBlock``."""
-    h = layer("DepthwiseConv2D.v1")(x, 7, name=names(f"{prefix}_depthwise_conv"))
+    h = layer("DepthwiseConv2D.v1")(x, 7, name=names(f"{prefix}_depthwise_conv"), padding="same")
     h = _layer_norm(h, names, f"{prefix}_layernorm")
     h = layer("FC.v1")(h, 4 * dim, activation="gelu", name=names(f"{prefix}_pointwise_conv_1"))
     h = layer("FC.v1")(h, dim, activation=None, name=names(f"{prefix}_pointwise_conv_2"))

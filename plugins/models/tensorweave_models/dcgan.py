@@ -98,6 +98,7 @@ def DCGANGenerator(
                 strides=1 if i == 0 else 2,
                 add_bias=False,
                 name=names(f"deconv{i}"),
+                padding="same",
             )
             h = _bn_leaky(h, names, f"deconv{i}", momentum)
         out = layer("Conv2DTranspose.v1")(
@@ -108,6 +109,7 @@ def DCGANGenerator(
             add_bias=False,
             activation=output_activation,
             name=names("image"),
+            padding="same",
         )
         return finish(latent, out, names)
 
@@ -145,7 +147,7 @@ def DCGANDiscriminator(
         h = image
         for i in range(depth):
             h = layer("Conv2D.v1")(
-                h, scaled(64 * 2**i, width), 5, strides=2, name=names(f"conv{i}")
+                h, scaled(64 * 2**i, width), 5, strides=2, name=names(f"conv{i}"), padding="same"
             )
             h = layer("Activation.v1")(h, "leaky_relu", name=names(f"conv{i}_relu"))
             if dropout:

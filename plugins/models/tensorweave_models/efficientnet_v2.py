@@ -53,6 +53,7 @@ def _conv_init() -> Any:
 
 def _conv(x: tw.Layer, filters: int, size: int, names: Scope, leaf: str, **kw: Any) -> tw.Layer:
     kw.setdefault("add_bias", False)
+    kw.setdefault("padding", "same")
     return layer("Conv2D.v1")(x, filters, size, w_init=_conv_init(), name=names(leaf), **kw)
 
 
@@ -105,6 +106,7 @@ def mbconv_block(
             add_bias=False,
             w_init=_conv_init(),
             name=names(f"{p}dwconv2"),
+            padding="same",
         )
         h = _act(_bn(h, names, f"{p}bn"), names, f"{p}activation")
     if 0 < se_ratio <= 1:

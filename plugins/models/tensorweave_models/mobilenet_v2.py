@@ -67,7 +67,12 @@ def inverted_residual_block(
     h = x
     if block_id:
         h = layer("Conv2D.v1")(
-            h, expansion * channels, 1, add_bias=False, name=names(f"{prefix}expand")
+            h,
+            expansion * channels,
+            1,
+            add_bias=False,
+            name=names(f"{prefix}expand"),
+            padding="same",
         )
         h = _bn_relu6(h, names, f"{prefix}expand_BN", f"{prefix}expand_relu")
     if stride == 2:
@@ -81,7 +86,9 @@ def inverted_residual_block(
         name=names(f"{prefix}depthwise"),
     )
     h = _bn_relu6(h, names, f"{prefix}depthwise_BN", f"{prefix}depthwise_relu")
-    h = layer("Conv2D.v1")(h, filters, 1, add_bias=False, name=names(f"{prefix}project"))
+    h = layer("Conv2D.v1")(
+        h, filters, 1, add_bias=False, name=names(f"{prefix}project"), padding="same"
+    )
     h = _bn_relu6(h, names, f"{prefix}project_BN", None)
     if channels == filters and stride == 1:
         return layer("Add.v1")(x, h, name=names(f"{prefix}add"))
@@ -116,7 +123,13 @@ def MobileNetV2(
         alpha = check_width(alpha, who, "alpha")
         image = input_layer(x, who, rank=4, what="images [batch, height, width, channels]")
         h = layer("Conv2D.v1")(
-            image, make_divisible(32 * alpha), 3, strides=2, add_bias=False, name=names("Conv1")
+            image,
+            make_divisible(32 * alpha),
+            3,
+            strides=2,
+            add_bias=False,
+            name=names("Conv1"),
+            padding="same",
         )
         h = _bn_relu6(h, names, "bn_Conv1", "Conv1_relu")
         block_id = 0
@@ -132,7 +145,7 @@ def MobileNetV2(
                 )
                 block_id += 1
         last = make_divisible(1280 * alpha) if alpha > 1.0 else 1280
-        h = layer("Conv2D.v1")(h, last, 1, add_bias=False, name=names("Conv_1"))
+        h = layer("Conv2D.v1")(h, last, 1, add_bias=False, name=names("Conv_1"), padding="same")
         h = _bn_relu6(h, names, "Conv_1_bn", "out_relu")
         out = image_head(h, names, head)
         from tensorweave_models.heads import keras_application

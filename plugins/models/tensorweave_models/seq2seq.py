@@ -85,7 +85,12 @@ def Seq2Seq(
             src, source_vocab_size, width, mask_zero=True, name=names("source_embedding")
         )
         encoder = rnn_layer("RNN.v1")(
-            src_emb, cell=cell, n_units=n_units, name=names("encoder"), **cell_options
+            src_emb,
+            cell=cell,
+            n_units=n_units,
+            return_sequences=True,
+            name=names("encoder"),
+            **cell_options,
         )
         tgt_emb = layer("Lookup.v1")(
             tgt, target_vocab_size, width, mask_zero=True, name=names("target_embedding")
@@ -95,6 +100,7 @@ def Seq2Seq(
             *encoder.final_state,
             cell=cell,
             n_units=n_units,
+            return_sequences=True,
             name=names("decoder"),
             **cell_options,
         )

@@ -38,6 +38,7 @@ def _double_conv(
             activation=None if batch_norm else "relu",
             add_bias=not batch_norm,
             name=names(f"{prefix}_conv{i}"),
+            padding="same",
         )
         if batch_norm:
             h = layer("BatchNorm.v1")(h, name=names(f"{prefix}_bn{i}"))
@@ -90,11 +91,11 @@ def UNet(
         for level in reversed(range(depth)):
             filters = scaled(64 * 2**level, width)
             h = layer("Conv2DTranspose.v1")(
-                h, filters, 2, strides=2, name=names(f"up{level}_upconv")
+                h, filters, 2, strides=2, name=names(f"up{level}_upconv"), padding="same"
             )
             h = layer("Concat.v1")(skips[level], h, name=names(f"up{level}_concat"))
             h = _double_conv(h, filters, names, f"up{level}", batch_norm)
         out = layer("Conv2D.v1")(
-            h, classes, 1, activation=classifier_activation, name=names("output")
+            h, classes, 1, activation=classifier_activation, name=names("output"), padding="same"
         )
         return finish(image, out, names)

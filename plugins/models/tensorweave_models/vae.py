@@ -186,7 +186,13 @@ def VAE(
         h = image
         for i, f in enumerate(filters):
             h = layer("Conv2D.v1")(
-                h, f, 3, strides=2, activation="relu", name=names(f"encoder_conv{i}")
+                h,
+                f,
+                3,
+                strides=2,
+                activation="relu",
+                name=names(f"encoder_conv{i}"),
+                padding="same",
             )
         h = layer("Flatten.v1")(h, name=names("encoder_flatten"))
         h = layer("FC.v1")(h, intermediate_dim, activation="relu", name=names("encoder_dense"))
@@ -201,7 +207,13 @@ def VAE(
         h = reshape(h, (*side, filters[-1]), names("decoder_reshape"))
         for i, f in enumerate(reversed(filters)):
             h = layer("Conv2DTranspose.v1")(
-                h, f, 3, strides=2, activation="relu", name=names(f"decoder_deconv{i}")
+                h,
+                f,
+                3,
+                strides=2,
+                activation="relu",
+                name=names(f"decoder_deconv{i}"),
+                padding="same",
             )
         h = layer("Conv2DTranspose.v1")(
             h,
@@ -209,6 +221,7 @@ def VAE(
             3,
             activation=output_activation,
             name=names("decoder_output"),
+            padding="same",
         )
         decoder = tw.Module(z, h, name=names("decoder"))
         module = finish(image, decoder, names, cls=VAEModule)

@@ -67,6 +67,7 @@ def VGG16(
                     3,
                     activation="relu",
                     name=names(f"block{b}_conv{c}"),
+                    padding="same",
                 )
             h = layer("MaxPool2D.v1")(h, 2, strides=2, name=names(f"block{b}_pool"))
         if include_top:

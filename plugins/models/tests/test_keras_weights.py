@@ -50,7 +50,7 @@ def test_unnamed_layers_pair_in_order_and_kernels_reshape_across_axes_of_one():
     keras_net = keras.Model(inputs, keras.layers.Dense(2)(h))
     randomize(keras_net)
     x = tw.Input(shape=(4, 4, 3))
-    h = tw.layers["DepthwiseConv2D.v1"](x, 3, name="net/depthwise")
+    h = tw.layers["DepthwiseConv2D.v1"](x, 3, name="net/depthwise", padding="same")
     ours = tw.Module(x, tw.layers["Linear.v1"](h, 2, name="net/dense"))
     from_keras(keras_net, ours)
     value = np.random.default_rng(0).standard_normal((2, 4, 4, 3)).astype("float32")

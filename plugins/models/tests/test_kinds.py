@@ -32,7 +32,7 @@ def test_what_is_not_a_builder_is_refused_at_registration(builder, problem):
 
 def test_a_builder_of_another_pack_registers_and_builds_by_name():
     def Tiny(x, *, classes=2, name=None):
-        return tw.Module(x, tw.layers["FC.v1"](x, classes, name=name), name=name)
+        return tw.Module(x, tw.layers["FC.v1"](x, classes, name=name, activation="relu"), name=name)
 
     with tw.models.scoped() as reg:
         reg.register("Tiny.v1", Tiny)

@@ -8,9 +8,9 @@ backward half the output at the first step (the end of its run). Without ``lengt
 
 >>> import tensorweave as tw
 >>> seq = tw.Input(batch_shape=(None, None, 3))
->>> Bidirectional(seq, cell="GRUCell.v1", n_units=4).shape
-(None, None, 8)
->>> Bidirectional(seq, cell="GRUCell.v1", n_units=4, merge="sum").shape
+>>> Bidirectional(seq, cell="GRUCell.v1", n_units=4).shape  # the last step, as Keras
+(None, 8)
+>>> Bidirectional(seq, cell="GRUCell.v1", n_units=4, merge="sum", return_sequences=True).shape
 (None, None, 4)
 """
 
@@ -60,7 +60,7 @@ class Bidirectional(tw.Layer):
         lengths: tw.Layer | None = None,
         mask: tw.Layer | None = None,
         time_major: bool = False,
-        return_sequences: bool = True,
+        return_sequences: bool = False,
         training: bool | None = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,

@@ -13,7 +13,7 @@ Weights (``kernel``, ``recurrent_kernel``, ``bias``) have Keras's layout and gat
 
 >>> import numpy as np, tensorweave as tw
 >>> frames = tw.Input(batch_shape=(None, None, 6, 6, 1), name="frames")
->>> conv = ConvLSTM2D(frames, n_units=2, kernel_size=3)
+>>> conv = ConvLSTM2D(frames, n_units=2, kernel_size=3, return_sequences=True)
 >>> conv.shape, conv.cell.kernel.shape.as_list()
 ((None, None, 4, 4, 2), [3, 3, 1, 8])
 >>> conv.compute(np.zeros((1, 5, 6, 6, 1), "float32")).shape.as_list()
@@ -72,7 +72,7 @@ class ConvLSTM2D(tw.Layer):
         lengths: tw.Layer | None = None,
         mask: tw.Layer | None = None,
         reverse: bool = False,
-        return_sequences: bool = True,
+        return_sequences: bool = False,
         training: bool | None = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,

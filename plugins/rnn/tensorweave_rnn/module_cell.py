@@ -23,8 +23,8 @@ A minimal gated unit (Zhou et al., 2016) from ``tw`` ops, its weights in ``Lambd
 >>> cell.state_size, len(cell.trainable_variables)
 ([4], 8)
 >>> seq = tw.Input(batch_shape=(None, None, 3))
->>> tw.layers["RNN.v1"](seq, cell=cell).shape
-(None, None, 4)
+>>> tw.layers["RNN.v1"](seq, cell=cell).shape  # the last step's output, as Keras
+(None, 4)
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ instead; the loops live in ``tensorweave_rnn.loop``). Options:
   keeps it;
 - ``reverse``: run from the last step to the first; outputs stay aligned with the input
   steps, and with lengths/masks the run effectively starts at each row's last real step;
-- ``return_sequences=False``: return the output of the last real step only;
+- ``return_sequences=True``: return every step's output (by default, as in Keras, the
+  output of the last real step only);
 - ``*initial_state``: layers giving the initial states (default zeros);
 - ``final_state``: accessor layers for the final states (no recomputation);
 - ``stateful``: carry the final states into the next call (reset by ``reset()`` or by a
@@ -23,7 +24,7 @@ instead; the loops live in ``tensorweave_rnn.loop``). Options:
 
 >>> import numpy as np, tensorweave as tw
 >>> seq = tw.Input(batch_shape=(None, None, 3), name="seq")
->>> rnn = RNN(seq, cell="GRUCell.v1", n_units=4)
+>>> rnn = RNN(seq, cell="GRUCell.v1", n_units=4, return_sequences=True)
 >>> h_final, = rnn.final_state
 >>> out, h = tw.compile(tw.Graph.build(seq, [rnn, h_final]))(np.ones((2, 5, 3), "float32"))
 >>> out.shape.as_list(), h.shape.as_list(), bool(np.allclose(out[:, -1], h))
@@ -77,7 +78,7 @@ class RNN(tw.Layer):
         mask: tw.Layer | None = None,
         time_major: bool = False,
         reverse: bool = False,
-        return_sequences: bool = True,
+        return_sequences: bool = False,
         stateful: bool = False,
         training: bool | None = None,
         name: str | None = None,

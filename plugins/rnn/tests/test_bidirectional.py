@@ -32,10 +32,15 @@ def test_reuse_takes_return_sequences_and_time_major_like_rnn():
 def test_the_padding_mask_of_the_sequence_is_the_mask():
     ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
     emb = tw.layers["Lookup.v1"](ids, vocab_size=5, n_units=3, mask_zero=True)
-    bi = tw.layers["Bidirectional.v1"](emb, cell="LSTMCell.v1", n_units=2)
+    bi = tw.layers["Bidirectional.v1"](emb, cell="LSTMCell.v1", n_units=2, return_sequences=True)
     assert bi.inputs == (emb, emb.padding_mask) and bi.padding_mask is emb.padding_mask
     explicit = tw.layers["Bidirectional.v1"](
-        emb, cell="LSTMCell.v1", n_units=2, mask=emb.padding_mask, share_state_with=bi
+        emb,
+        cell="LSTMCell.v1",
+        n_units=2,
+        mask=emb.padding_mask,
+        share_state_with=bi,
+        return_sequences=True,
     )
     ids_value = np.array([[1, 2, 0, 0], [3, 1, 4, 0]], "int64")
     np.testing.assert_allclose(

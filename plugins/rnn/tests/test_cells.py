@@ -205,7 +205,7 @@ def _copy_cell(x, *state, n_units, name=None, share_state_with=None, **options):
 def test_input_dropout_mask_is_shared_across_steps():
     tf.random.set_seed(3)
     seq = tw.Input(batch_shape=(None, None, 64))
-    rnn = tw.layers["RNN.v1"](seq, cell=_copy_cell, n_units=64, dropout=0.5)
+    rnn = tw.layers["RNN.v1"](seq, cell=_copy_cell, n_units=64, dropout=0.5, return_sequences=True)
     out = rnn(np.ones((3, 6, 64), "float32")).numpy()
     assert set(np.unique(out)) == {0.0, 2.0}
     for t in range(1, 6):
@@ -220,7 +220,9 @@ def test_input_dropout_mask_is_shared_across_steps():
 def test_output_and_state_dropout():
     tf.random.set_seed(4)
     seq = tw.Input(batch_shape=(None, None, 32))
-    rnn = tw.layers["RNN.v1"](seq, cell=_copy_cell, n_units=32, output_dropout=0.5)
+    rnn = tw.layers["RNN.v1"](
+        seq, cell=_copy_cell, n_units=32, output_dropout=0.5, return_sequences=True
+    )
     out = rnn(np.ones((2, 4, 32), "float32")).numpy()
     assert set(np.unique(out)) == {0.0, 2.0}
     np.testing.assert_array_equal(out[:, 3], out[:, 0])
@@ -234,7 +236,9 @@ def test_output_and_state_dropout():
         share_state_with=share_state_with,
         **o,
     )
-    rnn = tw.layers["RNN.v1"](seq, cell=acc, n_units=32, recurrent_dropout=0.5)
+    rnn = tw.layers["RNN.v1"](
+        seq, cell=acc, n_units=32, recurrent_dropout=0.5, return_sequences=True
+    )
     out = rnn(np.ones((2, 4, 32), "float32")).numpy()
     m = out[:, 1] - 1.0  # the mask (0 or 2)
     assert set(np.unique(m)) == {0.0, 2.0}
@@ -319,14 +323,14 @@ def test_the_cells_kind_refuses_broken_cells():
         tw.cells.register("NoStep.v1", NoStep)
     seq = tw.Input(batch_shape=(None, None, 3))
     with pytest.raises(CellContractError, match=r"RNN \(cell 'NoStep'\).*must define step"):
-        tw.layers["RNN.v1"](seq, cell=NoStep, n_units=2)
+        tw.layers["RNN.v1"](seq, cell=NoStep, n_units=2, return_sequences=True)
 
     class NoStateSize(NoStep):  # passes the static check, fails once built
         def step(self, x, *states):
             return x, list(states)
 
     with pytest.raises(CellContractError, match=r"cell NoStateSize .* has state_size=None"):
-        tw.layers["RNN.v1"](seq, cell=NoStateSize, n_units=2)
+        tw.layers["RNN.v1"](seq, cell=NoStateSize, n_units=2, return_sequences=True)
 
     class WrongStep(NoStep):  # step returns too many states: caught when the loop traces
         state_size = [2]
@@ -334,7 +338,7 @@ def test_the_cells_kind_refuses_broken_cells():
         def step(self, x, *states):
             return states[0], [states[0], states[0]]
 
-    rnn = tw.layers["RNN.v1"](seq, cell=WrongStep, n_units=2)
+    rnn = tw.layers["RNN.v1"](seq, cell=WrongStep, n_units=2, return_sequences=True)
     with pytest.raises(CellContractError, match=r"WrongStep .*step returned 2 new state\(s\)"):
         rnn(np.ones((1, 2, 3), "float32"))
 
@@ -388,7 +392,7 @@ def test_the_cells_kind_is_declared_by_this_pack_with_the_contract_as_its_check(
 
 def test_a_bare_cell_name_and_an_unknown_one_resolve_like_every_option():
     seq = tw.Input(batch_shape=(None, None, 3))
-    rnn = tw.layers["RNN.v1"](seq, cell="GRUCell", n_units=2)
+    rnn = tw.layers["RNN.v1"](seq, cell="GRUCell", n_units=2, return_sequences=True)
     assert type(rnn.cell).__name__ == "GRUCell"
     with pytest.raises(tw.UnknownComponentError, match=r"RNN.*cell='GRUCel'"):
-        tw.layers["RNN.v1"](seq, cell="GRUCel", n_units=2)
+        tw.layers["RNN.v1"](seq, cell="GRUCel", n_units=2, return_sequences=True)

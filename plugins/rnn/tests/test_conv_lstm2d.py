@@ -36,8 +36,16 @@ def _frames(batch=2, steps=4):
 
 def test_shapes_follow_the_convolution():
     seq = tw.Input(batch_shape=FRAMES)
-    assert ConvLSTM2D(seq, n_units=4, kernel_size=3).shape == (None, None, 3, 3, 4)
-    strided = ConvLSTM2D(seq, n_units=4, kernel_size=3, strides=2, padding="same")
+    assert ConvLSTM2D(seq, n_units=4, kernel_size=3, return_sequences=True).shape == (
+        None,
+        None,
+        3,
+        3,
+        4,
+    )
+    strided = ConvLSTM2D(
+        seq, n_units=4, kernel_size=3, strides=2, padding="same", return_sequences=True
+    )
     assert strided.shape == (None, None, 3, 3, 4)
     last = ConvLSTM2D(seq, n_units=1, kernel_size=(1, 2), return_sequences=False)
     assert last.shape == (None, 5, 4, 1)
@@ -47,21 +55,37 @@ def test_shapes_follow_the_convolution():
 def test_a_mask_skips_steps_and_the_padding_mask_is_taken_by_default():
     seq = tw.Input(batch_shape=FRAMES, name="seq")
     mask = tw.Input(batch_shape=(None, None), dtype=tf.bool, name="mask")
-    masked = ConvLSTM2D(seq, n_units=2, kernel_size=3, padding="same", mask=mask)
+    masked = ConvLSTM2D(
+        seq, n_units=2, kernel_size=3, padding="same", mask=mask, return_sequences=True
+    )
     frames, real = _frames(), np.array([[1, 1, 0, 0], [1, 1, 1, 1]], bool)
     out = tw.compile(masked)(frames, real).numpy()
     assert np.all(out[0, 2:] == 0) and not np.any(np.all(out[1] == 0, axis=(1, 2, 3)))
-    short = ConvLSTM2D(seq, n_units=2, kernel_size=3, padding="same", share_state_with=masked)
+    short = ConvLSTM2D(
+        seq,
+        n_units=2,
+        kernel_size=3,
+        padding="same",
+        share_state_with=masked,
+        return_sequences=True,
+    )
     np.testing.assert_allclose(out[0, :2], short.compute(frames[:1, :2])[0].numpy(), rtol=1e-5)
     seq.padding_mask = mask
-    auto = ConvLSTM2D(seq, n_units=2, kernel_size=3, padding="same", share_state_with=masked)
+    auto = ConvLSTM2D(
+        seq,
+        n_units=2,
+        kernel_size=3,
+        padding="same",
+        share_state_with=masked,
+        return_sequences=True,
+    )
     assert auto.inputs == (seq, mask) and auto.padding_mask is mask
     np.testing.assert_allclose(tw.compile(auto)(frames, real).numpy(), out, rtol=1e-6)
 
 
 def test_reuse_shares_the_cell_and_takes_per_use_options():
     seq = tw.Input(batch_shape=FRAMES, name="seq")
-    conv = ConvLSTM2D(seq, n_units=2, kernel_size=3, dropout=0.5)
+    conv = ConvLSTM2D(seq, n_units=2, kernel_size=3, dropout=0.5, return_sequences=True)
     last = conv.reuse_with(seq, return_sequences=False, training=False)
     assert last.shape == (None, 3, 3, 2) and last.cell.kernel is conv.cell.kernel
     again = last.reuse_with(tw.Input(batch_shape=FRAMES))
@@ -74,8 +98,19 @@ def test_reuse_shares_the_cell_and_takes_per_use_options():
 
 def test_errors_name_the_layer_and_the_fix():
     with pytest.raises(tw.ShapeError, match=r"(?s)image size known.*Fix"):
-        ConvLSTM2D(tw.Input(batch_shape=(None, None, None, 5, 2)), n_units=2)
+        ConvLSTM2D(tw.Input(batch_shape=(None, None, None, 5, 2)), n_units=2, return_sequences=True)
     with pytest.raises(tw.ShapeError, match="smaller than the kernel"):
-        ConvLSTM2D(tw.Input(batch_shape=(None, None, 2, 2, 1)), n_units=2, kernel_size=3)
+        ConvLSTM2D(
+            tw.Input(batch_shape=(None, None, 2, 2, 1)),
+            n_units=2,
+            kernel_size=3,
+            return_sequences=True,
+        )
     with pytest.raises(tw.ArgumentError, match="cannot be combined"):
-        ConvLSTM2D(tw.Input(batch_shape=FRAMES), n_units=2, strides=2, dilation_rate=2)
+        ConvLSTM2D(
+            tw.Input(batch_shape=FRAMES),
+            n_units=2,
+            strides=2,
+            dilation_rate=2,
+            return_sequences=True,
+        )

@@ -63,7 +63,7 @@ def test_masked_bidirectional_matches_keras():
     ref(embedding(IDS))
     ids = tw.Input(batch_shape=(None, None), dtype=tf.int64, name="ids")
     emb = tw.layers["Lookup.v1"](ids, vocab_size=VOCAB, n_units=WIDTH, mask_zero=True)
-    bi = tw.layers["Bidirectional.v1"](emb, cell="GRUCell.v1", n_units=UNITS)
+    bi = tw.layers["Bidirectional.v1"](emb, cell="GRUCell.v1", n_units=UNITS, return_sequences=True)
     emb.embeddings.assign(embedding.embeddings)
     _copy(bi.forward.cell, ref.forward_layer.cell)
     _copy(bi.backward.cell, ref.backward_layer.cell)

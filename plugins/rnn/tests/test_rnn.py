@@ -165,7 +165,9 @@ def test_rnn_matches_plain_tf_loop(cell_name, variant):
         initial = [tw.Input(n_units=n, name=f"s{i}") for i in range(k)]
         inputs += initial
         values += init_v
-    rnn = RNN(seq, *initial, cell=cell_name, n_units=n, **opts, **kwargs)
+    rnn = RNN(
+        seq, *initial, cell=cell_name, n_units=n, **{"return_sequences": True, **opts}, **kwargs
+    )
     rnn.cell.state.bias.assign(_rand(*rnn.cell.bias.shape, seed=5) * 0.3)
     finals = rnn.final_state
     f = tw.compile(tw.Graph.build(inputs, [rnn, *finals]))
@@ -191,7 +193,7 @@ def test_rnn_matches_plain_tf_loop(cell_name, variant):
 
 def test_gradients_match_plain_tf_loop():
     seq = tw.Input(batch_shape=(None, None, 3))
-    rnn = RNN(seq, cell="LSTMCell.v1", n_units=4)
+    rnn = RNN(seq, cell="LSTMCell.v1", n_units=4, return_sequences=True)
     cell = rnn.cell
     x = _rand(2, 5, 3)
     variables = list(cell.trainable_variables)
@@ -214,8 +216,10 @@ def test_mask_equals_lengths_and_arbitrary_masks_skip_steps():
     seq = tw.Input(batch_shape=(None, None, 3))
     lengths = tw.Input(shape=(), dtype="int32")
     mask = tw.Input(batch_shape=(None, None), dtype="bool")
-    by_len = RNN(seq, cell="GRUCell.v1", n_units=4, lengths=lengths)
-    by_mask = RNN(seq, cell=by_len.cell, n_units=4, mask=mask)  # a built cell: shared weights
+    by_len = RNN(seq, cell="GRUCell.v1", n_units=4, lengths=lengths, return_sequences=True)
+    by_mask = RNN(
+        seq, cell=by_len.cell, n_units=4, mask=mask, return_sequences=True
+    )  # a built cell: shared weights
     x, lv = _rand(3, 5, 3), np.array([5, 3, 1], "int32")
     mv = np.arange(5)[None, :] < lv[:, None]
     np.testing.assert_allclose(by_len(x, lv), by_mask(x, mv), rtol=1e-6)
@@ -231,7 +235,9 @@ def test_mask_equals_lengths_and_arbitrary_masks_skip_steps():
 def test_compiled_once_for_any_batch_and_length_with_a_while_loop():
     seq = tw.Input(batch_shape=(None, None, 3))
     lengths = tw.Input(shape=(), dtype="int32")
-    rnn = RNN(seq, cell=["LSTMCell.v1", "LSTMCell.v1"], n_units=4, lengths=lengths)
+    rnn = RNN(
+        seq, cell=["LSTMCell.v1", "LSTMCell.v1"], n_units=4, lengths=lengths, return_sequences=True
+    )
     f = tw.compile(tw.Graph.build([seq, lengths], rnn))
     for batch, steps in [(2, 5), (3, 9), (1, 1), (7, 35)]:
         out = f(_rand(batch, steps, 3), np.full([batch], steps, "int32"))
@@ -247,8 +253,8 @@ def test_compiled_once_for_any_batch_and_length_with_a_while_loop():
 
 def test_stateful_carries_state_and_resets():
     seq = tw.Input(batch_shape=(None, None, 3))
-    rnn = RNN(seq, cell="LSTMCell.v1", n_units=4, stateful=True)
-    plain = RNN(seq, cell=rnn.cell, n_units=4)
+    rnn = RNN(seq, cell="LSTMCell.v1", n_units=4, stateful=True, return_sequences=True)
+    plain = RNN(seq, cell=rnn.cell, n_units=4, return_sequences=True)
     f, g = tw.compile(rnn), tw.compile(plain)
     x = _rand(2, 6, 3)
     whole = g(x).numpy()
@@ -278,7 +284,7 @@ def test_stack_equals_chained_cells():
 def test_bidirectional_matches_two_loops():
     seq = tw.Input(batch_shape=(None, None, 3))
     lengths = tw.Input(shape=(), dtype="int32")
-    bi = Bidirectional(seq, cell="GRUCell.v1", n_units=3, lengths=lengths)
+    bi = Bidirectional(seq, cell="GRUCell.v1", n_units=3, lengths=lengths, return_sequences=True)
     x, lv = _rand(2, 5, 3), np.array([5, 2], "int32")
     zeros = [np.zeros((2, 3), "float32")]
     fw, _, _ = tf_loop(bi.forward.cell.step, x, zeros, lengths=lv)
@@ -300,18 +306,27 @@ def test_third_party_cell_by_registered_name():
     with tw.cells.scoped():
         tw.cells.register("MinimalGated.v1", _mgu)
         seq = tw.Input(batch_shape=(None, None, 3))
-        rnn = tw.layers["RNN.v1"](seq, cell="MinimalGated.v1", n_units=4)
+        rnn = tw.layers["RNN.v1"](seq, cell="MinimalGated.v1", n_units=4, return_sequences=True)
         assert isinstance(rnn.cell, ModuleCell)
         x = _rand(2, 5, 3)
         want, _, _ = tf_loop(rnn.cell.step, x, [np.zeros((2, 4), "float32")])
         np.testing.assert_allclose(tw.compile(rnn)(x), want, rtol=1e-5, atol=1e-6)
         # the unversioned name finds the latest version
-        assert type(RNN(seq, cell="MinimalGated", n_units=4).cell) is ModuleCell
+        assert (
+            type(RNN(seq, cell="MinimalGated", n_units=4, return_sequences=True).cell) is ModuleCell
+        )
 
 
 def test_reuse_shares_weights_and_switches_regularization():
     seq = tw.Input(batch_shape=(None, None, 3))
-    rnn = RNN(seq, cell="LSTMCell.v1", n_units=4, recurrent_dropout=0.5, dropconnect=0.3)
+    rnn = RNN(
+        seq,
+        cell="LSTMCell.v1",
+        n_units=4,
+        recurrent_dropout=0.5,
+        dropconnect=0.3,
+        return_sequences=True,
+    )
     evaluation = rnn.reuse_with(tw.Input(batch_shape=(None, None, 3)), training=False)
     assert evaluation.cell.shares_state_with(rnn.cell) and not evaluation.cell.training
     assert rnn.cell.training
@@ -326,7 +341,13 @@ def test_reuse_shares_weights_and_switches_regularization():
 # -- errors --------------------------------------------------------------------------------
 def test_rank2_sequence_is_a_clear_error():
     with pytest.raises(tw.ShapeError) as err:
-        RNN(tw.Input(n_units=3, name="tokens"), cell="LSTMCell.v1", n_units=4, name="enc")
+        RNN(
+            tw.Input(n_units=3, name="tokens"),
+            cell="LSTMCell.v1",
+            n_units=4,
+            name="enc",
+            return_sequences=True,
+        )
     msg = str(err.value)
     assert "RNN 'enc' (cell 'LSTMCell.v1')" in msg and "(None, 3) (rank 2)" in msg
     assert "(batch, time, features)" in msg
@@ -336,7 +357,7 @@ def test_initial_state_of_wrong_width_names_cell_and_shapes():
     seq = tw.Input(batch_shape=(None, None, 3))
     h, c = tw.Input(n_units=4), tw.Input(n_units=3)
     with pytest.raises(tw.ShapeError) as err:
-        RNN(seq, h, c, cell="LSTMCell.v1", n_units=4)
+        RNN(seq, h, c, cell="LSTMCell.v1", n_units=4, return_sequences=True)
     msg = str(err.value)
     assert "LSTMCell" in msg and "[(None, 4), (None, 3)]" in msg and "[4, 4]" in msg
 
@@ -344,18 +365,18 @@ def test_initial_state_of_wrong_width_names_cell_and_shapes():
 def test_bad_options():
     seq = tw.Input(batch_shape=(None, None, 3))
     with pytest.raises(tw.ShapeError, match=r"lengths .* expected \(None,\) integers"):
-        RNN(seq, n_units=2, lengths=tw.Input(shape=(), dtype="float32"))
+        RNN(seq, n_units=2, lengths=tw.Input(shape=(), dtype="float32"), return_sequences=True)
     with pytest.raises(tw.UnknownComponentError, match=r"LSTMCel\.v1"):
-        RNN(seq, cell="LSTMCel.v1", n_units=2)
+        RNN(seq, cell="LSTMCel.v1", n_units=2, return_sequences=True)
     with pytest.raises(ValueError, match="merge must be one of"):
-        Bidirectional(seq, n_units=2, merge="max")
+        Bidirectional(seq, n_units=2, merge="max", return_sequences=True)
     with pytest.raises(CellContractError):
-        RNN(seq, cell=lambda x, n_units: x, n_units=2)
+        RNN(seq, cell=lambda x, n_units: x, n_units=2, return_sequences=True)
 
 
 def test_final_state_in_a_module_and_without_the_cached_run():
     seq = tw.Input(batch_shape=(None, None, 3))
-    rnn = RNN(seq, cell="LSTMCell.v1", n_units=4)
+    rnn = RNN(seq, cell="LSTMCell.v1", n_units=4, return_sequences=True)
     h, c = rnn.final_state
     x = _rand(2, 5, 3)
     _, (want_h, want_c) = rnn.run(tf.constant(x))
@@ -398,7 +419,7 @@ def test_hoisted_input_projection_equals_per_step_matmuls(cell_name):
 def test_reuse_keeps_the_initial_state_inputs_unless_new_ones_are_given():
     seq = tw.Input(batch_shape=(None, None, 3))
     h0, c0 = tw.Input(n_units=4, name="h0"), tw.Input(n_units=4, name="c0")
-    rnn = RNN(seq, h0, c0, cell="LSTMCell.v1", n_units=4)
+    rnn = RNN(seq, h0, c0, cell="LSTMCell.v1", n_units=4, return_sequences=True)
     seq2 = tw.Input(batch_shape=(None, None, 3))
     kept = rnn.reuse_with(seq2)  # as TensorX: the original's initial states
     assert kept.inputs == (seq2, h0, c0) and kept.shares_state_with(rnn)
@@ -414,7 +435,9 @@ def test_reuse_keeps_the_initial_state_inputs_unless_new_ones_are_given():
 def test_reuse_takes_the_per_use_options_and_keeps_the_rest():
     seq = tw.Input(batch_shape=(None, None, 3))
     lengths = tw.Input(shape=(), dtype="int32")
-    rnn = RNN(seq, cell="GRUCell.v1", n_units=4, lengths=lengths, dropout=0.5)
+    rnn = RNN(
+        seq, cell="GRUCell.v1", n_units=4, lengths=lengths, dropout=0.5, return_sequences=True
+    )
     last = rnn.reuse_with(seq, lengths, return_sequences=False, training=False)
     assert last.shape == (None, 4) and rnn.shape == (None, None, 4)
     assert not last.cell.training and last.inputs == (seq, lengths)
@@ -479,22 +502,36 @@ def _masked_ids():
 
 def test_the_padding_mask_of_the_sequence_is_the_mask_unless_one_is_given():
     ids, emb = _masked_ids()
-    rnn = RNN(emb, cell="GRUCell.v1", n_units=2)
+    rnn = RNN(emb, cell="GRUCell.v1", n_units=2, return_sequences=True)
     assert rnn.inputs == (emb, emb.padding_mask) and rnn.padding_mask is emb.padding_mask
     value = np.array([[1, 2, 0, 0], [3, 4, 1, 0]], "int64")
     out = tw.compile(rnn)(value).numpy()
-    explicit = RNN(emb, cell="GRUCell.v1", n_units=2, mask=emb.padding_mask, share_state_with=rnn)
+    explicit = RNN(
+        emb,
+        cell="GRUCell.v1",
+        n_units=2,
+        mask=emb.padding_mask,
+        share_state_with=rnn,
+        return_sequences=True,
+    )
     np.testing.assert_allclose(out, tw.compile(explicit)(value).numpy(), rtol=1e-6)
     assert np.all(out[0, 2:] == 0) and np.all(out[1, 3:] == 0)
     everything = tw.ops.ones_like(ids, dtype=tf.bool)
-    unmasked = RNN(emb, cell="GRUCell.v1", n_units=2, mask=everything, share_state_with=rnn)
+    unmasked = RNN(
+        emb,
+        cell="GRUCell.v1",
+        n_units=2,
+        mask=everything,
+        share_state_with=rnn,
+        return_sequences=True,
+    )
     assert not np.all(tw.compile(unmasked)(value).numpy()[0, 2:] == 0)  # mask= wins
     assert RNN(emb, cell="GRUCell.v1", n_units=2, return_sequences=False).padding_mask is None
 
 
 def test_reuse_takes_the_new_sequences_padding_mask():
     _, emb = _masked_ids()
-    rnn = RNN(emb, cell="GRUCell.v1", n_units=2)
+    rnn = RNN(emb, cell="GRUCell.v1", n_units=2, return_sequences=True)
     plain = rnn.reuse_with(tw.Input(batch_shape=(None, None, 3), name="plain"))
     assert len(plain.inputs) == 1 and plain.shares_state_with(rnn)
     _, other = _masked_ids()
@@ -516,7 +553,7 @@ def test_a_config_lookup_with_mask_zero_masks_the_rnn():
         [model.nodes]
         ids = { input = [-1], dtype = "int64" }
         embed = { "@layers" = "Lookup.v1", inputs = ["ids"], vocab_size = 5, n_units = 3, mask_zero = true }
-        lstm = { "@layers" = "RNN.v1", inputs = ["embed"], cell = "LSTMCell.v1", n_units = 2 }
+        lstm = { "@layers" = "RNN.v1", inputs = ["embed"], cell = "LSTMCell.v1", n_units = 2, return_sequences = true }
         pooled = { "@layers" = "GlobalAvgPool.v1", inputs = ["lstm"] }
         """
     )

@@ -202,15 +202,23 @@ def dcgan_networks(seed=0, latent=8, batch_norm=True):
     if batch_norm:
         h = L["BatchNorm.v1"](h, momentum=0.9)
     h = L["Activation.v1"](h, activation="relu")
-    h = L["Conv2DTranspose.v1"](h, n_units=8, kernel_size=4, strides=2, add_bias=not batch_norm)
+    h = L["Conv2DTranspose.v1"](
+        h, n_units=8, kernel_size=4, strides=2, add_bias=not batch_norm, padding="same"
+    )
     if batch_norm:
         h = L["BatchNorm.v1"](h, momentum=0.9)
     h = L["Activation.v1"](h, activation="relu")
-    image = L["Conv2DTranspose.v1"](h, n_units=1, kernel_size=4, strides=2, activation="tanh")
+    image = L["Conv2DTranspose.v1"](
+        h, n_units=1, kernel_size=4, strides=2, activation="tanh", padding="same"
+    )
     generator = tw.Module(z, image, name="generator")
     x = tw.Input(shape=(8, 8, 1), name="x")
-    h = L["Conv2D.v1"](x, n_units=8, kernel_size=4, strides=2, activation="leaky_relu")
-    h = L["Conv2D.v1"](h, n_units=16, kernel_size=4, strides=2, activation="leaky_relu")
+    h = L["Conv2D.v1"](
+        x, n_units=8, kernel_size=4, strides=2, activation="leaky_relu", padding="same"
+    )
+    h = L["Conv2D.v1"](
+        h, n_units=16, kernel_size=4, strides=2, activation="leaky_relu", padding="same"
+    )
     logit = L["Linear.v1"](L["Flatten.v1"](h), n_units=1)
     return generator, tw.Module(x, logit, name="discriminator")
 

@@ -18,8 +18,8 @@ layer is one of this pack's (``MHAttention``, ``LayerNorm``, ``FC``, ``Linear``,
 sub-layer, as a ``tw.Module`` (keras_hub's ``TransformerEncoder``).
 
 ``x`` ``[batch, time, width]`` -> the same shape. Self-attention (``MHAttention`` with
-``n_heads`` heads of ``width // n_heads`` units; ``causal=True`` for a decoder-only model)
-then ``Linear(FC(h, intermediate_dim, activation), width)``; each sub-layer adds its input
+``n_heads`` heads of ``head_dim`` units, ``width // n_heads`` by default; ``causal=True``
+for a decoder-only model) then ``Linear(FC(h, intermediate_dim, activation), width)``; each sub-layer adds its input
 back and normalises after (post-norm) or before (``normalize_first=True``, pre-norm).
 ``dropout`` drops attention weights and each sub-layer's output while ``training``. A
 ``padding_mask`` on ``x`` (``Lookup(..., mask_zero=True)``) hides padded keys and becomes a
@@ -98,16 +98,20 @@ class BlockOptions:
     add_bias: bool = True
     w_init: InitializerLike = "tensorweave-layers:glorot_uniform"
     b_init: InitializerLike = "tensorweave-layers:zeros"
+    head_dim: int | None = None
 
     def checked(self, x: tw.Layer, who: str) -> BlockOptions:
         """These options, checked against the block's input ``x``."""
         width = check_sequence(x, "the sequence", who)
         tw.positive_int(self.intermediate_dim, "intermediate_dim", who)
         heads = tw.positive_int(self.n_heads, "n_heads", who)
-        if width % heads:
+        if self.head_dim is not None:
+            tw.positive_int(self.head_dim, "head_dim", who)
+        elif width % heads:
             raise tw.ArgumentError(
                 f"{who}: the width {width} is not divisible by n_heads={heads}. Fix: pick "
-                "n_heads among its divisors (each head gets width // n_heads units)."
+                "n_heads among its divisors (each head gets width // n_heads units), or "
+                "pass head_dim= (Keras's key_dim)."
             )
         check_dropout(self.dropout, who)
         return self
@@ -120,7 +124,13 @@ class BlockOptions:
     def attention(self, **kwargs: Any) -> dict[str, Any]:
         """The keyword arguments of an ``MHAttention`` of the block."""
         return (
-            dict(n_heads=self.n_heads, dropout=self.dropout, training=self.training, **self.weights)
+            dict(
+                n_heads=self.n_heads,
+                head_dim=self.head_dim,
+                dropout=self.dropout,
+                training=self.training,
+                **self.weights,
+            )
             | kwargs
         )
 
@@ -175,6 +185,7 @@ def TransformerEncoderBlock(  # a registered layer, named like a class
     *,
     n_heads: int,
     intermediate_dim: int,
+    head_dim: int | None = None,
     causal: bool = False,
     dropout: float = 0.0,
     activation: ActivationLike = "tensorweave-layers:relu",
@@ -193,6 +204,10 @@ def TransformerEncoderBlock(  # a registered layer, named like a class
         x: the sequence ``[batch, time, width]``, ``width`` divisible by ``n_heads``.
         n_heads: attention heads.
         intermediate_dim: the width of the feed-forward network's hidden layer.
+        head_dim: the width of each head's queries, keys and values (Keras's ``key_dim``);
+            by default ``width // n_heads``, as ``keras_hub.layers.TransformerEncoder``.
+            The keras.io examples' ``MultiHeadAttention(num_heads, key_dim=embed_dim)``
+            block is ``head_dim=width``.
         causal: let each step attend to itself and earlier steps only.
         dropout: the rate of the attention weights and sub-layer outputs dropped.
         activation: the feed-forward network's activation.
@@ -214,6 +229,7 @@ def TransformerEncoderBlock(  # a registered layer, named like a class
         add_bias,
         w_init,
         b_init,
+        head_dim,
     ).checked(x, owner("TransformerEncoderBlock", name))
 
     def build() -> tw.Layer:
@@ -231,6 +247,7 @@ def TransformerDecoderBlock(  # a registered layer, named like a class
     *,
     n_heads: int,
     intermediate_dim: int,
+    head_dim: int | None = None,
     dropout: float = 0.0,
     activation: ActivationLike = "tensorweave-layers:relu",
     normalize_first: bool = False,
@@ -247,8 +264,8 @@ def TransformerDecoderBlock(  # a registered layer, named like a class
     Args:
         x: the target sequence ``[batch, time, width]``, ``width`` divisible by ``n_heads``.
         context: the encoded source ``[batch, t_c, d_c]`` for cross-attention (optional).
-        n_heads, intermediate_dim, dropout, activation, normalize_first, epsilon, training,
-            add_bias, w_init, b_init, name: as for ``TransformerEncoderBlock``.
+        n_heads, intermediate_dim, head_dim, dropout, activation, normalize_first, epsilon,
+            training, add_bias, w_init, b_init, name: as for ``TransformerEncoderBlock``.
         share_state_with: a block to reuse (shared weights) on ``x`` and ``context``.
     """
     who = owner("TransformerDecoderBlock", name)
@@ -263,6 +280,7 @@ def TransformerDecoderBlock(  # a registered layer, named like a class
         add_bias,
         w_init,
         b_init,
+        head_dim,
     ).checked(x, who)
     if context is not None:
         check_sequence(context, "context", who)

@@ -22,7 +22,7 @@ rank is a subclass setting ``spatial_rank``:
 
 >>> import tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(batch_shape=(None, None, 3), name="x")
->>> conv = Conv1D(x, n_units=4, kernel_size=3, strides=2, activation="relu")
+>>> conv = Conv1D(x, n_units=4, kernel_size=3, strides=2, activation="relu", padding="same")
 >>> conv.shape
 (None, None, 4)
 >>> conv.compute(tf.ones((2, 5, 3))).shape.as_list()
@@ -35,7 +35,7 @@ rank is a subclass setting ``spatial_rank``:
 
 >>> import tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(shape=(8, 8, 4), name="img")
->>> conv = Conv2D(x, n_units=6, kernel_size=(3, 3), strides=2, groups=2, activation="relu")
+>>> conv = Conv2D(x, n_units=6, kernel_size=(3, 3), strides=2, groups=2, activation="relu", padding="same")
 >>> conv.shape, conv.kernel.shape.as_list()
 ((None, 4, 4, 6), [3, 3, 2, 6])
 >>> conv.compute(tf.ones((2, 8, 8, 4))).shape.as_list()
@@ -119,7 +119,7 @@ class ConvBase(tw.Layer):
         *,
         strides: IntOrInts = 1,
         dilation_rate: IntOrInts = 1,
-        padding: str = "same",
+        padding: str = "valid",
         activation: ActivationLike = None,
         add_bias: bool = True,
         w_init: Initializer = "tensorweave-layers:glorot_uniform",
@@ -256,7 +256,7 @@ class Conv(ConvBase):
         *,
         strides: IntOrInts = 1,
         dilation_rate: IntOrInts = 1,
-        padding: str = "same",
+        padding: str = "valid",
         groups: int = 1,
         activation: ActivationLike = None,
         add_bias: bool = True,

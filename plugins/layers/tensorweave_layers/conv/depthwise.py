@@ -7,7 +7,7 @@ input channel ``c``.
 
 >>> import tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(shape=(8, 8, 3), name="img")
->>> dw = DepthwiseConv2D(x, 3, depth_multiplier=2, strides=2, activation="relu")
+>>> dw = DepthwiseConv2D(x, 3, depth_multiplier=2, strides=2, activation="relu", padding="same")
 >>> dw.shape, dw.kernel.shape.as_list()
 ((None, 4, 4, 6), [3, 3, 3, 2])
 >>> dw.compute(tf.ones((2, 8, 8, 3))).shape.as_list()
@@ -51,7 +51,7 @@ class DepthwiseConv2D(ConvBase):
         *,
         strides: IntOrInts = 1,
         dilation_rate: IntOrInts = 1,
-        padding: str = "same",
+        padding: str = "valid",
         depth_multiplier: int = 1,
         activation: ActivationLike = None,
         add_bias: bool = True,

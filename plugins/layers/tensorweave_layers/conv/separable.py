@@ -11,7 +11,7 @@ and ``w_constraint`` apply to both.
 >>> class SeparableConvOnSequences(SeparableConv):
 ...     spatial_rank = 1
 >>> seq = tw.Input(batch_shape=(None, None, 4))
->>> conv = SeparableConvOnSequences(seq, 8, 3, depth_multiplier=2)
+>>> conv = SeparableConvOnSequences(seq, 8, 3, depth_multiplier=2, padding="same")
 >>> conv.shape, conv.pointwise_kernel.shape.as_list()
 ((None, None, 8), [1, 8, 8])
 
@@ -20,7 +20,7 @@ channels]``.
 
 >>> import tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(batch_shape=(None, None, 4), name="seq")
->>> conv = SeparableConv1D(x, n_units=8, kernel_size=3, depth_multiplier=2, activation="relu")
+>>> conv = SeparableConv1D(x, n_units=8, kernel_size=3, depth_multiplier=2, activation="relu", padding="same")
 >>> conv.depthwise_kernel.shape.as_list(), conv.pointwise_kernel.shape.as_list()
 ([3, 4, 2], [1, 8, 8])
 >>> conv.compute(tf.ones((2, 5, 4))).shape.as_list()
@@ -31,7 +31,7 @@ channels]`` (Xception's building block).
 
 >>> import tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(shape=(8, 8, 3), name="img")
->>> conv = SeparableConv2D(x, n_units=16, kernel_size=3, strides=2)
+>>> conv = SeparableConv2D(x, n_units=16, kernel_size=3, strides=2, padding="same")
 >>> conv.shape, conv.depthwise_kernel.shape.as_list(), conv.pointwise_kernel.shape.as_list()
 ((None, 4, 4, 16), [3, 3, 3, 1], [1, 1, 3, 16])
 >>> conv.compute(tf.ones((2, 8, 8, 3))).shape.as_list()
@@ -73,7 +73,7 @@ class SeparableConv(ConvBase):
         *,
         strides: IntOrInts = 1,
         dilation_rate: IntOrInts = 1,
-        padding: str = "same",
+        padding: str = "valid",
         depth_multiplier: int = 1,
         activation: ActivationLike = None,
         add_bias: bool = True,

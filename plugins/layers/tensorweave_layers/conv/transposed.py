@@ -12,14 +12,14 @@ CPU kernel supports.
 >>> import tensorweave as tw
 >>> class Conv4DTranspose(ConvTranspose):
 ...     spatial_rank = 4
->>> Conv4DTranspose(tw.Input(shape=(2, 2, 2, 2, 3)), 5, 3, strides=2).shape
+>>> Conv4DTranspose(tw.Input(shape=(2, 2, 2, 2, 3)), 5, 3, strides=2, padding="same").shape
 (None, 4, 4, 4, 4, 5)
 
 ``Conv1DTranspose``: 1-d transposed convolution (upsampling) over sequences ``[batch, time, channels]``.
 
 >>> import tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(batch_shape=(None, None, 3), name="x")
->>> up = Conv1DTranspose(x, n_units=4, kernel_size=3, strides=2, activation="relu")
+>>> up = Conv1DTranspose(x, n_units=4, kernel_size=3, strides=2, activation="relu", padding="same")
 >>> up.shape, up.kernel.shape.as_list()[-2:]
 ((None, None, 4), [4, 3])
 >>> up.compute(tf.ones((2, 5, 3))).shape.as_list()
@@ -29,7 +29,7 @@ CPU kernel supports.
 
 >>> import tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(shape=(4, 4, 3), name="x")
->>> up = Conv2DTranspose(x, n_units=4, kernel_size=3, strides=2, activation="relu")
+>>> up = Conv2DTranspose(x, n_units=4, kernel_size=3, strides=2, activation="relu", padding="same")
 >>> up.shape, up.kernel.shape.as_list()[-2:]
 ((None, 8, 8, 4), [4, 3])
 >>> up.compute(tf.ones((2, 4, 4, 3))).shape.as_list()
@@ -39,7 +39,7 @@ CPU kernel supports.
 
 >>> import tensorflow as tf, tensorweave as tw
 >>> x = tw.Input(shape=(2, 4, 4, 3), name="x")
->>> up = Conv3DTranspose(x, n_units=4, kernel_size=3, strides=2, activation="relu")
+>>> up = Conv3DTranspose(x, n_units=4, kernel_size=3, strides=2, activation="relu", padding="same")
 >>> up.shape, up.kernel.shape.as_list()[-2:]
 ((None, 4, 8, 8, 4), [4, 3])
 >>> up.compute(tf.ones((2, 2, 4, 4, 3))).shape.as_list()
@@ -113,7 +113,7 @@ class ConvTranspose(ConvBase):
         *,
         strides: IntOrInts = 1,
         dilation_rate: IntOrInts = 1,
-        padding: str = "same",
+        padding: str = "valid",
         output_padding: IntOrInts | None = None,
         activation: ActivationLike = None,
         add_bias: bool = True,

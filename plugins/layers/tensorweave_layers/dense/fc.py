@@ -1,4 +1,5 @@
-"""``FC``: a fully connected layer, ``activation(x @ W + b)``, as one node.
+"""``FC``: a fully connected layer, ``activation(x @ W + b)``, as one node: Keras's ``Dense``
+(linear unless ``activation=`` is given, as there).
 
 It holds a ``Linear`` in its state (so ``reuse_with`` shares ``W`` and ``b``, and
 checkpoints see them) and applies the activation on top. For a graph you can open up,
@@ -37,7 +38,8 @@ class FC(tw.Layer):
     Args:
         x: the input layer (see ``Linear``).
         n_units: the output width.
-        activation: an activation name or callable (``None``: linear).
+        activation: an activation name or callable (``None``, the default: linear, as
+            Keras's ``Dense``).
         add_bias, w_init, b_init: as for ``Linear``.
         w_regularizer, b_regularizer, w_constraint, b_constraint: as for ``Linear``.
         name, share_state_with: see ``tw.Layer``.
@@ -50,7 +52,7 @@ class FC(tw.Layer):
         x: tw.Layer,
         n_units: int | None = None,
         *,
-        activation: ActivationLike = "tensorweave-layers:relu",
+        activation: ActivationLike = None,
         add_bias: bool = True,
         w_init: InitializerLike = "tensorweave-layers:glorot_uniform",
         b_init: InitializerLike = "tensorweave-layers:zeros",

@@ -6,7 +6,7 @@ Unlike ``BatchNorm`` it uses no batch statistics, so training and inference are 
 >>> x = tw.Input(n_units=3, name="x", value=[[1.0, 2.0, 3.0]])
 >>> ln = LayerNorm(x)
 >>> np.round(ln().numpy().astype(float), 3).tolist()
-[[-1.225, 0.0, 1.225]]
+[[-1.224, 0.0, 1.224]]
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class LayerNorm(tw.Layer):
         self,
         x: tw.Layer,
         *,
-        epsilon: float = 1e-5,
+        epsilon: float = 1e-3,
         center: bool = True,
         scale: bool = True,
         w_regularizer: RegularizerLike = None,

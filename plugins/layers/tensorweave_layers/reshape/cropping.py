@@ -95,9 +95,20 @@ class Cropping1D(Cropping):
 
 
 class Cropping2D(Cropping):
-    """Cropping of 2 spatial axes; see ``Cropping`` for ``cropping``."""
+    """Cropping of 2 spatial axes; see ``Cropping`` for ``cropping`` (by default none, as
+    Keras's ``Cropping2D``)."""
 
     spatial_rank = 2
+
+    def __init__(
+        self,
+        x: tw.Layer,
+        cropping: int | Sequence[int | Sequence[int]] = 0,
+        *,
+        name: str | None = None,
+        share_state_with: tw.Layer | None = None,
+    ) -> None:
+        super().__init__(x, cropping, name=name, share_state_with=share_state_with)
 
 
 class Cropping3D(Cropping):

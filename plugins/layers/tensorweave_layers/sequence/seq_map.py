@@ -14,7 +14,7 @@ steps) and reshaped back. ``reuse_with`` shares the inner layer, hence its weigh
 (None, None, 3)
 >>> out = norm.compute(tf.constant([[[1.0, 2.0, 3.0], [0.0, 0.0, 6.0]]]))
 >>> np.round(out.numpy().astype(float), 3).tolist()
-[[[-1.225, 0.0, 1.225], [-0.707, -0.707, 1.414]]]
+[[[-1.224, 0.0, 1.224], [-0.707, -0.707, 1.414]]]
 """
 
 from __future__ import annotations

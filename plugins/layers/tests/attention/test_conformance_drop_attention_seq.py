@@ -32,7 +32,7 @@ def _drop_connect_on_tied_linear(x: tw.Layer) -> tw.Layer:
 
 def _two_layer_step(step: tw.Layer) -> tw.Layer:
     hidden = tw.layers["DropConnect.v1"](step, n_units=4, training=False)
-    return tw.layers["LayerNorm.v1"](hidden)
+    return tw.layers["LayerNorm.v1"](hidden, epsilon=1e-5)
 
 
 TENSORWEAVE_CASES = [

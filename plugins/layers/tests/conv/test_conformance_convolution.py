@@ -16,7 +16,7 @@ TENSORWEAVE_CASES = [
          inputs=[(None, 2, 2, 2, 1)]),
     Case("DepthwiseConv2D.v1", {"kernel_size": 3, "depth_multiplier": 2},
          inputs=[(None, 5, 5, 2)]),
-    Case("SeparableConv1D.v1", {"n_units": 3, "kernel_size": 3, "dilation_rate": 2},
+    Case("SeparableConv1D.v1", {"n_units": 3, "kernel_size": 3, "dilation_rate": 2, "padding": "same"},
          inputs=[(None, None, 2)]),
     Case("SeparableConv2D.v1", {"n_units": 3, "kernel_size": 3, "strides": 2},
          inputs=[(None, 6, 6, 2)]),

@@ -58,14 +58,14 @@ def test_conv1d_matches_tf_nn_and_keras():
 
 def test_distinct_convs_get_distinct_filters():
     x = tw.Input(shape=(5, 5, 2))
-    a, b = Conv2D(x, 3), Conv2D(x, 3)
+    a, b = Conv2D(x, 3, padding="same"), Conv2D(x, 3, padding="same")
     assert not np.allclose(a.kernel.numpy(), b.kernel.numpy())
 
 
 def test_reuse_with_shares_filters_and_may_change_stride():
     x1 = tw.Input(shape=(8, 8, 2), name="a")
     x2 = tw.Input(shape=(6, 6, 2), name="b")
-    conv = Conv2D(x1, 3, 3)
+    conv = Conv2D(x1, 3, 3, padding="same")
     strided = conv.reuse_with(x2, strides=2, padding="valid")
     assert strided.shares_state_with(conv) and strided.kernel is conv.kernel
     assert strided.shape == (None, 2, 2, 3)
@@ -127,54 +127,56 @@ def test_conv2d_output_shape_property(h, w, n_units):
 def test_error_wrong_rank_names_layer_shape_and_fix():
     x = tw.Input(shape=(5, 3), name="seq")
     with pytest.raises(tw.ShapeError) as err:
-        Conv2D(x, 4, name="my_conv")
+        Conv2D(x, 4, name="my_conv", padding="same")
     text = str(err.value)
     assert "Conv2D 'my_conv'" in text and "(None, 5, 3)" in text and "rank 4" in text
     assert "Conv1D" in text
     with pytest.raises(tw.ShapeError, match="rank 3"):
-        Conv1D(tw.Input(n_units=3), 2)
+        Conv1D(tw.Input(n_units=3), 2, padding="same")
 
 
 def test_error_unknown_channels_sparse_and_bad_options():
     with pytest.raises(tw.ShapeError, match="channel"):
-        Conv1D(tw.Input(shape=(5, None)), 2)
+        Conv1D(tw.Input(shape=(5, None)), 2, padding="same")
     with pytest.raises(tw.ShapeError, match="sparse"):
-        Conv1D(tw.Input(shape=(5, 3), sparse=True), 2)
+        Conv1D(tw.Input(shape=(5, 3), sparse=True), 2, padding="same")
     x = tw.Input(shape=(9, 9, 1))
     with pytest.raises(ValueError, match=r"strides .* dilation_rate"):
-        Conv2D(x, 2, strides=2, dilation_rate=2)
+        Conv2D(x, 2, strides=2, dilation_rate=2, padding="same")
     with pytest.raises(ValueError, match="padding"):
         Conv2D(x, 2, padding="full")
     with pytest.raises(ValueError, match="kernel_size"):
-        Conv2D(x, 2, kernel_size=(3, 3, 3))
+        Conv2D(x, 2, kernel_size=(3, 3, 3), padding="same")
     with pytest.raises(tw.ShapeError, match="too small"):
         Conv2D(tw.Input(shape=(2, 9, 1)), 2, 3, padding="valid")
 
 
 def test_error_reuse_on_other_channel_count():
-    conv = Conv2D(tw.Input(shape=(4, 4, 3)), 2)
+    conv = Conv2D(tw.Input(shape=(4, 4, 3)), 2, padding="same")
     with pytest.raises(tw.ShapeError, match="cannot share the kernel"):
         conv.reuse_with(tw.Input(shape=(4, 4, 5)))
 
 
 def test_unknown_initializer_name_is_reported():
     with pytest.raises(tw.UnknownComponentError, match="Conv1D: w_init='glorot_fancy'"):
-        Conv1D(tw.Input(shape=(4, 2)), 2, w_init="glorot_fancy")
+        Conv1D(tw.Input(shape=(4, 2)), 2, w_init="glorot_fancy", padding="same")
 
 
 def test_callable_initializer():
-    conv = Conv1D(tw.Input(shape=(4, 2)), 2, 1, w_init=lambda shape, dtype: tf.ones(shape))
+    conv = Conv1D(
+        tw.Input(shape=(4, 2)), 2, 1, w_init=lambda shape, dtype: tf.ones(shape), padding="same"
+    )
     np.testing.assert_array_equal(conv.kernel.numpy(), np.ones((1, 2, 2)))
 
 
 def test_groups_must_divide_channels_and_filters():
     x = tw.Input(shape=(8, 8, 6))
-    conv = Conv2D(x, 4, groups=2)
+    conv = Conv2D(x, 4, groups=2, padding="same")
     assert conv.kernel.shape.as_list() == [3, 3, 3, 4]
     with pytest.raises(tw.ArgumentError, match=r"groups=4 must divide both .* \(6\)"):
-        Conv2D(x, 4, groups=4)
+        Conv2D(x, 4, groups=4, padding="same")
     with pytest.raises(tw.ArgumentError, match="groups must be a positive integer"):
-        Conv2D(x, 4, groups=0)
+        Conv2D(x, 4, groups=0, padding="same")
 
 
 def test_causal_output_at_t_depends_on_inputs_up_to_t_only():
@@ -191,7 +193,7 @@ def test_causal_output_at_t_depends_on_inputs_up_to_t_only():
 
 
 def test_activation_is_applied_after_the_bias():
-    conv = Conv1D(tw.Input(shape=(4, 1)), 1, 1, activation="relu", w_init="ones")
+    conv = Conv1D(tw.Input(shape=(4, 1)), 1, 1, activation="relu", w_init="ones", padding="same")
     conv.bias.assign([-2.0])
     out = conv.compute(tf.constant([[[1.0], [3.0], [2.0], [0.0]]])).numpy()
     assert out[0, :, 0].tolist() == [0.0, 1.0, 0.0, 0.0]

@@ -53,10 +53,10 @@ def test_dilate_kernel_spreads_taps_and_keeps_gradients():
 def test_errors_name_the_layer_and_the_fix():
     x = tw.Input(shape=(4, 4, 2))
     with pytest.raises(tw.ArgumentError, match=r"output_padding .* smaller than its stride"):
-        Conv2DTranspose(x, 2, strides=2, output_padding=2)
+        Conv2DTranspose(x, 2, strides=2, output_padding=2, padding="same")
     with pytest.raises(tw.ShapeError, match=r"Conv2DTranspose.*rank 4.*Conv1DTranspose"):
-        Conv2DTranspose(tw.Input(shape=(4, 2)), 2)
-    conv = Conv2DTranspose(x, 3)
+        Conv2DTranspose(tw.Input(shape=(4, 2)), 2, padding="same")
+    conv = Conv2DTranspose(x, 3, padding="same")
     assert conv.kernel.shape.as_list() == [3, 3, 3, 2]
     with pytest.raises(tw.ShapeError, match="cannot share the kernel"):
         conv.reuse_with(tw.Input(shape=(4, 4, 5)))

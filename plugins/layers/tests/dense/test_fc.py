@@ -21,7 +21,7 @@ def test_matches_numpy_and_shares_state():
 
 def test_stacked_in_a_module_and_named():
     x = tw.Input(n_units=3)
-    h = tw.layers["tensorweave-layers:FC.v1"](x, 5, name="h")
+    h = tw.layers["tensorweave-layers:FC.v1"](x, 5, name="h", activation="relu")
     y = tw.layers["tensorweave-layers:FC.v1"](h, 2, activation=None)
     block = tw.Module(x, y)
     assert h.linear.name == "h/linear"

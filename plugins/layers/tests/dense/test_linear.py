@@ -137,7 +137,10 @@ def test_variable_dtype_and_module_reuse_with_foreign_options():
     # Module.reuse_with passes options such as training=False to the layers that take them
     h = Linear(x, 4)
     block = tw.Module(
-        x, tw.layers["tensorweave-layers:Add.v1"](tw.layers["tensorweave-layers:FC.v1"](h, 4), h)
+        x,
+        tw.layers["tensorweave-layers:Add.v1"](
+            tw.layers["tensorweave-layers:FC.v1"](h, 4, activation="relu"), h
+        ),
     )
     x2 = tw.Input(n_units=3)
     again = block.reuse_with(x2, training=False)

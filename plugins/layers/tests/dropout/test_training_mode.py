@@ -16,7 +16,7 @@ def test_small_cnn_learns_and_inference_copy_is_deterministic():
     images = (rng.standard_normal((64, 8, 8, 1)) * scale).astype("float32")
 
     img = tw.Input(shape=(8, 8, 1), name="img")
-    h = tw.layers["Conv2D.v1"](img, n_units=8, kernel_size=3)
+    h = tw.layers["Conv2D.v1"](img, n_units=8, kernel_size=3, padding="same")
     h = tw.ops.relu(tw.layers["BatchNorm.v1"](h, momentum=0.8))  # few steps: fast stats
     h = tw.layers["MaxPool2D.v1"](h, 2)
     h = tw.layers["Dropout.v1"](tw.layers["GlobalAvgPool.v1"](h), rate=0.1)

@@ -29,10 +29,10 @@ def test_matches_numpy_and_keras():
 
 
 def test_reuse_shares_and_errors():
-    ln = LayerNorm(tw.Input(n_units=4))
+    ln = LayerNorm(tw.Input(n_units=4), epsilon=1e-5)
     again = ln.reuse_with(tw.Input(shape=(2, 4)))
     assert again.gamma is ln.gamma and again.shape == (None, 2, 4)
     with pytest.raises(tw.ShapeError, match="4 features"):
         ln.reuse_with(tw.Input(n_units=3))
     with pytest.raises(tw.ShapeError, match=r"LayerNorm 'ln'.*\(None, None\)"):
-        LayerNorm(tw.Input(batch_shape=(None, None)), name="ln")
+        LayerNorm(tw.Input(batch_shape=(None, None)), name="ln", epsilon=1e-5)

@@ -49,7 +49,9 @@ def test_rms_norm_matches_keras(parity, randn):
 
 def test_spectral_norm_matches_keras_in_training(parity, randn):
     x = tw.Input(shape=(5, 5, 2))
-    ours = tw.layers["SpectralNorm.v1"](x, "Conv2D.v1", n_units=3, power_iterations=2)
+    ours = tw.layers["SpectralNorm.v1"](
+        x, "Conv2D.v1", n_units=3, padding="same", power_iterations=2
+    )
     ref = keras.layers.SpectralNormalization(keras.layers.Conv2D(3, 3, padding="same"), 2)
     ref.build((None, 5, 5, 2))
     _randomize(ref.layer.bias)

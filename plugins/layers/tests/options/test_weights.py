@@ -30,7 +30,7 @@ def test_unknown_or_wrong_options_name_the_layer_and_the_option():
     with pytest.raises(
         tw.UnknownComponentError, match=r"(?s)Conv2D: w_regularizer='l3'.*tensorweave-layers"
     ):
-        tw.layers["Conv2D.v1"](tw.Input(shape=(4, 4, 1)), 2, w_regularizer="l3")
+        tw.layers["Conv2D.v1"](tw.Input(shape=(4, 4, 1)), 2, w_regularizer="l3", padding="same")
     with pytest.raises(TypeError, match="Linear: b_constraint must be a registered constraints"):
         tw.layers["Linear.v1"](tw.Input(n_units=2), 2, b_constraint=3)
     with pytest.raises(tw.ArgumentError, match="l2 must be a number >= 0"):

@@ -29,7 +29,7 @@ def test_factory_of_several_layers_and_multi_axis_steps():
     x = tw.Input(shape=(4, 6, 6, 2))
 
     def step(img):
-        return tw.layers["GlobalMaxPool.v1"](tw.layers["Conv2D.v1"](img, n_units=3))
+        return tw.layers["GlobalMaxPool.v1"](tw.layers["Conv2D.v1"](img, n_units=3, padding="same"))
 
     mapped = SeqMap(x, step)
     assert mapped.shape == (None, 4, 3)

@@ -84,7 +84,7 @@ def test_sequence_layers_attention_lookup_and_cell_dropout_switch_off():
     att = tw.layers["SeqMap.v1"](att, "Dropout.v1", rate=0.5)  # a composite layer
     rnn = tw.layers["RNN.v1"](
         att, cell="LSTMCell.v1", n_units=6, dropout=0.5, recurrent_dropout=0.5,
-        output_dropout=0.5, dropconnect=0.5,
+        output_dropout=0.5, dropconnect=0.5, return_sequences=True
     )  # fmt: skip
     model = twt.Model(inputs=ids, outputs=rnn)
     xs = {"ids": np.random.default_rng(0).integers(0, 11, size=(5, 7)).astype("int32")}
