@@ -27,10 +27,51 @@ from typing import Any
 import numpy as np
 
 import tensorweave as tw
+from tensorweave.keywords import unknown_keyword
 from tensorweave_train.loop.data import split_validation
 from tensorweave_train.loop.steps import check_steps_per_execution
 
-__all__ = ["check_sizes", "check_targets", "fit_data", "fit_arguments"]
+__all__ = [
+    "check_sizes",
+    "check_targets",
+    "check_keras_keywords",
+    "fit_data",
+    "fit_arguments",
+    "named_inputs",
+    "loss_by_name",
+]
+
+#: Keras's ``fit``/``evaluate``/``predict`` arguments that are spelled otherwise here
+_KERAS_FIT = {
+    "validation_data": "validation=(x_val, y_val)",
+    "initial_epoch": "resume=run_dir (the epoch comes from the checkpoint)",
+    "steps_per_epoch": "data that yields that many batches per epoch",
+    "validation_steps": "validation data of that many batches",
+    "validation_batch_size": "batch_size= (validation uses the same)",
+    "class_weight": "a weighted loss (e.g. sample_weight= of the loss node)",
+    "sample_weight": "a weighted loss (e.g. sample_weight= of the loss node)",
+    "workers": "a tf.data.Dataset with its own parallelism",
+    "use_multiprocessing": "a tf.data.Dataset with its own parallelism",
+    "max_queue_size": "a tf.data.Dataset (it prefetches)",
+}
+
+
+def check_keras_keywords(owner: str, given: Mapping[str, Any], known: Sequence[str]) -> None:
+    """Raise ``tw.ArgumentError`` for keywords ``train``/``evaluate``/``predict`` do not
+    take, saying what to write for Keras's (``validation_data`` is ``validation=``).
+
+    >>> check_keras_keywords("Model.train", {"validation_data": 1}, ["x", "validation"])
+    Traceback (most recent call last):
+    ...
+    tensorweave.errors.ArgumentError: Model.train: 'validation_data' is Keras's spelling; write validation=(x_val, y_val).
+    """
+    for key in given:
+        if key in _KERAS_FIT:
+            raise tw.ArgumentError(
+                f"{owner}: {key!r} is Keras's spelling; write {_KERAS_FIT[key]}."
+            )
+        raise tw.ArgumentError(f"{owner}: {unknown_keyword(key, owner, known)}")
+
 
 _FIX = {
     "batch_size": "batch_size=32 (or None: 32 for arrays; batched data brings its own)",
@@ -124,3 +165,68 @@ def fit_arguments(
             raise tw.ArgumentError("Model.train: give validation= or validation_split=, not both.")
         data, validation = split_validation(data, validation_split)
     return data, validation, int(epochs)
+
+
+def named_inputs(owner: str, inputs: Any) -> Any:
+    """``Model({name: Input, ...})`` as Keras's: the inputs of a mapping, each key the name
+    of its ``Input`` (the name data is fed by); a key naming another is an error."""
+    if not isinstance(inputs, Mapping):
+        return inputs
+    for key, layer in inputs.items():
+        if not isinstance(layer, tw.Layer):
+            raise tw.ArgumentError(
+                f"{owner}: inputs[{key!r}] is a {type(layer).__name__}, not a layer. Fix: "
+                f"inputs={{{key!r}: tw.Input(..., name={key!r})}}."
+            )
+        if layer.name != key:
+            raise tw.ArgumentError(
+                f"{owner}: inputs[{key!r}] is the Input named {layer.name!r}; data is fed by "
+                f"the Input's name. Fix: tw.Input(..., name={key!r}), or the key "
+                f"{layer.name!r}."
+            )
+    return list(inputs.values())
+
+
+def _loss_component(owner: str, name: str) -> tuple[str, Any]:
+    """The registered loss ``name`` (``"sparse_categorical_cross_entropy.v1"``), or the one
+    a pack declares as the counterpart of Keras's name (``"sparse_categorical_crossentropy"``,
+    ``"mse"``), through the registry."""
+    try:
+        return name, tw.resolve("losses", name, owner=owner, option="loss")
+    except tw.UnknownComponentError:
+        rows = tw.registries.known_as("losses", name)
+        if len(rows) != 1 or rows[0].usage:
+            raise
+        found = rows[0].component
+        return found, tw.resolve("losses", found, owner=owner, option="loss")
+
+
+def loss_by_name(
+    owner: str, loss: str, outputs: Sequence[tw.Layer], targets: Sequence[tw.Layer]
+) -> tuple[tw.Layer, tuple[tw.Layer, ...]]:
+    """``Model(loss="sparse_categorical_crossentropy")`` as Keras's ``compile(loss=...)``:
+    the registered loss of that name (or of that Keras name) applied to the one target and
+    the one output, as ``loss(targets, outputs)`` with its defaults (``from_logits=False``,
+    as Keras's). Without ``targets=`` the target ``Input`` is made, named ``"y"`` (as
+    ``fit(x, y)``): integer class ids of one per example for a sparse loss, else the
+    output's shape. Returns the loss node and the targets."""
+    if len(outputs) != 1:
+        raise tw.ArgumentError(
+            f"{owner}: loss={loss!r} names one loss, but the model has {len(outputs)} "
+            "outputs. Fix: one loss node per output: loss={'a': loss_a, 'b': loss_b}."
+        )
+    found, make = _loss_component(owner, loss)
+    (output,) = outputs
+    if not targets:
+        sparse = "sparse" in found
+        shape = (*output.shape[1:-1], 1) if sparse else tuple(output.shape[1:])
+        dtype = "int64" if sparse else output.dtype
+        name = "y" if output.name != "y" else "y_true"
+        targets = (tw.Input(shape=shape, dtype=dtype, name=name),)
+    if len(targets) != 1:
+        raise tw.ArgumentError(
+            f"{owner}: loss={loss!r} names one loss, but the model has {len(targets)} "
+            "targets. Fix: build the loss node yourself: loss=tw.losses[...](target, output)."
+        )
+    node = make(targets[0], output, name=found.split(".")[0])
+    return node, tuple(targets)
