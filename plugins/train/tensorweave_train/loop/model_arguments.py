@@ -21,6 +21,7 @@ tensorweave.errors.ArgumentError: Model.train: batch_size must be a positive int
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -39,6 +40,8 @@ __all__ = [
     "fit_arguments",
     "named_inputs",
     "loss_by_name",
+    "check_ids",
+    "explained",
 ]
 
 #: Keras's ``fit``/``evaluate``/``predict`` arguments that are spelled otherwise here
@@ -230,3 +233,112 @@ def loss_by_name(
         )
     node = make(targets[0], output, name=found.split(".")[0])
     return node, tuple(targets)
+
+
+def _option(layer: Any, name: str) -> Any:
+    """The constructor option ``name`` a layer was built with (``None`` if not given)."""
+    init = getattr(layer, "_tw_init_args", None)
+    options = init[1] if isinstance(init, tuple) and len(init) == 2 else {}
+    return options.get(name) if isinstance(options, Mapping) else None
+
+
+def _arrays(feeds: Sequence[tw.Layer], data: Any) -> dict[int, np.ndarray]:
+    """The array each feed gets from ``data`` (a dict by name or a tuple in feed order of
+    arrays), by the feed's ``id``; ``{}`` for other data (datasets, batches...)."""
+    if isinstance(data, Mapping):
+        pairs = [(f, data.get(f.name)) for f in feeds]
+    elif isinstance(data, tuple):
+        pairs = list(zip(feeds, data, strict=False))
+    else:
+        return {}
+    return {id(f): a for f, a in pairs if isinstance(a, np.ndarray) and a.size}
+
+
+def _ids_users(layers: Sequence[tw.Layer]) -> list[tuple[tw.Layer, tw.Layer, int, str]]:
+    """``(layer, input, bound, kind)`` of the layers reading integer ids straight from an
+    input: a lookup's ``vocab_size`` (``kind="vocab"``) and a sparse loss's or metric's
+    number of classes (``kind="classes"``)."""
+    out = []
+    for layer in layers:
+        inputs: Sequence[Any] = tuple(getattr(layer, "inputs", ()))
+        vocab = _option(layer, "vocab_size")
+        if isinstance(vocab, int) and inputs and isinstance(inputs[0], tw.Input):
+            out.append((layer, inputs[0], vocab, "vocab"))
+        fn = getattr(layer, "function", None)
+        if (
+            str(getattr(fn, "__name__", "")).startswith("sparse_")
+            and len(inputs) >= 2
+            and isinstance(inputs[0], tw.Input)
+            and isinstance(inputs[1].shape[-1] if inputs[1].shape else None, int)
+        ):
+            out.append((layer, inputs[0], int(inputs[1].shape[-1]), "classes"))
+    return out
+
+
+def check_ids(owner: str, model: Any, data: Any) -> None:
+    """Before anything runs: raise ``tw.InputValueError`` when array ``data`` holds an id
+    past the ``vocab_size`` of a lookup (an ``Embedding``) reading the input directly, or
+    a label outside the classes of a sparse loss or metric, naming the layer, the value
+    and the fix (TensorFlow's ``indices[0] = 353 is not in [0, 100)`` otherwise, from deep
+    inside the compiled step)."""
+    arrays = _arrays(model.feeds, data)
+    if not arrays:
+        return
+    layers = list(model.layers)
+    for graph in (getattr(model, "loss_graph", None), getattr(model, "eval_graph", None)):
+        if graph is not None:
+            layers += [n for n in graph.nodes if all(n is not m for m in layers)]
+    for layer, given, bound, kind in _ids_users(layers):
+        values = arrays.get(id(given))
+        if values is None or not np.issubdtype(values.dtype, np.number):
+            continue
+        low, high = values.min(), values.max()
+        if low >= 0 and high < bound:
+            continue
+        bad = (high if high >= bound else low).item()
+        if kind == "vocab":
+            raise tw.InputValueError(
+                f"{owner}: the data of {given.name!r} holds the id {bad!r}, but "
+                f"{type(layer).__name__} {layer.name!r} reading it has vocab_size={bound} (ids "
+                f"0 to {bound - 1}). Fix: vocab_size={int(high) + 1} (or more), or map the ids "
+                f"into [0, {bound})."
+            )
+        raise tw.InputValueError(
+            f"{owner}: the labels {given.name!r} hold the class {bad!r}, but "
+            f"{layer.name!r} scores {bound} classes (0 to {bound - 1}) of "
+            f"{layer.inputs[1].name!r}. Fix: give {layer.inputs[1].name!r} "
+            f"n_units={int(high) + 1} (one per class), or check the label encoding (1-based "
+            "ids? a padding id?)."
+        )
+
+
+_OUT_OF_RANGE = re.compile(r"indices\[[^\]]*\] = (-?\d+) is not in \[0, (\d+)\)")
+_LABELS = re.compile(r"(\w+: labels must be class ids in \[0, \d+\)[^\n\]]*)")
+
+
+def explained(owner: str, error: BaseException, model: Any) -> tw.TensorweaveError | None:
+    """A ``tw.TensorweaveError`` naming the component for a TensorFlow error of the
+    compiled steps, or ``None``: an id past a lookup's ``vocab_size``, a label out of
+    range, an op without a 16-bit kernel under mixed precision
+    (``tensorweave.graph.precision.missing_kernel``)."""
+    text = str(error)
+    found = _OUT_OF_RANGE.search(text)
+    if found is not None:
+        value, bound = int(found.group(1)), int(found.group(2))
+        users = [
+            layer
+            for layer, _, n, kind in _ids_users(model.layers)
+            if kind == "vocab" and n == bound
+        ]
+        who = f"{type(users[0]).__name__} {users[0].name!r}" if users else "a lookup"
+        return tw.InputValueError(
+            f"{owner}: the data holds the id {value}, but {who} has {bound} rows (ids 0 to "
+            f"{bound - 1}). Fix: vocab_size={value + 1} (or more), or map the ids into "
+            f"[0, {bound})."
+        )
+    found = _LABELS.search(text)
+    if found is not None:
+        return tw.InputValueError(f"{owner}: {found.group(1).strip()}")
+    from tensorweave.graph.precision import missing_kernel
+
+    return missing_kernel(error, list(model.layers), model.precision)
