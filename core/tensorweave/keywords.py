@@ -6,7 +6,15 @@ One check behind both doors: a key a config validator does not know
 ``unknown_keyword``: what was given, the closest parameter, and the parameter list.
 ``check_keywords`` raises it as a ``tw.ArgumentError`` before the component runs; every
 ``tw.Stateful`` (layers, cells, optimizers, models from any pack) calls it on
-construction. A ``**kwargs`` parameter accepts anything. This module imports no TensorFlow.
+construction. A ``**kwargs`` parameter accepts anything. Keras's argument names
+(``KERAS_NAMES``: ``filters``, ``units``, ``num_heads``, ``input_dim``...) are answered with
+this component's spelling, whichever component it is. This module imports no TensorFlow.
+
+>>> def conv(x, n_units, kernel_size, *, add_bias=True): ...
+>>> check_keywords(conv, {"filters": 8, "use_bias": False}, "Conv2D.v1")
+Traceback (most recent call last):
+...
+tensorweave.errors.ArgumentError: Conv2D.v1: 'filters' is not a parameter of Conv2D.v1. Keras's 'filters' is 'n_units' here. 'use_bias' is not a parameter of Conv2D.v1. Keras's 'use_bias' is 'add_bias' here. Parameters: x, n_units, kernel_size, add_bias.
 
 >>> def fc(x, n_units, *, activation=None, name=None): ...
 >>> check_keywords(fc, {"n_units": 4, "activaton": "relu"}, "FC.v1")
@@ -28,7 +36,45 @@ from typing import Any
 
 from tensorweave.errors import ArgumentError
 
-__all__ = ["Keywords", "keywords_of", "unknown_keyword", "check_keywords", "component_label"]
+__all__ = [
+    "KERAS_NAMES",
+    "Keywords",
+    "keywords_of",
+    "unknown_keyword",
+    "check_keywords",
+    "component_label",
+]
+
+#: Keras's argument names and what tensorweave calls them, in order of preference: the
+#: first one the component takes is the answer (``input_dim`` is ``vocab_size`` of a
+#: ``Lookup``, ``output_dim`` its ``n_units``)
+KERAS_NAMES: dict[str, tuple[str, ...]] = {
+    "filters": ("n_units",),
+    "units": ("n_units",),
+    "output_dim": ("n_units",),
+    "input_dim": ("vocab_size", "n_units"),
+    "embeddings_initializer": ("w_init",),
+    "num_heads": ("n_heads",),
+    "num_key_value_heads": ("n_kv_heads",),
+    "key_dim": ("head_dim",),
+    "use_bias": ("add_bias",),
+    "kernel_initializer": ("w_init",),
+    "bias_initializer": ("b_init",),
+    "kernel_regularizer": ("w_regularizer",),
+    "bias_regularizer": ("b_regularizer",),
+    "kernel_constraint": ("w_constraint",),
+    "bias_constraint": ("b_constraint",),
+    "embeddings_regularizer": ("w_regularizer",),
+    "kernel": ("kernel_size",),
+    "kernel_shape": ("kernel_size",),
+    "stride": ("strides",),
+    "pool": ("pool_size",),
+    "intermediate_size": ("intermediate_dim",),
+    "dropout_rate": ("dropout", "rate"),
+    "rate": ("dropout",),
+    "dropout": ("rate",),
+    "validation_data": ("validation",),
+}
 
 _BY_KEYWORD = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
 
@@ -86,8 +132,12 @@ def unknown_keyword(key: str, owner: str, known: Iterable[str]) -> str:
     "'n_unit' is not a parameter of Linear.v1. Did you mean 'n_units'? Parameters: x, n_units, add_bias."
     """
     known = list(known)
+    keras = [name for name in KERAS_NAMES.get(key, ()) if name in known]
     close = difflib.get_close_matches(key, known, n=1)
-    hint = f" Did you mean {close[0]!r}?" if close else ""
+    if keras:
+        hint = f" Keras's {key!r} is {keras[0]!r} here."
+    else:
+        hint = f" Did you mean {close[0]!r}?" if close else ""
     listed = ", ".join(known) if known else "none"
     return f"{key!r} is not a parameter of {owner}.{hint} Parameters: {listed}."
 
@@ -104,6 +154,14 @@ def check_keywords(component: Any, kwargs: Mapping[str, Any], owner: str | None 
         return
     short = owner or getattr(component, "__name__", None) or type(component).__name__
     problems = " ".join(unknown_keyword(k, short, keywords.names) for k in unknown)
+    if len(unknown) > 1:  # the parameter list once, at the end
+        listed = f" Parameters: {', '.join(keywords.names) or 'none'}."
+        problems = (
+            " ".join(
+                unknown_keyword(k, short, keywords.names).removesuffix(listed) for k in unknown
+            )
+            + listed
+        )
     raise ArgumentError(f"{owner or component_label(component)}: {problems}")
 
 

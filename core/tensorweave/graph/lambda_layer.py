@@ -18,10 +18,11 @@ from typing import Any
 
 import tensorflow as tf
 
-from tensorweave.errors import ShapeError
+from tensorweave.errors import ArgumentError, ShapeError
 from tensorweave.graph.compile import trace
 from tensorweave.graph.layer import Layer, ShapeLike
 from tensorweave.graph.naming import unique_name
+from tensorweave.graph.precision import PRECISION_CHOICES
 
 __all__ = ["Lambda"]
 
@@ -38,6 +39,10 @@ class Lambda(Layer):
             policy a ``Lambda`` computes in the dtype of its inputs, or in float32 when it
             has ``variables`` (``fn`` reads them as they are).
         name: a readable name (default: the function's name).
+        compute_precision: ``"float32"`` computes ``fn`` in float32 under a mixed
+            precision (for an op with no bfloat16 kernel on the CPU, such as
+            ``tf.nn.local_response_normalization``); default ``"inputs"``, the dtype of
+            its inputs (``tensorweave.graph.precision``).
         **fn_kwargs: extra keyword arguments for ``fn``.
     """
 
@@ -54,6 +59,7 @@ class Lambda(Layer):
         variables: Sequence[tf.Variable] | None = None,
         name: str | None = None,
         share_state_with: Layer | None = None,
+        compute_precision: str | None = None,
         **fn_kwargs: Any,
     ) -> None:
         if not callable(fn):
@@ -85,6 +91,13 @@ class Lambda(Layer):
         )
         if "fn_variables" in vars(self.state):  # fn reads them as they are: float32
             self.compute_precision = "float32"
+        if compute_precision is not None:
+            if compute_precision not in PRECISION_CHOICES:
+                raise ArgumentError(
+                    f"Lambda {self.name!r}: compute_precision must be one of "
+                    f"{', '.join(PRECISION_CHOICES)}, got {compute_precision!r}."
+                )
+            self.compute_precision = compute_precision
 
     @staticmethod
     def output_spec(
@@ -151,7 +164,10 @@ class Lambda(Layer):
         kwargs.update(
             {k: v for k, v in options.items() if k in kwargs or accepts_keyword(self.fn, k)}
         )
-        return Lambda(self.fn, *inputs, share_state_with=self, **kwargs)
+        precision = vars(self).get("compute_precision")  # when set on this node
+        return Lambda(
+            self.fn, *inputs, share_state_with=self, compute_precision=precision, **kwargs
+        )
 
 
 def accepts_keyword(fn: Callable[..., Any], keyword: str, *, via_var_keyword: bool = False) -> bool:

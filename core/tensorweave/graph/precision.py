@@ -50,6 +50,7 @@ tensorweave.errors.ArgumentError: unknown precision 'mixed_bfloat32'. Close matc
 from __future__ import annotations
 
 import difflib
+import re
 import threading
 from collections.abc import Sequence
 from types import TracebackType
@@ -59,7 +60,18 @@ import tensorflow as tf
 
 from tensorweave.errors import ArgumentError
 
-__all__ = ["Precision", "PRECISIONS", "PRECISION_CHOICES", "read_cast", "active_mixed"]
+__all__ = [
+    "Precision",
+    "PRECISIONS",
+    "PRECISION_CHOICES",
+    "read_cast",
+    "active_mixed",
+    "missing_kernel",
+]
+
+#: registered layers that compute, in float32, an op some CPU kernels lack in 16 bits
+FLOAT32_LAYERS = {"LRN": "LocalResponseNorm.v1"}
+_NO_KERNEL = re.compile(r"No OpKernel was registered to support Op '([\w.]+)'.*?T=DT_(\w+)", re.S)
 
 #: policy name -> (compute dtype, variable dtype)
 PRECISIONS: dict[str, tuple[str, str]] = {
@@ -280,3 +292,58 @@ def read_cast(value: Any) -> Any:
     ):
         return value
     return tf.cast(value, dtype)
+
+
+def _runs_op(layer: Any, op: str, dtype: tf.DType) -> bool:
+    """Whether ``layer`` (a ``Lambda`` or lifted op) computes the TensorFlow op ``op`` when
+    its float inputs are ``dtype``: traced once on its inputs' specs, never run."""
+    specs = []
+    for given in getattr(layer, "inputs", ()):
+        spec = given.spec
+        if isinstance(spec, tf.TensorSpec) and spec.dtype.is_floating:
+            spec = tf.TensorSpec(spec.shape, dtype)
+        specs.append(spec)
+    try:
+        graph = tf.function(layer.compute, autograph=False).get_concrete_function(*specs).graph
+    except Exception:
+        return False
+    return any(o.type == op for o in graph.get_operations())
+
+
+def missing_kernel(error: BaseException, layers: Sequence[Any], policy: Any) -> Any:
+    """The ``ArgumentError`` for TensorFlow's "No OpKernel was registered to support Op
+    'LRN' ... T=DT_BFLOAT16" under a mixed ``policy``: it names the node of ``layers``
+    that computes that op (a ``tw.Lambda`` or a lifted function, traced to find it) and the
+    fix: ``compute_precision="float32"`` on that node, or the registered layer that
+    computes it in float32. ``None`` when ``error`` is another error."""
+    found = _NO_KERNEL.search(str(error))
+    if found is None:
+        return None
+    op, dtype = found.group(1), getattr(tf, found.group(2).lower(), tf.bfloat16)
+    named = [
+        layer
+        for layer in layers
+        if getattr(layer, "compute_precision", None) == "inputs"
+        and hasattr(layer, "fn")
+        and _runs_op(layer, op, dtype)
+    ]
+    where = (
+        f"{type(named[0]).__name__} {named[0].name!r} runs" if named else "a node of the model runs"
+    )
+    registered = FLOAT32_LAYERS.get(op)
+    instead = (
+        f", or the registered layer {registered}, which computes it in float32"
+        if registered
+        else ""
+    )
+    how = (
+        f'tw.Lambda(..., compute_precision="float32") for {named[0].name!r}'
+        if named
+        else 'compute_precision="float32" on the node that runs it'
+    )
+    return ArgumentError(
+        f"{where} TensorFlow's {op!r} op, which has no {dtype.name} kernel on this device, "
+        f"under precision={getattr(policy, 'name', policy)!r} (the node computes in the "
+        f"dtype of its inputs). Fix: {how} (it then computes in float32){instead}; or "
+        'precision="float32".'
+    )

@@ -19,15 +19,23 @@ arguments are bound as constants). So a training graph can end in its loss node,
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Callable
 from typing import Any, Protocol, cast
 
 import tensorflow as tf
 
 import tensorweave as tw
+from tensorweave_losses.base import ProbabilitiesAsLogitsWarning
 from tensorweave_losses.streaming.states import node_metric
 
-__all__ = ["LossLayer", "GraphFunction", "graph_function", "padding_aware"]
+__all__ = [
+    "LossLayer",
+    "GraphFunction",
+    "graph_function",
+    "padding_aware",
+    "warn_probabilities_node",
+]
 
 
 class LossLayer(tw.Lifted):
@@ -75,11 +83,59 @@ def graph_function(fn: Callable[..., Any]) -> GraphFunction:
     def wrapper(*args: Any, name: str | None = None, **kwargs: Any) -> Any:
         if not any(isinstance(a, tw.Layer) for a in (*args, *kwargs.values())):
             return fn(*args, **kwargs)
-        return tw.lift(fn, *args, name=name, node=LossLayer, **kwargs)
+        node = tw.lift(fn, *args, name=name, node=LossLayer, **kwargs)
+        warn_probabilities_node(fn.__name__, args, kwargs)
+        return node
 
     dual = cast(GraphFunction, tf.autograph.experimental.do_not_convert(wrapper))
     dual.function = fn
     return dual
+
+
+_PROBABILITIES = ("softmax", "sigmoid", "softmax_v2", "log_softmax")
+
+
+def _probabilities_by(layer: Any) -> str | None:
+    """The activation a graph node ends in when it makes probabilities (``softmax``,
+    ``sigmoid``), read from its construction (``activation=`` of a layer, a ``Softmax``
+    layer, a lifted ``tf.nn.softmax``); ``None`` otherwise."""
+    if not isinstance(layer, tw.Layer):
+        return None
+    if type(layer).__name__ in ("Softmax", "Sigmoid"):
+        return type(layer).__name__.lower()
+    fn = getattr(layer, "function", None) or getattr(layer, "fn", None)
+    name = getattr(fn, "__name__", None)
+    if name in _PROBABILITIES:
+        return str(name).replace("_v2", "")
+    init = getattr(layer, "_tw_init_args", None)
+    options = init[1] if isinstance(init, tuple) and len(init) == 2 else {}
+    activation = options.get("activation") if isinstance(options, dict) else None
+    if callable(activation):
+        activation = getattr(activation, "__name__", None)
+    if isinstance(activation, str) and activation.replace("_v2", "") in _PROBABILITIES:
+        return activation.replace("_v2", "")
+    return None
+
+
+def warn_probabilities_node(loss: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Warn (``ProbabilitiesAsLogitsWarning``, a Python warning, once per loss node) when a
+    loss given ``from_logits=True`` reads its predictions from a node that ends in a
+    softmax or a sigmoid: the loss would apply it a second time, silently, in every
+    compiled step (the eager check of the values never runs there)."""
+    if kwargs.get("from_logits") is not True:
+        return
+    predictions = kwargs.get("predictions", args[1] if len(args) > 1 else None)
+    found = _probabilities_by(predictions)
+    if found is None or not isinstance(predictions, tw.Layer):
+        return
+    warnings.warn(
+        f"{loss}: from_logits=True, but its predictions {predictions.name!r} end in a "
+        f"{found} (probabilities): the loss would apply softmax to them again and train "
+        f"badly. Fix: from_logits=False, or drop the {found} from {predictions.name!r} and "
+        "keep from_logits=True (the numerically stable path).",
+        ProbabilitiesAsLogitsWarning,
+        stacklevel=4,
+    )
 
 
 def padding_aware(loss: GraphFunction) -> GraphFunction:

@@ -226,7 +226,7 @@ def print_summary(summary: dict[str, Any]) -> None:
     if "served" in summary:
         print(f"{summary['served']}: served the chief for {summary['seconds']:.1f}s")
         return
-    values = "  ".join(f"{k} {v:.4f}" for k, v in summary["valid"].items())
+    values = "  ".join(f"{k} {v:.4f}" for k, v in summary["valid"].items()) or "none (no data)"
     run = summary["run_dir"]
     print(
         f"done in {summary['train_seconds']:.1f}s: {summary['epochs']} epochs, "

@@ -52,6 +52,29 @@ def _entry(net: Any, what: str) -> tw.Input:
     return inputs[0]
 
 
+def _check_fit(generator: tw.Layer, discriminator: tw.Layer, real: tw.Input) -> None:
+    """Refuse, naming both parts, a generator whose examples the discriminator cannot
+    read: their shapes (less the batch) must agree, and their dtypes."""
+    made, read = tuple(generator.shape[1:]), tuple(real.shape[1:])
+    fits = len(made) == len(read) and all(
+        a is None or b is None or a == b for a, b in zip(made, read, strict=True)
+    )
+    if not fits:
+        raise tw.ShapeError(
+            f"GAN: the generator {generator.name!r} makes examples of shape {made}, but the "
+            f"discriminator {discriminator.name!r} reads examples of shape {read} (its input "
+            f"{real.name!r}). Fix: make the generator's output {read} (e.g. its last layer's "
+            f"n_units, a Reshape.v1 to {read}), or the discriminator's input "
+            f"tw.Input(shape={made})."
+        )
+    if generator.dtype != real.dtype:
+        raise tw.ShapeError(
+            f"GAN: the generator {generator.name!r} makes {generator.dtype.name} examples, the "
+            f"discriminator {discriminator.name!r} reads {real.dtype.name} ({real.name!r}). "
+            f"Fix: tw.Input(..., dtype={generator.dtype.name!r}) for {real.name!r}."
+        )
+
+
 def _optimizers(given: Mapping[str, Optimizer | str] | None) -> dict[str, Optimizer | str]:
     if given is None:  # the DCGAN paper's
         return {name: Adam(2e-4, beta_1=0.5) for name in NAMES}
@@ -110,6 +133,7 @@ class GAN(Model):
                 "noise it is fed needs every size but the batch. Fix: tw.Input(shape=...) "
                 "with known sizes."
             )
+        _check_fit(generator, discriminator, real)
         shape = [int(d) for d in latent.shape[1:] if d is not None]
         self.noise = LatentNoise(real, shape=shape, dtype=latent.dtype, name="noise")
         self.fake = generator.reuse_with(self.noise, name="fake")

@@ -141,7 +141,11 @@ def as_batches(
     if isinstance(data, Batches):
         return data
     if _is_arrays(data):
-        arrays = order_batch(data, feeds)
+        # (N,) arrays feed an Input of one value per example, (None, 1), as Keras's
+        arrays = tuple(
+            a[:, None] if a.ndim == 1 and tuple(f.shape) == (None, 1) else a
+            for f, a in zip(feeds, order_batch(data, feeds), strict=False)
+        )
         n = len(arrays[0])
         for f, a in zip(feeds, arrays):
             if len(a) != n:

@@ -30,6 +30,7 @@ steps) and ``runner`` (``loop.model_running.Runner``: ``train``, ``evaluate``,
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,11 @@ from tensorweave_train.loop.graphs import ModelGraphs, fed_graph
 from tensorweave_train.loop.history import History
 from tensorweave_train.loop.loss_scale import LossScale
 from tensorweave_train.loop.metrics import StepMeans, training_metrics
+from tensorweave_train.loop.model_arguments import (
+    check_keras_keywords,
+    loss_by_name,
+    named_inputs,
+)
 from tensorweave_train.loop.model_running import Runner
 from tensorweave_train.loop.objectives import Objectives, Owned, check_scalar
 from tensorweave_train.loop.optimization import Optimization
@@ -49,7 +55,33 @@ from tensorweave_train.loop.services import services
 from tensorweave_train.loop.steps import Steps, check_steps_per_execution
 from tensorweave_train.optimizers import Optimizer
 
-__all__ = ["Model"]
+__all__ = ["KERAS_METHODS", "KerasSpellingError", "Model"]
+
+
+#: Keras's ``Model`` methods that tensorweave spells otherwise, and what to write
+KERAS_METHODS = {
+    "fit": "use model.train(x, y, epochs=..., batch_size=..., validation=(x_val, y_val))",
+    "fit_generator": "use model.train(batches, epochs=...) (any iterable of batches)",
+    "compile": (
+        "give the loss, optimizer and metrics when building the model: Model(inputs, "
+        "outputs, loss=..., optimizer=..., metrics={...}), or loss='<registered loss name>'"
+    ),
+    "evaluate_generator": "use model.evaluate(batches)",
+    "predict_generator": "use model.predict(batches)",
+    "predict_on_batch": "use model.predict(x)",
+    "test_on_batch": "use model.evaluate(x, y)",
+    "get_weights": "use [v.numpy() for v in model.variables]",
+    "set_weights": "use v.assign(value) for each of model.variables",
+    "save_weights": "use model.save(path) (config and weights) or a Checkpoint.v1 callback",
+    "load_weights": "use tensorweave_train.load_model(path)",
+    "count_params": "use model.summary() (it ends with the parameter counts)",
+    "stop_training": "use a callback's state.request_stop(reason)",
+}
+
+
+class KerasSpellingError(tw.ArgumentError, AttributeError):
+    """A Keras ``Model`` method tensorweave spells otherwise (``fit``, ``compile``...): an
+    ``AttributeError`` (``hasattr`` is ``False``) whose message says what to write."""
 
 
 def _layers(value: tw.Layer | Iterable[tw.Layer] | None) -> tuple[tw.Layer, ...]:
@@ -64,11 +96,16 @@ class Model(tw.Stateful):
     """Inference, training and evaluation graphs over shared layers.
 
     Args:
-        inputs: the data ``Input`` layers the outputs need.
+        inputs: the data ``Input`` layers the outputs need (or ``{name: Input}``, as
+            Keras's, each key its ``Input``'s name).
         outputs: the layer(s) ``predict`` returns.
         loss: a layer producing the scalar to minimise; may use ``inputs``, ``targets``
             and any layers (often a training-mode copy of the outputs). Or several:
             ``{name: scalar layer}``, each reported as ``<name>_loss`` (``loop.objectives``).
+            Or, as Keras's ``compile(loss=...)``, the name of a registered loss (or its Keras
+            name: ``"sparse_categorical_crossentropy"``) applied to the target and the output
+            (a target ``Input`` named ``"y"`` is made without ``targets=``;
+            ``loop.model_arguments.loss_by_name``).
         loss_weights: ``{name: weight}`` of named losses (default 1 each): the model
             minimises their weighted sum (plus the layers' regularization, if any).
         targets: ``Input`` layers holding expected values (fed in training/evaluation).
@@ -101,10 +138,10 @@ class Model(tw.Stateful):
 
     def __init__(
         self,
-        inputs: tw.Layer | Sequence[tw.Layer],
+        inputs: tw.Layer | Sequence[tw.Layer] | Mapping[str, tw.Layer],
         outputs: tw.Layer | Sequence[tw.Layer],
         *,
-        loss: tw.Layer | Mapping[str, tw.Layer] | None = None,
+        loss: tw.Layer | Mapping[str, tw.Layer] | str | None = None,
         loss_weights: Mapping[str, float] | None = None,
         targets: tw.Layer | Sequence[tw.Layer] | None = None,
         metrics: Mapping[str, tw.Layer] | None = None,
@@ -118,10 +155,13 @@ class Model(tw.Stateful):
         name: str = "model",
     ) -> None:
         super().__init__(name=name)
-        self.precision = tw.Precision.of(precision, owner=f"Model {name!r}")
-        self.inputs = _layers(inputs)
+        owner = f"Model {name!r}"
+        self.precision = tw.Precision.of(precision, owner=owner)
+        self.inputs = _layers(named_inputs(owner, inputs))
         self.outputs = _layers(outputs)
         self.targets = _layers(targets)
+        if isinstance(loss, str):  # Keras's compile(loss="...")
+            loss, self.targets = loss_by_name(owner, loss, self.outputs, self.targets)
         self.distributed = strategy is not None or tf.distribute.has_strategy()
         self.strategy = strategy or tf.distribute.get_strategy()
         # The optimizers, objectives and loss scales (``optimization``, not tracked); the
@@ -176,6 +216,7 @@ class Model(tw.Stateful):
         )
         # Tracked: checkpoints and SavedModels see every layer's state through this list.
         self.layers = graphs.layers
+        self.objectives.check_in_graph((*self.variables, *self.trainable_variables))
         figures = self.objectives.figure_names(regularized=self.regularized)
         clash = [k for k in self.metrics if k in ("loss", *figures)]
         if clash:
@@ -219,6 +260,10 @@ class Model(tw.Stateful):
         optimization = self.__dict__.get("optimization")
         if name == "optimizer" and optimization is not None and optimization.several:
             return optimization.optimizer
+        if name in KERAS_METHODS:
+            raise KerasSpellingError(
+                f"{type(self).__name__} has no {name!r} (Keras's spelling): {KERAS_METHODS[name]}."
+            )
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
@@ -420,6 +465,7 @@ class Model(tw.Stateful):
         verbose: int = 1,
         validation_split: float = 0.0,
         shard: str = "auto",
+        **keras: Any,
     ) -> History:
         """Train for ``epochs`` epochs; see ``Trainer.run``. Returns the ``History``
         (``history.history`` is Keras's dict of lists).
@@ -434,7 +480,12 @@ class Model(tw.Stateful):
         array data, as Keras (``loop.data.split_validation``). ``batch_size``, ``epochs``
         and the model's ``steps_per_execution`` are checked first (``loop.model_arguments``).
         ``shard``: how the workers of a strategy share the data (``loop.distribute``).
+        Keras's other names (``validation_data=``) are a ``tw.ArgumentError`` saying what
+        to write.
         """
+        if keras:
+            known = list(inspect.signature(Model.train).parameters)[1:-1]
+            check_keras_keywords(f"Model {self.name!r}.train", keras, known)
         return self.runner.train(
             x,
             y,

@@ -19,15 +19,22 @@ and ``batches`` call it; the runner reads the model through ``Runnable``.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
+import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_train.loop.data import Batches, as_batches
 from tensorweave_train.loop.history import History
-from tensorweave_train.loop.model_arguments import check_sizes, fit_arguments, fit_data
+from tensorweave_train.loop.model_arguments import (
+    check_ids,
+    check_sizes,
+    explained,
+    fit_arguments,
+    fit_data,
+)
 from tensorweave_train.loop.services import services
 from tensorweave_train.loop.trainer import Trained, Trainer
 
@@ -54,6 +61,20 @@ class Runnable(Trained, Protocol):
     def eval_metrics(self) -> Metrics: ...
 
     def require_eval_graph(self) -> tw.Graph: ...
+
+
+@contextlib.contextmanager
+def _explaining(owner: str, model: Any) -> Iterator[None]:
+    """TensorFlow's errors of the compiled steps that ``explained`` knows (an id past a
+    vocabulary, a label out of range, an op without a 16-bit kernel) re-raised as a
+    ``tw.TensorweaveError`` naming the component and the fix."""
+    try:
+        yield
+    except (tf.errors.InvalidArgumentError, tf.errors.NotFoundError) as error:
+        better = explained(owner, error, model)
+        if better is None:
+            raise
+        raise better from None
 
 
 class Runner:
@@ -83,22 +104,27 @@ class Runner:
         """``Model.train``: the data and sizes checked, then a ``Trainer`` with
         ``callbacks`` and the progress display of ``verbose`` (given by ``loop.services``)."""
         model = self.model
+        owner = f"Model {model.name!r}.train"
         data, validation, epochs = fit_arguments(
             model, x, y, epochs, batch_size, validation, validation_split
         )
+        check_ids(owner, model, data)
+        if validation is not None:
+            check_ids(f"{owner} (validation)", model, fit_data(owner, [], [], validation, None))
         shown = [services().progress(verbose)] if verbose else []
         trainer = Trainer(model, callbacks=[*callbacks, *shown])
         try:
-            return trainer.run(
-                data,
-                epochs,
-                batch_size=batch_size,
-                validation=validation,
-                shuffle=shuffle,
-                seed=seed,
-                resume=resume,
-                shard=shard,
-            )
+            with _explaining(owner, model):
+                return trainer.run(
+                    data,
+                    epochs,
+                    batch_size=batch_size,
+                    validation=validation,
+                    shuffle=shuffle,
+                    seed=seed,
+                    resume=resume,
+                    shard=shard,
+                )
         except BaseException as err:  # callbacks close what they opened (Callback.on_failure)
             for cb in trainer.callbacks:
                 with contextlib.suppress(Exception):
@@ -116,10 +142,12 @@ class Runner:
         check_sizes(owner, batch_size=batch_size)
         data = fit_data(owner, model.inputs, model.targets, x, y)
         model.require_eval_graph()
+        check_ids(owner, model, data)
         model.eval_metrics.reset()
         count = 0
-        for batch in self.batches(data, batch_size=batch_size).epoch(0):
-            count += model.steps.test_one(batch)
+        with _explaining(owner, model):
+            for batch in self.batches(data, batch_size=batch_size).epoch(0):
+                count += model.steps.test_one(batch)
         if count == 0:
             raise ValueError("Model.evaluate got no data (zero batches).")
         return model.eval_metrics.results()
@@ -131,9 +159,10 @@ class Runner:
         parts: list[Any] = []
         inputs = self.model.inputs
         batches = as_batches(fit_data("", [], [], x, None), inputs, batch_size=batch_size)
-        for batch in batches.epoch(0):
-            out = fn(*batch)
-            parts.append(out if isinstance(out, tuple) else (out,))
+        with _explaining(f"Model {self.model.name!r}.predict", self.model):
+            for batch in batches.epoch(0):
+                out = fn(*batch)
+                parts.append(out if isinstance(out, tuple) else (out,))
         if not parts:
             raise ValueError("Model.predict got no data (zero batches).")
         arrays = tuple(np.concatenate([p[i].numpy() for p in parts]) for i in range(len(parts[0])))

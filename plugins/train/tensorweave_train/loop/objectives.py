@@ -256,6 +256,33 @@ class Objectives:
         self.rest = left[0] if left else None
         return owned
 
+    def check_in_graph(self, variables: Sequence[tf.Variable]) -> None:
+        """Raise ``tw.ArgumentError`` when ``trains`` gives an optimizer layers or variables
+        that are not the model's (``variables``: every variable of its graphs): that
+        optimizer would update nothing of the model (``variables_of`` empty), silently."""
+        known = {v.ref() for v in variables}
+        for name, refs in self.owned.items():
+            given = self.trains[name]
+            items = list(given) if isinstance(given, list | tuple) else [given]
+            labels = ", ".join(repr(getattr(item, "name", type(item).__name__)) for item in items)
+            if not refs:
+                raise tw.ArgumentError(
+                    f"{self.owner}: trains[{name!r}] ({labels}) holds no variables: optimizer "
+                    f"{name!r} would update nothing. Fix: give trains[{name!r}] the layers (or "
+                    "the tw.Module) of the model that it trains."
+                )
+            outside = [r for r in refs if r not in known]
+            if outside:
+                which = "all" if len(outside) == len(refs) else f"{len(outside)} of {len(refs)}"
+                raise tw.ArgumentError(
+                    f"{self.owner}: trains[{name!r}] gives {labels}, but {which} of its "
+                    f"variables ({outside[0].deref().name!r}...) are outside the model's graph, "
+                    f"so optimizer {name!r} would not train them (variables_of({name!r}) would "
+                    "miss them). Fix: give trains the layers the model's outputs and losses "
+                    "are built from (a layer reused with reuse_with shares its variables), or "
+                    "build the model's outputs and losses from those layers."
+                )
+
     def shares(self, trainable: Sequence[tf.Variable]) -> dict[str, tuple[tf.Variable, ...]]:
         """Each optimizer's variables among ``trainable`` (the model's, in that order)."""
         out = {

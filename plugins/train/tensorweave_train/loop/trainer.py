@@ -81,6 +81,37 @@ class Trained(TrainedModel, Executed, Protocol):
 _SUM_EVERY = 1024  # at most this many step losses wait to be summed
 
 
+def _is_keras(obj: Any) -> bool:
+    """Whether ``obj`` is a Keras callback (``keras.callbacks.*``, ``tf.keras`` too)."""
+    return any(
+        (getattr(k, "__module__", "") or "").partition(".")[0] in ("keras", "tf_keras")
+        or (getattr(k, "__module__", "") or "").startswith("tensorflow.python.keras")
+        for k in type(obj).__mro__
+    )
+
+
+def _keras_callback(cb: Any) -> str:
+    """The message for a Keras callback given to ``train``: the registered callback that
+    does the same, when a pack declares one (its counterparts), with Keras's arguments."""
+    name = type(cb).__name__
+    rows = tw.registries.known_as("callbacks", name)
+    if rows:
+        ours = rows[0].describe()
+        fix = (
+            f"use tw.callbacks[{ours!r}](...) (tensorweave_train.{ours.split('.')[0]}), which "
+            "takes Keras's arguments"
+        )
+    else:
+        fix = (
+            "subclass tensorweave_train.Callback, or wrap a function with "
+            "LambdaCallback(fn, on_epoch()); `tensorweave list callbacks` lists the registered ones"
+        )
+    return (
+        f"Model.train: callbacks holds a Keras callback, keras.callbacks.{name}; tensorweave "
+        f"runs its own callbacks, not Keras's. Fix: {fix}."
+    )
+
+
 def resolve_callbacks(callbacks: Sequence[Any]) -> list[Callback]:
     """Callbacks from objects, registered names or ``(name, params)`` pairs."""
     out: list[Callback] = []
@@ -90,8 +121,10 @@ def resolve_callbacks(callbacks: Sequence[Any]) -> list[Callback]:
         elif isinstance(cb, tuple) and len(cb) == 2 and isinstance(cb[0], str):
             make = tw.resolve("callbacks", cb[0], owner="Model.train", option="callbacks")
             cb = make(**dict(cb[1]))
+        if not isinstance(cb, Callback) and _is_keras(cb):
+            raise tw.ArgumentError(_keras_callback(cb))
         if not isinstance(cb, Callback):
-            raise TypeError(
+            raise tw.ArgumentError(
                 f"callback {cb!r} is a {type(cb).__name__}, not a tensorweave_train Callback. "
                 "Fix: subclass tensorweave_train.Callback, or wrap a function with "
                 "LambdaCallback(fn, on_epoch())."

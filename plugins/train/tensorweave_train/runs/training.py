@@ -169,7 +169,8 @@ def _fit(
     if nan.reason is not None:
         raise tw.TensorweaveError(f"training stopped: {nan.reason} Run directory: {run.path}")
     seconds = time.perf_counter() - started
-    final = job.model.evaluate(valid, batch_size=settings.batch_size)
+    has_valid = bool(len(next(iter(valid.values()))))  # valid_fraction = 0: no evaluation
+    final = job.model.evaluate(valid, batch_size=settings.batch_size) if has_valid else {}
     summary = {
         "run_dir": str(run.path),
         "epochs": len(history),
