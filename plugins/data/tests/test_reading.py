@@ -1,0 +1,97 @@
+"""The readers of ``tensorweave_data.reading``: every way a file can be bad is one
+``BadFileError`` naming the file, and nothing a forged header declares is allocated."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tensorweave_data.reading import (
+    BadFileError,
+    read_input,
+    read_json,
+    read_npy,
+    read_npz,
+    read_text,
+)
+
+
+def _header(shape: tuple[int, ...], descr: str = "<f8") -> bytes:
+    out = io.BytesIO()
+    np.lib.format.write_array_header_2_0(
+        out, {"descr": descr, "fortran_order": False, "shape": shape}
+    )
+    return out.getvalue()
+
+
+def test_good_files_read_back(tmp_path: Path) -> None:
+    np.save(tmp_path / "x.npy", np.arange(6).reshape(2, 3))
+    np.savez_compressed(tmp_path / "d.npz", x=np.ones((2, 2)), s=np.array(["a", "b"]))
+    (tmp_path / "t.txt").write_text("héllo", encoding="utf-8")
+    (tmp_path / "r.json").write_text("[[1, 2]]")
+    assert read_npy(tmp_path / "x.npy").tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert read_npz(tmp_path / "d.npz")["s"].tolist() == ["a", "b"]
+    assert read_text(tmp_path / "t.txt") == "héllo"
+    assert read_input(tmp_path / "r.json") == [[1, 2]]
+
+
+def test_a_forged_header_is_refused_before_anything_is_allocated(tmp_path: Path) -> None:
+    (tmp_path / "huge.npy").write_bytes(b"\x93NUMPY\x02\x00" + _header((2**50,))[8:])
+    with pytest.raises(BadFileError, match=r"huge\.npy is truncated.*8192\.0 TiB"):
+        read_npy(tmp_path / "huge.npy")
+    # a zip member that claims more than deflate can give
+    info = zipfile.ZipInfo("x.npy")
+    with zipfile.ZipFile(tmp_path / "bomb.npz", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(info, _header((10,)) + b"\0" * 80, compress_type=zipfile.ZIP_DEFLATED)
+    with pytest.raises(BadFileError, match="more than compression can give"):
+        raw = bytearray((tmp_path / "bomb.npz").read_bytes())
+        # forge the uncompressed size in the central directory (offset 24 of its record)
+        at = raw.rfind(b"PK\x01\x02")
+        raw[at + 24 : at + 28] = (2**31).to_bytes(4, "little")
+        (tmp_path / "bomb.npz").write_bytes(bytes(raw))
+        read_npz(tmp_path / "bomb.npz")
+
+
+@pytest.mark.parametrize(
+    ("content", "suffix", "message"),
+    [
+        (b"\x93NUMPY\x01\x00", ".npy", "not an .npy array"),
+        (b"PK\x03\x04 broken", ".npz", "not an .npz archive"),
+        (b'{"a": ', ".json", r"not valid JSON \(line 1, column 7"),
+        (b"\xc3\x28", ".txt", r"not UTF-8 text \(byte 0"),
+        (b"[" * 100_000, ".json", "nested too deep"),
+        (b"", ".npy", "not an .npy array"),
+    ],
+    ids=["npy-header", "npz-zip", "json", "utf8", "deep-json", "empty-npy"],
+)
+def test_every_bad_file_is_one_error_naming_it(
+    tmp_path: Path, content: bytes, suffix: str, message: str
+) -> None:
+    path = tmp_path / f"bad{suffix}"
+    path.write_bytes(content)
+    with pytest.raises(BadFileError, match=message) as caught:
+        read_input(path, owner="test")
+    assert caught.value.path == str(path) and str(path) in str(caught.value)
+    assert str(caught.value).startswith("test: ") and "Fix: " in str(caught.value)
+    assert isinstance(caught.value, ValueError) and BadFileError.exit_code == 2
+
+
+def test_a_file_tensorweave_wrote_is_called_damaged(tmp_path: Path) -> None:
+    (path := tmp_path / "processors.json").write_text('{\n  "a": [\n    1,\n    ]\n}')
+    with pytest.raises(BadFileError) as caught:
+        read_json(path, fix="train the run again")
+    assert str(caught.value) == (
+        f"{path} is damaged (not valid JSON (line 4, column 5: Expecting value)): "
+        "train the run again."
+    )
+
+
+def test_missing_files_and_folders_are_named(tmp_path: Path) -> None:
+    with pytest.raises(BadFileError, match=r"nope\.npy does not exist"):
+        read_npy(tmp_path / "nope.npy")
+    with pytest.raises(BadFileError, match="is a directory"):
+        read_json(tmp_path)
