@@ -28,6 +28,8 @@ DIR/bad.json is not valid JSON (line 1, column 13: Expecting value). Fix: write 
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 import os
@@ -45,6 +47,7 @@ __all__ = [
     "read_npz",
     "read_json",
     "read_text",
+    "read_csv",
     "read_input",
     "INPUT_FORMATS",
 ]
@@ -220,6 +223,8 @@ def read_npy(
         f.seek(0)
         try:
             array: np.ndarray = np.load(f, allow_pickle=False)
+        except MemoryError:
+            raise _fail(file, "holds more data than fits in memory", _NPY_FIX, owner, fix) from None
         except (ValueError, OSError, EOFError) as err:
             raise _fail(
                 file, f"cannot be read as an .npy array ({err})", _NPY_FIX, owner, fix
@@ -242,6 +247,7 @@ def read_npz(
     file = Path(path)
     with _open(file, _NPZ_FIX, owner, fix) as f:
         try:
+            size = os.fstat(f.fileno()).st_size
             archive = zipfile.ZipFile(f)
         except (zipfile.BadZipFile, ValueError, OSError, EOFError) as err:
             raise _fail(
@@ -262,9 +268,18 @@ def read_npz(
                             fix,
                         )
                     name = info.filename[: -len(".npy")]
-                    if (
-                        info.compress_type != zipfile.ZIP_STORED
-                        and info.file_size > _DEFLATE_MAX_RATIO * max(info.compress_size, 1)
+                    stored = info.compress_type == zipfile.ZIP_STORED
+                    if info.compress_size > size or (stored and info.file_size > size):
+                        raise _fail(
+                            file,
+                            f"declares its member {info.filename!r} as {_size(info.compress_size)}, "
+                            f"more than the whole file ({_size(size)}): it is truncated or forged",
+                            _NPZ_FIX,
+                            owner,
+                            fix,
+                        )
+                    if not stored and info.file_size > _DEFLATE_MAX_RATIO * max(
+                        info.compress_size, 1
                     ):
                         raise _fail(
                             file,
@@ -279,6 +294,10 @@ def read_npz(
                         out[name] = np.lib.format.read_array(member, allow_pickle=False)
             except BadFileError:
                 raise
+            except MemoryError:
+                raise _fail(
+                    file, "holds more data than fits in memory", _NPZ_FIX, owner, fix
+                ) from None
             except (
                 zipfile.BadZipFile,
                 ValueError,
@@ -339,6 +358,8 @@ def read_json(path: str | os.PathLike[str], *, owner: str = "", fix: str | None 
             owner,
             fix,
         ) from None
+    except ValueError as err:  # e.g. an integer of more digits than Python converts
+        raise _fail(file, f"is not valid JSON ({err})", _JSON_FIX, owner, fix) from None
     except RecursionError:
         raise _fail(
             file,
@@ -347,6 +368,38 @@ def read_json(path: str | os.PathLike[str], *, owner: str = "", fix: str | None 
             owner,
             fix,
         ) from None
+
+
+def read_csv(
+    path: str | os.PathLike[str], *, owner: str = "", fix: str | None = None
+) -> list[dict[str, str]]:
+    """The rows of the UTF-8 CSV file at ``path`` (a header line, then one row per line) as
+    ``{column: text}``; ``BadFileError`` for one that is not UTF-8, not CSV, or whose rows
+    hold more cells than the header names.
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "log.csv"
+    >>> _ = path.write_text("epoch,loss\\n1,0.5\\n")
+    >>> read_csv(path)
+    [{'epoch': '1', 'loss': '0.5'}]
+    """
+    file = Path(path)
+    text = read_text(file, owner=owner, fix=fix)
+    expected = "a header line of column names, then one row of values per line"
+    try:
+        rows = list(csv.DictReader(io.StringIO(text, newline=""), strict=True))
+    except csv.Error as err:
+        raise _fail(file, f"is not CSV ({err})", expected, owner, fix) from None
+    for number, row in enumerate(rows, start=2):
+        if None in row:  # more cells than the header names
+            raise _fail(
+                file,
+                f"is not CSV (line {number} has more cells than the header)",
+                expected,
+                owner,
+                fix,
+            )
+    return rows
 
 
 def read_input(path: str | os.PathLike[str], *, owner: str = "") -> Any:

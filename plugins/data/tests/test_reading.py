@@ -12,6 +12,7 @@ import pytest
 
 from tensorweave_data.reading import (
     BadFileError,
+    read_csv,
     read_input,
     read_json,
     read_npy,
@@ -95,3 +96,31 @@ def test_missing_files_and_folders_are_named(tmp_path: Path) -> None:
         read_npy(tmp_path / "nope.npy")
     with pytest.raises(BadFileError, match="is a directory"):
         read_json(tmp_path)
+
+
+def test_csv_rows_and_bad_csv(tmp_path: Path) -> None:
+    (good := tmp_path / "log.csv").write_text("epoch,loss\n1,0.5\n2,0.25\n")
+    assert [r["loss"] for r in read_csv(good)] == ["0.5", "0.25"]
+    (extra := tmp_path / "extra.csv").write_text("epoch,loss\n1,0.5,9\n")
+    with pytest.raises(BadFileError, match=r"extra\.csv is not CSV \(line 2 has more cells"):
+        read_csv(extra)
+    (quoted := tmp_path / "quoted.csv").write_text('a,b\n"1,2\n')
+    with pytest.raises(BadFileError, match=r"quoted\.csv is not CSV"):
+        read_csv(quoted)
+
+
+def test_a_zip_member_larger_than_the_file_is_refused(tmp_path: Path) -> None:
+    with zipfile.ZipFile(path := tmp_path / "forged.npz", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("x.npy", _header((2**42,)))
+    raw = bytearray(path.read_bytes())
+    at = raw.rfind(b"PK\x01\x02")  # the central directory: compressed size at offset 20
+    raw[at + 20 : at + 28] = (2**31).to_bytes(4, "little") + (2**32 - 2).to_bytes(4, "little")
+    path.write_bytes(bytes(raw))
+    with pytest.raises(BadFileError, match="more than the whole file"):
+        read_npz(path)
+
+
+def test_json_numbers_python_cannot_convert_are_a_bad_file(tmp_path: Path) -> None:
+    (path := tmp_path / "big.json").write_text("[" + "9" * 10_000 + "]")
+    with pytest.raises(BadFileError, match=r"big\.json is not valid JSON"):
+        read_json(path)

@@ -221,3 +221,26 @@ def test_predict_refuses_nan_input_unless_allowed(run: Path, tmp_path: Path) -> 
     assert done.returncode == 0 and len(json.loads(done.stdout)) == 5, done.stderr
     warned = [line for line in done.stderr.splitlines() if "NaN/inf" in line]
     assert len(warned) == 1 and "5 NaN/inf values" in warned[0], done.stderr
+
+
+def test_every_checkpoint_failing_its_checks_is_said_with_the_fix(
+    run: Path, tmp_path: Path
+) -> None:
+    copy = Path(shutil.copytree(run, tmp_path / "run"))
+    for data in (copy / "checkpoints").glob("ckpt-*/vars.data-*"):
+        data.write_bytes(data.read_bytes()[:100])  # the checksums catch it
+    np.save(good := tmp_path / "x.npy", np.zeros((2, 64), "float32"))
+    done = tensorweave("predict", str(copy), "--input", str(good))
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert f"every checkpoint of {copy} is damaged" in done.stderr, done.stderr
+    assert "train the run again" in done.stderr and "resume it" not in done.stderr
+
+
+def test_plot_names_a_damaged_log(run: Path, tmp_path: Path) -> None:
+    copy = Path(shutil.copytree(run, tmp_path / "run"))
+    log = copy / "log.csv"
+    log.write_bytes(log.read_bytes() + "1,2,café\n".encode("latin-1"))
+    done = tensorweave("plot", str(copy), "-o", str(tmp_path / "c.svg"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert f"{log} is damaged (not UTF-8 text" in done.stderr, done.stderr
+    assert not (tmp_path / "c.svg").exists()
