@@ -33,7 +33,9 @@ import io
 import json
 import math
 import os
+import struct
 import zipfile
+import zlib
 from pathlib import Path
 from typing import IO, Any
 
@@ -249,7 +251,7 @@ def read_npz(
         try:
             size = os.fstat(f.fileno()).st_size
             archive = zipfile.ZipFile(f)
-        except (zipfile.BadZipFile, ValueError, OSError, EOFError) as err:
+        except (zipfile.BadZipFile, struct.error, ValueError, OSError, EOFError) as err:
             raise _fail(
                 file, f"is not an .npz archive (not a zip file: {err})", _NPZ_FIX, owner, fix
             ) from None
@@ -300,6 +302,8 @@ def read_npz(
                 ) from None
             except (
                 zipfile.BadZipFile,
+                zlib.error,
+                struct.error,
                 ValueError,
                 OSError,
                 EOFError,

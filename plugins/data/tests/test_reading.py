@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tensorweave_data.reading import (
     BadFileError,
@@ -124,3 +126,41 @@ def test_json_numbers_python_cannot_convert_are_a_bad_file(tmp_path: Path) -> No
     (path := tmp_path / "big.json").write_text("[" + "9" * 10_000 + "]")
     with pytest.raises(BadFileError, match=r"big\.json is not valid JSON"):
         read_json(path)
+
+
+def _mutations() -> st.SearchStrategy[bytes]:
+    """Valid files of each format, cut short, with bytes flipped or appended."""
+    buffer = io.BytesIO()
+    np.save(buffer, np.arange(12, dtype="float32").reshape(3, 4))
+    npy = buffer.getvalue()
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, x=np.ones((3, 2)), y=np.arange(3))
+    npz = buffer.getvalue()
+    seeds = st.sampled_from([npy, npz, b'{"x": [[1.0, 2.0]]}', "naïve text".encode()])
+
+    @st.composite
+    def mutated(draw: st.DrawFn) -> bytes:
+        data = bytearray(draw(seeds))
+        cut = draw(st.integers(0, len(data)))
+        data = data[:cut] if draw(st.booleans()) else data
+        for _ in range(draw(st.integers(0, 4))):
+            if data:
+                data[draw(st.integers(0, len(data) - 1))] = draw(st.integers(0, 255))
+        return bytes(data) + draw(st.binary(max_size=16))
+
+    return mutated()
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(content=_mutations(), suffix=st.sampled_from([".npy", ".npz", ".json", ".txt"]))
+def test_any_damaged_file_is_read_or_refused_never_a_crash(
+    tmp_path: Path, content: bytes, suffix: str
+) -> None:
+    path = tmp_path / f"fuzz{suffix}"
+    path.write_bytes(content)
+    try:
+        read_input(path)
+    except BadFileError as err:
+        assert err.path == str(path) and "Fix: " in str(err)

@@ -172,13 +172,13 @@ class Processors:
         parts = {"preprocess": list, "postprocess": list, "info": dict, "inputs": list}
         if not isinstance(saved, dict):
             raise BadFileError(
-                path, f"a JSON {type(saved).__name__}, not an object", DAMAGED_FIX, damaged=True
+                path, f"a JSON {_kind(saved)}, not an object", DAMAGED_FIX, damaged=True
             )
         for key, kind in parts.items():
             if not isinstance(saved.get(key, kind()), kind):
                 raise BadFileError(
                     path,
-                    f"its {key!r} is a JSON {type(saved[key]).__name__}, not {'an object' if kind is dict else 'a list'}",
+                    f"its {key!r} is a JSON {_kind(saved[key])}, not {'an object' if kind is dict else 'a list'}",
                     DAMAGED_FIX,
                     damaged=True,
                 )
@@ -249,6 +249,12 @@ class Processors:
     def finish(self, outputs: Any) -> Any:
         """The model's ``outputs`` post-processed into answers (class ids…)."""
         return pipeline(self.postprocess)(outputs)
+
+
+def _kind(value: Any) -> str:
+    """The JSON name of ``value``'s type (``object``, ``list``, ``string``…)."""
+    names = {dict: "object", list: "list", str: "string", bool: "boolean", type(None): "null"}
+    return names.get(type(value), "number")
 
 
 def _check_names(raw: Mapping[str, Any], names: Sequence[str]) -> None:
