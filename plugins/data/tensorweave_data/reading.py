@@ -33,6 +33,7 @@ import io
 import json
 import math
 import os
+import stat
 import struct
 import zipfile
 import zlib
@@ -107,8 +108,17 @@ def _fail(path: Path, problem: str, fix: str, owner: str, written: str | None) -
 
 
 def _open(path: Path, fix: str, owner: str, written: str | None) -> IO[bytes]:
-    """``path`` opened for reading, or the error saying why it cannot be."""
+    """``path`` opened for reading, or the error saying why it cannot be. Only regular
+    files are opened: a pipe, a device (``/dev/zero``) or a socket could block or never end."""
     try:
+        if path.exists() and not path.is_dir() and not stat.S_ISREG(path.stat().st_mode):
+            raise _fail(
+                path,
+                "is not a regular file (a pipe, device or socket, which may never end)",
+                "save the input to a file and give its path",
+                owner,
+                None,
+            )
         return path.open("rb")
     except FileNotFoundError:
         raise _fail(

@@ -98,6 +98,8 @@ def test_missing_files_and_folders_are_named(tmp_path: Path) -> None:
         read_npy(tmp_path / "nope.npy")
     with pytest.raises(BadFileError, match="is a directory"):
         read_json(tmp_path)
+    with pytest.raises(BadFileError, match="not a regular file"):
+        read_text("/dev/zero")  # would never end
 
 
 def test_csv_rows_and_bad_csv(tmp_path: Path) -> None:

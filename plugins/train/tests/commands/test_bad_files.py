@@ -101,6 +101,12 @@ def a_directory(folder: Path) -> Path:
     return path
 
 
+def a_pipe_nobody_writes(folder: Path) -> Path:
+    """Reading it would wait forever: refused before it is opened."""
+    os.mkfifo(path := folder / "pipe.npy")
+    return path
+
+
 def unreadable_file(folder: Path) -> Path:
     if os.geteuid() == 0:
         pytest.skip("root reads every file")
@@ -123,6 +129,7 @@ def unreadable_file(folder: Path) -> Path:
         pytest.param(huge_header_npz, "36.0 TiB", id="huge_header_npz"),
         pytest.param(missing_file, "does not exist", id="missing_file"),
         pytest.param(a_directory, "is a directory", id="a_directory"),
+        pytest.param(a_pipe_nobody_writes, "not a regular file", id="a_pipe_nobody_writes"),
         pytest.param(unreadable_file, "permission denied", id="unreadable_file"),
     ],
 )
