@@ -8,8 +8,9 @@ Examples are along the first axis; every array must hold the same number of them
 
 The split options are the built-in datasets' (``valid_fraction``, ``seed``, ``limit``):
 a seeded random share of the examples is held out, or ``valid`` names separate
-validation files. Arrays are used as stored (no processors); files are read without
-unpickling (``allow_pickle=False``), so a config can only ever load plain arrays.
+validation files. Arrays are used as stored (no processors); files are read by
+``tensorweave_data.reading`` (never unpickled, headers checked against the file size), so
+a config can only ever load plain arrays, and a bad file is a ``BadFileError`` naming it.
 
 >>> import numpy as np, tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -21,7 +22,6 @@ unpickling (``allow_pickle=False``), so a config can only ever load plain arrays
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ import numpy as np
 
 import tensorweave as tw
 from tensorweave_data.datasets import DataSplits, split_indices
+from tensorweave_data.reading import BadFileError, read_npy, read_npz
 
 __all__ = ["arrays", "read_arrays"]
 
@@ -122,31 +123,16 @@ def _paths(path: str | list[str]) -> list[Path]:
 
 def _load(file: Path) -> dict[str, np.ndarray]:
     if file.suffix not in (".npz", ".npy"):
-        raise tw.TensorweaveError(
-            f"arrays.v1: {file} is not an .npz or .npy file. Fix: save arrays with "
-            "np.savez(path, x=..., y=...) or np.save(path, array)."
+        raise BadFileError(
+            file,
+            "is not an .npz or .npy file",
+            "save arrays with np.savez(path, x=..., y=...) or np.save(path, array)",
+            owner="arrays.v1",
         )
-    if not file.is_file():
-        raise tw.TensorweaveError(
-            f"arrays.v1: no file {file} (from {Path.cwd()}). Fix: check the path; relative "
-            "paths start at the working directory."
-        )
-    try:
-        if file.suffix == ".npy":
-            return {file.stem: np.load(file, allow_pickle=False)}
-        with np.load(file, allow_pickle=False) as archive:
-            return {name: archive[name] for name in archive.files}
-    except ValueError as err:
-        if "allow_pickle" not in str(err):
-            raise tw.TensorweaveError(f"arrays.v1: cannot read {file}: {err}") from err
-        raise tw.TensorweaveError(
-            f"arrays.v1: {file} holds Python objects, which a config never unpickles. Fix: "
-            "save numeric or string arrays (np.asarray(values, dtype=...))."
-        ) from err
-    except (OSError, zipfile.BadZipFile) as err:
-        raise tw.TensorweaveError(
-            f"arrays.v1: cannot read {file}: {err}. Fix: save it again with np.savez or np.save."
-        ) from err
+    # one reader per format: any bad file is a BadFileError naming it (exit code 2)
+    if file.suffix == ".npy":
+        return {file.stem: read_npy(file, owner="arrays.v1")}
+    return read_npz(file, owner="arrays.v1")
 
 
 def _limited(data: dict[str, np.ndarray], limit: int | None) -> dict[str, np.ndarray]:

@@ -16,12 +16,12 @@ written in pure Python; ``.png``/``.pdf`` use matplotlib (an optional dependency
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from pathlib import Path
 
 import tensorweave as tw
 from tensorweave.cli.command import EXIT_OK, UsageError
+from tensorweave_data.reading import BadFileError, read_csv
 from tensorweave_train.commands.arguments import need_run_dir, parse_command_line, run_parser
 
 __all__ = ["cmd_plot", "read_log", "read_epochs", "panels", "svg_curves", "plot_log"]
@@ -31,21 +31,31 @@ _COLOURS = {"train": "#1f77b4", "val": "#d62728"}
 
 def read_log(path: str | Path) -> dict[str, list[float]]:
     """Every logged value by name (``epoch``, ``step`` and ``learning_rate`` left out)."""
-    with Path(path).open(newline="") as f:
-        rows = list(csv.DictReader(f))
+    rows = read_csv(path, fix=_DAMAGED)  # a bad file: BadFileError naming it (exit code 2)
     return {
-        k: [float(r[k]) for r in rows if r.get(k) not in (None, "")]
+        k: [_number(r[k], path, k) for r in rows if r.get(k) not in (None, "")]
         for k in (rows[0] if rows else {})
         if k not in ("epoch", "step", "learning_rate")
     }
 
 
+_DAMAGED = "restore it from a backup of the run, or train the run again"
+
+
+def _number(text: str, path: str | Path, column: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise BadFileError(
+            path, f"its column {column!r} holds {text[:40]!r}, not a number", _DAMAGED, damaged=True
+        ) from None
+
+
 def read_epochs(path: str | Path) -> list[float]:
     """The ``epoch`` column of a ``log.csv`` (numbered from 1), or ``1..N`` without one."""
-    with Path(path).open(newline="") as f:
-        rows = list(csv.DictReader(f))
+    rows = read_csv(path, fix=_DAMAGED)
     if rows and "epoch" in rows[0]:
-        return [float(r["epoch"]) for r in rows]
+        return [_number(r["epoch"], path, "epoch") for r in rows]
     return [float(i) for i in range(1, len(rows) + 1)]
 
 

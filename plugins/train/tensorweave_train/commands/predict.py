@@ -3,7 +3,10 @@
 Raw input comes from ``--input FILE`` (``.npy``, ``.npz``, ``.json`` or text) or ``--text``;
 a model with several inputs takes one array per input, by name (an ``.npz`` file or a JSON
 object). The run's saved pre-processing turns it into the model's input and its
-post-processing turns the outputs into answers (class ids). ``--probabilities`` and ``--top-k K`` print class
+post-processing turns the outputs into answers (class ids). A file that cannot be read
+is refused with exit code 2 naming it (``tensorweave_data.reading``); input holding NaN
+or infinite values is refused with their count, or predicted with one warning under
+``--allow-nan``. ``--probabilities`` and ``--top-k K`` print class
 probabilities instead; several runs predict as an ensemble combined by ``--voter``;
 ``--generate N`` extends a sequence N items.
 
@@ -21,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from tensorweave.cli.command import EXIT_OK, CommandParser, UsageError
+from tensorweave_data.reading import read_input
 from tensorweave_train.commands.arguments import need_run_dir, parse_command_line, run_parser
 
 __all__ = ["predict_parser", "cmd_predict"]
@@ -39,6 +43,12 @@ def predict_parser() -> CommandParser:
     p.add_argument("--generate", type=int, default=0, help="append N predicted items")
     p.add_argument("--probabilities", action="store_true", help="print class probabilities")
     p.add_argument("--top-k", type=int, metavar="K", help="print the K likeliest classes")
+    p.add_argument(
+        "--allow-nan",
+        action="store_true",
+        help="predict on input holding NaN/inf values (one warning with the count) instead of "
+        "refusing it",
+    )
     p.add_argument("more_runs", nargs="*", metavar="RUN", help="more runs: predict as an ensemble")
     p.add_argument("--voter", help="how an ensemble combines (default mean_probabilities.v1)")
     return p
@@ -49,21 +59,8 @@ def _raw(args: argparse.Namespace) -> Any:
         return args.text
     if not args.input:
         raise UsageError("tensorweave predict: give --input FILE or --text TEXT")
-    path = Path(args.input)
-    if not path.is_file():
-        raise UsageError(f"tensorweave predict: no input file {path}")
-    if path.suffix == ".npy":
-        return np.load(path, allow_pickle=False)
-    if path.suffix == ".npz":
-        with np.load(path, allow_pickle=False) as arrays:
-            return {name: arrays[name] for name in arrays.files}
-    if path.suffix == ".json":
-        try:
-            found = json.loads(path.read_text())
-        except json.JSONDecodeError as err:
-            raise UsageError(f"tensorweave predict: {path} is not valid JSON: {err}") from err
-        return found  # rows, or an object of one array per input (``prepare_inputs``)
-    return path.read_text()
+    # one reader per format: a bad file is a BadFileError naming it (exit code 2)
+    return read_input(Path(args.input), owner="tensorweave predict --input")
 
 
 def cmd_predict(argv: list[str]) -> int:
@@ -82,12 +79,14 @@ def cmd_predict(argv: list[str]) -> int:
     if args.more_runs or args.voter:
         from tensorweave_train.runs.ensemble import Ensemble
 
-        if args.generate:
-            raise UsageError("tensorweave predict: --generate works with one run, not an ensemble")
+        if args.generate or args.allow_nan:
+            raise UsageError(
+                "tensorweave predict: --generate and --allow-nan work with one run, not an ensemble"
+            )
         voter = args.voter or "mean_probabilities.v1"
         result = Ensemble([str(run.path), *args.more_runs], voter=voter).predict(raw)
     else:
-        result = run.predict(raw, generate=args.generate)
+        result = run.predict(raw, generate=args.generate, allow_nan=args.allow_nan)
     print(result if isinstance(result, str) else json.dumps(np.asarray(result).tolist()))
     return EXIT_OK
 
@@ -101,7 +100,7 @@ def _print_scores(run: Any, raw: Any, args: argparse.Namespace) -> int:
         raise UsageError("tensorweave predict: --probabilities/--top-k take one run, no --generate")
     if args.top_k is not None and args.top_k < 1:
         raise UsageError(f"tensorweave predict: --top-k must be >= 1, got {args.top_k}")
-    scores = run.predict(raw, postprocess=False)
+    scores = run.predict(raw, postprocess=False, allow_nan=args.allow_nan)
     if args.top_k is not None:
         print(json.dumps(top_k(scores, args.top_k)))
     else:

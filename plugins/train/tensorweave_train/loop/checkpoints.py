@@ -57,6 +57,7 @@ __all__ = [
     "CheckpointOwnerError",
     "Checkpointer",
     "CorruptCheckpointWarning",
+    "DamagedCheckpointError",
     "trackables",
     "writing_for",
 ]
@@ -108,6 +109,17 @@ class CheckpointOwnerError(tw.TensorweaveError):
     """A checkpoint directory (or one checkpoint) belongs to another run: a usage error."""
 
     exit_code = 2
+
+class DamagedCheckpointError(tw.TensorweaveError):
+    """A checkpoint that passed its checks but cannot be read (truncated or damaged
+    variables): the message names it and the previous checkpoint to fall back to, if any.
+    Exit code 2 (bad input) on the command line."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, path: Path) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 def _sha256(path: Path) -> str:
@@ -289,7 +301,42 @@ class Checkpointer:
         path = path if path is not None else self.latest()
         if path is None:
             return None
-        status = tf.train.Checkpoint(**trackables(model)).read(str(path / "vars"))
+        try:
+            status = tf.train.Checkpoint(**trackables(model)).read(str(path / "vars"))
+        except (IndexError, EOFError, OSError, tf.errors.DataLossError) as err:
+            raise self._damaged(path, "its variables (vars.*) cannot be read", err) from err
+        except tf.errors.OpError as err:
+            if not isinstance(err, (tf.errors.NotFoundError, tf.errors.OutOfRangeError)):
+                raise
+            raise self._damaged(path, "its variables (vars.*) cannot be read", err) from err
         status.assert_existing_objects_matched()
-        snapshot: dict[str, Any] = json.loads((path / "state.json").read_text())
+        try:
+            snapshot: dict[str, Any] = json.loads((path / "state.json").read_text())
+            if not isinstance(snapshot, dict):
+                raise ValueError(f"a JSON {type(snapshot).__name__}, not an object")
+        except (OSError, ValueError, RecursionError) as err:
+            raise self._damaged(path, "its state.json cannot be read", err) from err
         return snapshot
+
+    def _damaged(self, path: Path, what: str, err: BaseException) -> DamagedCheckpointError:
+        """The error for the checkpoint at ``path`` that cannot be read, naming the previous
+        checkpoint that checks out (the one to fall back to), if any."""
+        text = (str(err).strip().splitlines() or [""])[0][:200] or type(err).__name__
+        older = [p for p in self.checkpoints() if p.name < path.name]
+        previous = next((p for p in reversed(older) if self.verify(p) is None), None)
+        aside = path.parent.parent / f"damaged-{path.name}"
+        if previous is not None:
+            fix = (
+                f"the previous checkpoint {previous} checks out: move the damaged one aside "
+                f"(mv {path} {aside}) and run the command again to use {previous.name} (a "
+                "resumed run trains again from there); or train the run again"
+            )
+        else:
+            fix = (
+                "no earlier checkpoint checks out: restore the checkpoints from a backup of the "
+                "run, or train the run again"
+            )
+        return DamagedCheckpointError(
+            f"checkpoint {path} is damaged: {what} ({type(err).__name__}: {text}). Fix: {fix}.",
+            path,
+        )

@@ -34,7 +34,8 @@ import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_train.runs.processors import pipeline
+from tensorweave_data.reading import BadFileError, read_json
+from tensorweave_train.runs.processors import check_finite, pipeline
 
 if TYPE_CHECKING:
     from tensorweave_train.loop.model import Model
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
 __all__ = ["export_saved_model", "Predictor", "signature_names"]
 
 FORMAT = 1
+_SPEC_KEYS = ("format", "model", "inputs", "preprocess", "postprocess")
+_EXPORT_FIX = "export the run again (tensorweave export RUN OUT), or restore the file from a backup"
 
 
 def signature_names(layers: Sequence[tw.Layer]) -> list[str]:
@@ -157,8 +160,12 @@ class Predictor:
             return tuple(np.asarray(o) for o in out)
         return np.asarray(out)
 
-    def __call__(self, raw: Any) -> Any:
-        """Preprocess ``raw``, run the model, postprocess: the final output."""
+    def __call__(self, raw: Any, *, allow_nan: bool = False) -> Any:
+        """Preprocess ``raw``, run the model, postprocess: the final output. Raw input
+        holding NaN or infinite values is refused (``NonFiniteInputError``, with the count
+        and the input), or predicted with one ``NonFiniteInputWarning`` under
+        ``allow_nan=True``."""
+        check_finite(raw, self.input_names, allow_nan=allow_nan)
         return self._post(self.run_model(self._pre(raw)))
 
     def save(self, directory: str | os.PathLike[str]) -> Path:
@@ -183,12 +190,36 @@ class Predictor:
     def load(cls, directory: str | os.PathLike[str]) -> Predictor:
         """Load a saved predictor: the SavedModel plus steps rebuilt from ``tw.processors``."""
         root = Path(directory)
-        spec = json.loads((root / "predictor.json").read_text())
-        if spec.get("format") != FORMAT:
-            raise ValueError(
-                f"{root}/predictor.json has format {spec.get('format')}, not {FORMAT}."
+        path = root / "predictor.json"
+        spec = read_json(path, fix=_EXPORT_FIX)
+        if not isinstance(spec, dict) or not all(k in spec for k in _SPEC_KEYS):
+            raise BadFileError(
+                path, f"it lacks one of {list(_SPEC_KEYS)}", _EXPORT_FIX, damaged=True
             )
-        loaded = tf.saved_model.load(str(root / spec["model"]))
+        if spec.get("format") != FORMAT:
+            raise BadFileError(
+                path,
+                f"has format {spec.get('format')}, not {FORMAT}",
+                "export the run again with this version (tensorweave export RUN OUT)",
+            )
+        model = spec["model"]
+        if not isinstance(model, str) or Path(model).name != model or model in ("", ".", ".."):
+            raise BadFileError(
+                path,
+                f"its model {model!r} is not a folder name inside {root}",
+                _EXPORT_FIX,
+                damaged=True,
+            )
+        try:
+            loaded = tf.saved_model.load(str(root / model))
+        except (OSError, ValueError, IndexError, tf.errors.OpError) as err:
+            text = (str(err).strip().splitlines() or [type(err).__name__])[0][:300]
+            raise BadFileError(
+                root / model,
+                f"a SavedModel that cannot be loaded: {text}",
+                _EXPORT_FIX,
+                damaged=True,
+            ) from None
         return cls(
             loaded,
             [(s["name"], s["params"]) for s in spec["preprocess"]],

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,7 @@ from typing import Any
 import numpy as np
 
 import tensorweave as tw
+from tensorweave_data.reading import BadFileError, read_json
 
 __all__ = [
     "Processors",
@@ -32,15 +34,79 @@ __all__ = [
     "PredictInputError",
     "pipeline",
     "check_raw",
+    "check_finite",
+    "NonFiniteInputError",
+    "NonFiniteInputWarning",
     "probabilities",
     "top_k",
 ]
+
+
+DAMAGED_FIX = "restore the file from a backup of the run, or train the run again"
 
 
 class PredictInputError(tw.InputValueError):
     """Raw input a trained model cannot take (empty, unknown characters, wrong shape)."""
 
     exit_code = 2  # a usage error on the command line
+
+
+class NonFiniteInputError(PredictInputError):
+    """Raw input holding NaN or infinite values: a model answers them with a confident,
+    meaningless class, so ``predict`` refuses them unless told (``allow_nan``)."""
+
+
+class NonFiniteInputWarning(UserWarning):
+    """Raw input held NaN or infinite values and ``allow_nan`` let them through."""
+
+
+def check_finite(raw: Any, names: Sequence[str], *, allow_nan: bool = False) -> None:
+    """Refuse NaN and infinite values in the float arrays of ``raw`` (one array, rows, or a
+    mapping of arrays by input name; ``names``: the model's inputs, the first naming a lone
+    array): a ``NonFiniteInputError`` with the count and the input, or with ``allow_nan``
+    one ``NonFiniteInputWarning`` saying the same.
+
+    >>> import numpy as np
+    >>> check_finite(np.array([[1.0, 2.0]]), ["x"])
+    >>> try:
+    ...     check_finite(np.array([[np.nan, 1.0], [np.inf, np.nan]]), ["x"])
+    ... except NonFiniteInputError as err:
+    ...     print(err)
+    input 'x' holds 3 NaN/inf values in 2 rows (of 2). Fix: clean the data, or pass --allow-nan (allow_nan=True) to predict anyway.
+    """
+    if isinstance(raw, str) or not names:
+        return
+    values = raw.items() if isinstance(raw, Mapping) else [(names[0], raw)]
+    found = []
+    for name, value in values:
+        try:
+            x = np.asarray(value)
+        except (ValueError, TypeError):  # ragged rows: fit_input says so later
+            continue
+        if x.dtype.kind not in "fc" or x.size == 0:
+            continue
+        bad = ~np.isfinite(x)
+        count = int(bad.sum())
+        if count:
+            if x.ndim > 1:
+                rows = int(bad.reshape(len(x), -1).any(axis=1).sum())
+                where = f" in {rows} rows (of {len(x)})"
+            else:
+                where = f" (of {x.size})"
+            found.append(f"input {str(name)!r} holds {count} NaN/inf values{where}")
+    if not found:
+        return
+    text = "; ".join(found)
+    if allow_nan:
+        warnings.warn(
+            f"{text}: predicting anyway (allow_nan); answers for those rows mean nothing.",
+            NonFiniteInputWarning,
+            stacklevel=3,
+        )
+        return
+    raise NonFiniteInputError(
+        f"{text}. Fix: clean the data, or pass --allow-nan (allow_nan=True) to predict anyway."
+    )
 
 
 def pipeline(steps: Sequence[Any]) -> Callable[[Any], Any]:
@@ -100,8 +166,22 @@ class Processors:
 
     @classmethod
     def load(cls, path: Path) -> Processors:
-        """Read ``processors.json``."""
-        saved = json.loads(path.read_text())
+        """Read ``processors.json``: a damaged one is a ``BadFileError`` naming it (exit
+        code 2), whatever is wrong (not JSON, not UTF-8, not an object of lists)."""
+        saved = read_json(path, fix=DAMAGED_FIX)
+        parts = {"preprocess": list, "postprocess": list, "info": dict, "inputs": list}
+        if not isinstance(saved, dict):
+            raise BadFileError(
+                path, f"a JSON {_kind(saved)}, not an object", DAMAGED_FIX, damaged=True
+            )
+        for key, kind in parts.items():
+            if not isinstance(saved.get(key, kind()), kind):
+                raise BadFileError(
+                    path,
+                    f"its {key!r} is a JSON {_kind(saved[key])}, not {'an object' if kind is dict else 'a list'}",
+                    DAMAGED_FIX,
+                    damaged=True,
+                )
         return cls(
             list(saved.get("preprocess", [])),
             list(saved.get("postprocess", [])),
@@ -128,13 +208,17 @@ class Processors:
             raw = _array(raw, first_input)
         return fit_input(self._preprocessed(raw), first_input)
 
-    def prepare_inputs(self, raw: Any, inputs: Sequence[tw.Layer]) -> dict[str, np.ndarray]:
+    def prepare_inputs(
+        self, raw: Any, inputs: Sequence[tw.Layer], *, allow_nan: bool = False
+    ) -> dict[str, np.ndarray]:
         """``raw`` as the feed of a model with these ``inputs``: one checked, batched array
         per input name. A model with one input takes raw input as it comes (``prepare``),
         or a mapping holding it by name; a model with several takes a mapping with one
         entry per input (an ``.npz`` file, a JSON object), pre-processed as a whole (a step
-        with ``field=`` works on one input)."""
+        with ``field=`` works on one input). NaN or infinite values are refused
+        (``check_finite``), or let through with one warning under ``allow_nan``."""
         names = [layer.name for layer in inputs]
+        check_finite(raw, names, allow_nan=allow_nan)  # NaN/inf: refused, or one warning
         if not isinstance(raw, Mapping):
             if len(inputs) > 1:
                 raise PredictInputError(
@@ -165,6 +249,12 @@ class Processors:
     def finish(self, outputs: Any) -> Any:
         """The model's ``outputs`` post-processed into answers (class ids…)."""
         return pipeline(self.postprocess)(outputs)
+
+
+def _kind(value: Any) -> str:
+    """The JSON name of ``value``'s type (``object``, ``list``, ``string``…)."""
+    names = {dict: "object", list: "list", str: "string", bool: "boolean", type(None): "null"}
+    return names.get(type(value), "number")
 
 
 def _check_names(raw: Mapping[str, Any], names: Sequence[str]) -> None:

@@ -27,11 +27,12 @@ import tensorflow as tf
 
 import tensorweave as tw
 import tensorweave.config as twc
-from tensorweave_train.loop.checkpoints import Checkpointer
+from tensorweave_data.reading import BadFileError, read_json
+from tensorweave_train.loop.checkpoints import Checkpointer, DamagedCheckpointError
 from tensorweave_train.loop.model import Model
 from tensorweave_train.runs.directory import CONFIG_FILE, RunDirError, resolve_run
 from tensorweave_train.runs.job import Job, build_job, build_model
-from tensorweave_train.runs.processors import Processors, check_raw
+from tensorweave_train.runs.processors import DAMAGED_FIX, Processors, check_raw
 
 __all__ = ["Run", "load_model", "load_run", "export_run", "mismatch_message"]
 
@@ -74,6 +75,9 @@ class Run:
                 f"{self.path} is not a run directory (no {self.CONFIG}). Fix: pass the "
                 "directory `tensorweave train` printed."
             )
+        # read by the one JSON reader first: a damaged file is named, exit code 2
+        if not isinstance(read_json(path, fix=DAMAGED_FIX), dict):
+            raise BadFileError(path, "not a JSON object", DAMAGED_FIX, damaged=True)
         return twc.load(path, overrides=overrides)
 
     @property
@@ -114,6 +118,14 @@ class Run:
     def _restored(self, model: Model, overrides: Overrides) -> dict[str, Any]:
         model.build()
         snapshot = self.restore(model, overrides)
+        damaged = self.checkpointer.checkpoints()
+        if snapshot is None and damaged:  # every one failed its checks (warned about)
+            raise DamagedCheckpointError(
+                f"every checkpoint of {self.path} is damaged ({len(damaged)} in checkpoints/; "
+                f"the newest, {damaged[-1].name}: {Checkpointer.verify(damaged[-1])}). Fix: "
+                "restore its checkpoints/ from a backup of the run, or train the run again.",
+                damaged[-1],
+            )
         if snapshot is None:
             raise tw.TensorweaveError(
                 f"{self.path} has no valid checkpoint to restore. Fix: train it until at least "
@@ -162,7 +174,9 @@ class Run:
         job = self.job(overrides)
         return job.model.evaluate(job.split(split), batch_size=job.settings.batch_size)
 
-    def predict(self, raw: Any, *, generate: int = 0, postprocess: bool = True) -> Any:
+    def predict(
+        self, raw: Any, *, generate: int = 0, postprocess: bool = True, allow_nan: bool = False
+    ) -> Any:
         """The trained model on raw input: the saved pre-processing, the model, then the
         post-processing (pixels -> normalised -> class scores -> class ids). ``raw`` is
         one array (or text), or a mapping of one array per input name (a model with
@@ -170,11 +184,12 @@ class Run:
 
         ``generate=N`` (sequence models) appends N predicted items one at a time;
         ``postprocess=False`` returns the model's outputs (scores) without the
-        post-processing."""
+        post-processing; ``allow_nan=True`` predicts on NaN/inf input with a warning
+        instead of refusing it."""
         processors = self.processors
         check_raw(raw, processors.info)  # before the model is built: a typo answers fast
         model = self.model()
-        feed = processors.prepare_inputs(raw, model.inputs)
+        feed = processors.prepare_inputs(raw, model.inputs, allow_nan=allow_nan)
         if generate:
             first = model.inputs[0]
             ids = feed[first.name]

@@ -114,3 +114,38 @@ def test_a_mixed_precision_model_exports_a_float32_signature(tmp_path):
     inner = {n.op for f in serving.graph.as_graph_def().library.function for n in f.node_def}
     assert "Cast" in graph_ops | inner  # the layers run in bfloat16 inside
     np.testing.assert_allclose(out.numpy(), model.predict({"x": data["x"]}), rtol=1e-5)
+
+
+def test_a_predictor_refuses_nan_input_unless_allowed(tmp_path):
+    from tensorweave_train.runs.processors import NonFiniteInputError, NonFiniteInputWarning
+
+    x = tw.Input(n_units=3, name="pixels")
+    pred = Predictor(twt.Model(inputs=x, outputs=Dense(x, 2)), postprocess=["argmax.v1"])
+    raw = np.zeros((4, 3), "float32")
+    raw[2, 1] = np.nan
+    raw[3] = np.inf
+    with pytest.raises(
+        NonFiniteInputError, match=r"input 'pixels' holds 4 NaN/inf values in 2 rows"
+    ):
+        pred(raw)
+    with pytest.warns(NonFiniteInputWarning, match="4 NaN/inf values") as caught:
+        assert len(pred(raw, allow_nan=True)) == 4
+    assert len(caught) == 1
+    assert pred(np.zeros((2, 3), "float32")).shape == (2,)  # clean input: no word
+
+
+def test_a_damaged_predictor_json_is_named(tmp_path):
+    from tensorweave_data.reading import BadFileError
+
+    x = tw.Input(n_units=1, name="x")
+    Predictor(twt.Model(inputs=x, outputs=Dense(x, 1))).save(tmp_path / "p")
+    spec = tmp_path / "p" / "predictor.json"
+    good = spec.read_text()
+    spec.write_text(good[:20])
+    with pytest.raises(
+        BadFileError, match=r"predictor\.json is damaged \(not valid JSON.*export the run again"
+    ):
+        Predictor.load(tmp_path / "p")
+    spec.write_text(good.replace('"model": "model"', '"model": "../../elsewhere"'))
+    with pytest.raises(BadFileError, match=r"'../../elsewhere' is not a folder name inside"):
+        Predictor.load(tmp_path / "p")
