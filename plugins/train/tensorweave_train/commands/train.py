@@ -95,6 +95,12 @@ def train_parser() -> CommandParser:
         metavar="N",
         help="restart this worker up to N times when it loses another worker (default 3)",
     )
+    cluster.add_argument(
+        "--cluster-timeout",
+        metavar="SECONDS",
+        help="give up (exit 75, naming the missing peers) when the cluster has not formed "
+        "after SECONDS (default 300)",
+    )
     return p
 
 
@@ -111,13 +117,20 @@ def _allow_paths_outside(p: CommandParser) -> None:
 def _join_cluster(args: argparse.Namespace, cfg: dict[str, Any]) -> bool:
     """Write ``TF_CONFIG`` from ``--workers``/``--task`` (``--ps``, ``--chief``); whether
     this process trains in a cluster (those options, or ``TF_CONFIG`` itself)."""
-    from tensorweave_train.runs.cluster import TF_CONFIG, Cluster, cluster_config
+    from tensorweave_train.runs.cluster import (
+        CLUSTER_TIMEOUT_ENV,
+        Cluster,
+        cluster_config,
+        cluster_timeout,
+    )
 
     strategy = str((cfg.get("train") or {}).get("strategy", "default"))
     clustered = strategy in ("multi_worker", "parameter_server")
+    if args.cluster_timeout is not None:  # written for the strategy, as TF_CONFIG is
+        os.environ[CLUSTER_TIMEOUT_ENV] = str(cluster_timeout(args.cluster_timeout))
     given = [f"--{n}" for n in ("workers", "task", "ps", "chief") if getattr(args, n)]
     if not given:
-        return clustered and bool(os.environ.get(TF_CONFIG, "").strip())
+        return clustered and Cluster.from_env() is not None  # TF_CONFIG checked now
     if not clustered:
         raise UsageError(
             f"tensorweave train: {', '.join(given)} describe a cluster, but the strategy is "
@@ -127,7 +140,8 @@ def _join_cluster(args: argparse.Namespace, cfg: dict[str, Any]) -> bool:
         raise UsageError(
             "tensorweave train: a cluster needs both --workers HOST:PORT,... and --task N."
         )
-    Cluster.of(cluster_config(args.workers, args.task, ps=args.ps or (), chief=args.chief)).export()
+    config = cluster_config(args.workers, args.task, ps=args.ps or (), chief=args.chief)
+    Cluster.of(config, source="--workers").export()
     return True
 
 

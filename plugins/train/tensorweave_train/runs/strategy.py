@@ -23,8 +23,11 @@ another task stopped answering) from other errors: the command restarts such a w
 from __future__ import annotations
 
 import contextlib
+import math
 import re
+import signal
 import socket
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -33,7 +36,12 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_train.runs.cluster import Cluster, ClusterError
+from tensorweave_train.runs.cluster import (
+    Cluster,
+    ClusterError,
+    wait_for_peers,
+    warn_exposure,
+)
 
 __all__ = [
     "STRATEGIES",
@@ -42,11 +50,13 @@ __all__ = [
     "split_cpu",
     "peer_failure",
     "serve",
+    "tensorflow_wait",
 ]
 
 STRATEGIES = ("default", "mirrored", "multi_worker", "parameter_server")
 _SERVE_POLL = 1.0  # seconds between looks at the chief (a serving parameter-server task)
 SERVE_GRACE = 10.0  # a serving task stops once the chief it saw has been gone this long
+TF_WAIT_AT_LEAST = 60.0  # seconds TensorFlow may take to form a cluster whose peers answered
 
 
 @dataclass
@@ -137,10 +147,14 @@ def _cluster(name: str) -> Cluster:
     return cluster
 
 
-def distribution(name: str = "default", devices: Sequence[str] | None = None) -> Distribution:
+def distribution(
+    name: str = "default", devices: Sequence[str] | None = None, *, timeout: float | None = None
+) -> Distribution:
     """The ``Distribution`` of ``[train] strategy = name`` (and ``devices``, for
     ``mirrored``); see the module docstring. A multi-worker strategy waits here until every
-    worker of the cluster has started."""
+    task of the cluster answers (``wait_for_peers``), at most ``timeout`` seconds (default
+    ``cluster_timeout()``: ``--cluster-timeout``, else 300), then raises ``ClusterTimeout``
+    naming the missing peers; Ctrl-C and SIGTERM stop the wait (exit 130, 143)."""
     if name == "default":
         if devices:
             raise tw.ArgumentError(
@@ -161,14 +175,24 @@ def distribution(name: str = "default", devices: Sequence[str] | None = None) ->
         )
     cluster = _cluster(name)
     cluster.export()  # what TensorFlow reads, the same as what was checked
+    if name == "multi_worker" and cluster.jobs.get("ps"):
+        raise ClusterError(
+            "multi_worker: the cluster has ps tasks. Fix: --train.strategy="
+            "parameter_server for a parameter-server cluster, or drop the ps tasks."
+        )
+    if name == "parameter_server" and (
+        not cluster.jobs.get("ps") or not cluster.jobs.get("worker") or "chief" not in cluster.jobs
+    ):
+        raise ClusterError(
+            "parameter_server needs a chief, workers and ps tasks. Fix: --chief HOST:PORT "
+            "--workers HOST:PORT,... --ps HOST:PORT,... --task chief|worker:N|ps:N."
+        )
+    warn_exposure(cluster)
+    left = wait_for_peers(cluster, timeout)  # interruptible, a deadline, a taken port named
     if name == "multi_worker":
-        if cluster.jobs.get("ps"):
-            raise ClusterError(
-                "multi_worker: the cluster has ps tasks. Fix: --train.strategy="
-                "parameter_server for a parameter-server cluster, or drop the ps tasks."
-            )
         try:
-            strategy = tf.distribute.MultiWorkerMirroredStrategy()
+            with tensorflow_wait(left):
+                strategy = tf.distribute.MultiWorkerMirroredStrategy()
         except RuntimeError as err:  # "Collective ops must be configured at program startup"
             raise tw.TensorweaveError(
                 f"multi_worker: TensorFlow already ran in this process ({err}). Fix: make the "
@@ -176,15 +200,35 @@ def distribution(name: str = "default", devices: Sequence[str] | None = None) ->
                 "its [data], which must not run TensorFlow ops)."
             ) from err
         return Distribution(name, strategy, cluster)
-    if not cluster.jobs.get("ps") or not cluster.jobs.get("worker") or "chief" not in cluster.jobs:
-        raise ClusterError(
-            "parameter_server needs a chief, workers and ps tasks. Fix: --chief HOST:PORT "
-            "--workers HOST:PORT,... --ps HOST:PORT,... --task chief|worker:N|ps:N."
-        )
     if not cluster.is_chief:  # a worker or ps task serves the chief; no strategy here
         return Distribution(name, tf.distribute.get_strategy(), cluster)
     resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
-    return Distribution(name, tf.distribute.ParameterServerStrategy(resolver), cluster)
+    with tensorflow_wait(left):
+        strategy = tf.distribute.ParameterServerStrategy(resolver)
+    return Distribution(name, strategy, cluster)
+
+
+@contextlib.contextmanager
+def tensorflow_wait(seconds: float) -> Iterator[None]:
+    """Around TensorFlow's own wait for its peers (the strategy's start), which holds the
+    interpreter: Python's signal handlers cannot run, and TensorFlow takes SIGTERM for its
+    preemption notice. In here Ctrl-C and SIGTERM stop the process at once (their default
+    action) and SIGALRM stops it after ``seconds`` (at least ``TF_WAIT_AT_LEAST``): the
+    peers answered ``wait_for_peers`` just before, so this wait is short unless one of them
+    went away since. After it, the handlers before are back (SIGTERM's too, in place of
+    TensorFlow's), and no alarm is left."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGALRM)
+    before = {s: signal.signal(s, signal.SIG_DFL) for s in signals}
+    signal.alarm(math.ceil(max(seconds, TF_WAIT_AT_LEAST)))
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        for s, handler in before.items():
+            signal.signal(s, handler if handler is not None else signal.SIG_DFL)
 
 
 def _reachable(address: str) -> bool:
