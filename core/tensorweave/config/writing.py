@@ -331,12 +331,16 @@ class _Writer:
             op = self._op(node.function, node.call_args, node.call_kwargs, inputs, where)
             if op is not None:
                 return op
+            module = getattr(node.function, "__module__", "") or ""
+            why = (
+                "a TensorFlow function a config may not name (only the tensor ops of tf, "
+                "tf.math, tf.nn, tf.linalg, tf.signal, tf.sparse, tf.strings, tf.random, "
+                "tf.image, tf.bitwise: no py_function, print, io)"
+                if module.startswith("tensorflow")
+                else "which no installed pack registers"
+            )
             self.errors.append(
-                (
-                    where,
-                    f"{type(node).__name__} {node.name!r} applies {label}, which no "
-                    f"installed pack registers. {_FIX}",
-                )
+                (where, f"{type(node).__name__} {node.name!r} applies {label}, {why}. {_FIX}")
             )
             return {}
         positional = [a.index if isinstance(a, Slot) else None for a in node.call_args]

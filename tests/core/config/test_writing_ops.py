@@ -74,3 +74,10 @@ def test_a_python_function_still_has_no_config_form() -> None:
     x = tw.Input(n_units=2, name="x")
     with pytest.raises(ConfigError, match="applies <lambda>, which no installed pack"):
         graph_block({"outputs": tw.lift(lambda t: t * 2, x)})
+
+
+def test_a_tf_function_a_config_may_not_name_says_so() -> None:
+    x = tw.Input(n_units=2, name="x")
+    y = tw.op("tf.debugging.check_numerics")(x, message="nan")  # not a config namespace
+    with pytest.raises(ConfigError, match="a TensorFlow function a config may not name"):
+        graph_block({"outputs": y})
