@@ -319,3 +319,36 @@ def test_killed_mid_epoch_and_resumed_gives_the_same_weights(tmp_path: Path) -> 
     assert len(a.files) == len(b.files) > 0
     for key in a.files:
         np.testing.assert_array_equal(a[key], b[key])
+
+
+def test_tensorweave_train_names_a_bad_folder_or_image_and_leaves_nothing(tmp_path: Path) -> None:
+    """A missing folder (found by the scan) and a truncated image (found when its batch is
+    read): the command fails naming it, and no run directory is left behind."""
+    env = {
+        **os.environ,
+        "TF_CPP_MIN_LOG_LEVEL": "3",
+        "TENSORWEAVE_BLOCK": "tensorweave-conflict-demo",
+    }
+    exe = Path(sys.executable).with_name("tensorweave")
+
+    def train(root: Path) -> subprocess.CompletedProcess[str]:
+        config = tmp_path / "folder.toml"
+        config.write_text(CONFIG.format(root=root.as_posix()))
+        return subprocess.run(
+            [str(exe), "train", str(config), "--run-dir", str(tmp_path / "run")],
+            capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path,
+        )  # fmt: skip
+
+    done = train(tmp_path / "no-such-folder")
+    assert (
+        done.returncode != 0 and "no-such-folder" in done.stderr and "does not exist" in done.stderr
+    )
+    assert not (tmp_path / "run").exists()
+    root = make_folder(tmp_path / "imgs")
+    png = (root / "dog" / "img00.png").read_bytes()
+    (root / "dog" / "img02.png").write_bytes(png[: len(png) // 2])
+    done = train(root)
+    assert done.returncode != 0, done.stdout[-2000:]
+    bad = str(root / "dog" / "img02.png")
+    assert f"cannot read the image {bad!r}: Invalid PNG data" in done.stderr
+    assert not (tmp_path / "run").exists()

@@ -278,7 +278,7 @@ def image_folder(
             err: Exception, first: int, count: int, epoch_order: int | None
         ) -> Exception | None:
             candidates = records(epoch_order)[0][first : first + count]
-            for path in candidates:
+            for path in map(str, candidates):
                 try:
                     got = decode(tf.constant(path))
                 except (tf.errors.InvalidArgumentError, ValueError) as bad:
