@@ -153,6 +153,10 @@ def test_bad_folders_are_named_before_training(tmp_path: Path) -> None:
         image_folder(flat)
     with pytest.raises(tw.ArgumentError, match="color_mode"):
         image_folder(root, color_mode="rbg")
+    (root / "empty").rmdir()
+    (root / "cat" / "gone.png").symlink_to(tmp_path / "deleted.png")
+    with pytest.raises(FileDataError, match=r"cannot read .*gone\.png.*No such file"):
+        image_folder(root)
 
 
 def test_corrupt_images_are_named_or_skipped_and_counted(tmp_path: Path) -> None:

@@ -65,8 +65,14 @@ _MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"BM")
 
 
 def _is_image(path: str) -> bool:
-    with open(path, "rb") as f:
-        head = f.read(8)
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8)
+    except OSError as err:
+        raise FileDataError(
+            f"{_NAME}: cannot read {path!r}: {err.strerror or err}. Fix: make the file readable "
+            "(a broken link? no permission?) or remove it."
+        ) from err
     return any(head.startswith(m) for m in _MAGIC)
 
 
