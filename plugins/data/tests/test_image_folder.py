@@ -153,6 +153,10 @@ def test_bad_folders_are_named_before_training(tmp_path: Path) -> None:
         image_folder(flat)
     with pytest.raises(tw.ArgumentError, match="color_mode"):
         image_folder(root, color_mode="rbg")
+    (root / "empty").rmdir()
+    (root / "cat" / "gone.png").symlink_to(tmp_path / "deleted.png")
+    with pytest.raises(FileDataError, match=r"cannot read .*gone\.png.*No such file"):
+        image_folder(root)
 
 
 def test_corrupt_images_are_named_or_skipped_and_counted(tmp_path: Path) -> None:
@@ -279,3 +283,76 @@ def test_cache_keeps_the_decoded_images_after_the_first_epoch(tmp_path: Path, wh
     second = epoch(1)
     assert sorted(first) == sorted(second) == [0, 0, 0, 1, 1, 1, 2, 2, 2]
     assert epoch(1) == second
+
+
+@pytest.mark.slow
+def test_killed_mid_epoch_and_resumed_gives_the_same_weights(tmp_path: Path) -> None:
+    """SIGKILL after the mid-epoch checkpoint at step 4 (of 6 per epoch), run again: the
+    final weights are bit-identical to an uninterrupted run's."""
+    import signal
+    import time
+
+    folder = make_folder(tmp_path / "imgs", per_class=8)  # 24 images: 6 batches of 4
+    script = Path(__file__).with_name("files_resume_script.py")
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
+
+    def run(name: str, delay: float) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, str(script), str(tmp_path / name), str(tmp_path / f"{name}.npz"),
+             str(folder), str(delay)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        )  # fmt: skip
+
+    whole = run("whole", 0.0)
+    assert whole.wait(timeout=300) == 0, whole.stderr.read()[-2000:] if whole.stderr else ""
+    killed = run("killed", 0.5)
+    deadline = time.monotonic() + 240
+    while (
+        not list((tmp_path / "killed").glob("checkpoints/ckpt-*")) and time.monotonic() < deadline
+    ):
+        assert killed.poll() is None, killed.stderr.read()[-2000:] if killed.stderr else ""
+        time.sleep(0.05)
+    killed.send_signal(signal.SIGKILL)
+    killed.wait(timeout=30)
+    assert [p.name for p in (tmp_path / "killed").glob("checkpoints/ckpt-*")] == ["ckpt-0000000004"]
+    resumed = run("killed", 0.0)
+    out, err = resumed.communicate(timeout=300)
+    assert resumed.returncode == 0, err[-2000:]
+    assert "started-at 4" in out
+    a, b = np.load(tmp_path / "whole.npz"), np.load(tmp_path / "killed.npz")
+    assert len(a.files) == len(b.files) > 0
+    for key in a.files:
+        np.testing.assert_array_equal(a[key], b[key])
+
+
+def test_tensorweave_train_names_a_bad_folder_or_image_and_leaves_nothing(tmp_path: Path) -> None:
+    """A missing folder (found by the scan) and a truncated image (found when its batch is
+    read): the command fails naming it, and no run directory is left behind."""
+    env = {
+        **os.environ,
+        "TF_CPP_MIN_LOG_LEVEL": "3",
+        "TENSORWEAVE_BLOCK": "tensorweave-conflict-demo",
+    }
+    exe = Path(sys.executable).with_name("tensorweave")
+
+    def train(root: Path) -> subprocess.CompletedProcess[str]:
+        config = tmp_path / "folder.toml"
+        config.write_text(CONFIG.format(root=root.as_posix()))
+        return subprocess.run(
+            [str(exe), "train", str(config), "--run-dir", str(tmp_path / "run")],
+            capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path,
+        )  # fmt: skip
+
+    done = train(tmp_path / "no-such-folder")
+    assert (
+        done.returncode != 0 and "no-such-folder" in done.stderr and "does not exist" in done.stderr
+    )
+    assert not (tmp_path / "run").exists()
+    root = make_folder(tmp_path / "imgs")
+    png = (root / "dog" / "img00.png").read_bytes()
+    (root / "dog" / "img02.png").write_bytes(png[: len(png) // 2])
+    done = train(root)
+    assert done.returncode != 0, done.stdout[-2000:]
+    bad = str(root / "dog" / "img02.png")
+    assert f"cannot read the image {bad!r}: Invalid PNG data" in done.stderr
+    assert not (tmp_path / "run").exists()

@@ -65,8 +65,14 @@ _MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"BM")
 
 
 def _is_image(path: str) -> bool:
-    with open(path, "rb") as f:
-        head = f.read(8)
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8)
+    except OSError as err:
+        raise FileDataError(
+            f"{_NAME}: cannot read {path!r}: {err.strerror or err}. Fix: make the file readable "
+            "(a broken link? no permission?) or remove it."
+        ) from err
     return any(head.startswith(m) for m in _MAGIC)
 
 
@@ -278,7 +284,7 @@ def image_folder(
             err: Exception, first: int, count: int, epoch_order: int | None
         ) -> Exception | None:
             candidates = records(epoch_order)[0][first : first + count]
-            for path in candidates:
+            for path in map(str, candidates):
                 try:
                     got = decode(tf.constant(path))
                 except (tf.errors.InvalidArgumentError, ValueError) as bad:

@@ -162,7 +162,7 @@ def table(
     shuffle_buffer: int = 10_000,
     cache: str | None = None,
 ) -> DataSplits:
-    """Rows of CSV/Parquet files, one field per column (see the module docstring).
+    """Rows of CSV or Parquet files streamed through tf.data, one field per column.
 
     Args:
         paths: the files: a file, a folder of shards, a glob or a list of these.

@@ -164,7 +164,7 @@ def text_lines(
     cache: str | None = None,
 ) -> DataSplits:
     """Windows of tokens of large text files, streamed: ``x`` and ``y`` int32
-    ``[seq_len]``, ``y`` one token ahead of ``x`` (see the module docstring).
+    ``[seq_len]``, ``y`` one token ahead of ``x``.
 
     Args:
         paths: the text files: a file, a folder, a glob or a list of these.

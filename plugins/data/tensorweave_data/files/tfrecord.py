@@ -104,7 +104,7 @@ def tfrecord(
     shuffle_buffer: int = 10_000,
     cache: str | None = None,
 ) -> DataSplits:
-    """Records of TFRecord shards, one field per declared feature (see the module docstring).
+    """Records of sharded TFRecord files streamed through tf.data, one field per feature.
 
     Args:
         paths: the shards: a file, a folder, a glob or a list of these.
