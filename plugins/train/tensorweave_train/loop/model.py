@@ -202,6 +202,12 @@ class Model(tw.Stateful):
             inference_options=inference_options,
         )
         self.loss_graph, self.eval_graph = graphs.loss, graphs.eval
+        # a train_step of its own computes its own losses: no loss= needed; its steps are
+        # compiled over the outputs' graph, whose variables it trains
+        self.own_step = type(self).train_step is not Model.train_step
+        self.step_graph = graphs.loss
+        if graphs.loss is None and self.own_step:
+            self.step_graph = fed_graph(list(self.outputs), "train_step", self.feeds, self.targets)
         self.inference_graph, self.inference_outputs = graphs.inference, graphs.inference_outputs
         self.inference_options, self.eval_metrics = graphs.inference_options, graphs.eval_metrics
         self.regularized = graphs.regularized
@@ -244,10 +250,12 @@ class Model(tw.Stateful):
 
     @property
     def trainable_variables(self) -> tuple[tf.Variable, ...]:
-        """The variables the losses depend on, less frozen ones (what training updates)."""
-        if self.loss_graph is None:
+        """The variables the losses depend on, less frozen ones (what training updates);
+        for a ``train_step`` of its own without ``loss=``, those of the outputs."""
+        graph = self.__dict__.get("step_graph")
+        if graph is None:
             return ()
-        return self.loss_graph.trainable_variables
+        return graph.trainable_variables
 
     # -- the optimizers (``optimization``) ------------------------------------------------
     @property
@@ -305,10 +313,14 @@ class Model(tw.Stateful):
         self.optimization.optimize(tape, loss, variables, optimizer)
 
     def require_loss_graph(self) -> tw.Graph:
-        """The graph ending in the loss; a clear error for a model without one."""
-        if self.loss_graph is None:
-            raise tw.GraphError("Model.train needs a loss: build the Model with loss=...")
-        return self.loss_graph
+        """The graph ending in the loss (for a ``train_step`` of its own without a loss,
+        the outputs' graph the step is compiled over); a clear error for a model without."""
+        if self.step_graph is None:
+            raise tw.GraphError(
+                "Model.train needs a loss: build the Model with loss=... (or override "
+                "train_step to compute your own losses and apply them)."
+            )
+        return self.step_graph
 
     def require_eval_graph(self) -> tw.Graph:
         """The graph ``test_step`` computes; a clear error when there is nothing to score."""
@@ -333,7 +345,11 @@ class Model(tw.Stateful):
         named losses, plus the regularization), each named loss by its name, and
         ``"regularization"`` when some layer has a regularizer. The training metrics
         (``train_metrics``) take the batch from the same forward pass."""
-        graph = self.require_loss_graph()
+        graph = self.loss_graph
+        if graph is None:
+            raise tw.GraphError(
+                f"Model {self.name!r}.compute_losses needs a loss: build the Model with loss=..."
+            )
         n_losses = len(graph.outputs)
         run = self.train_graph or graph  # the loss graph's outputs, then the metrics' needs
         out = run.compute(feed=self.feed_dict(run, batch))

@@ -41,9 +41,10 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave.graph.compile import reraise
 from tensorweave_train.loop.distribute import replica_share
+from tensorweave_train.loop.metrics import StepMeans
 
 if TYPE_CHECKING:
-    from tensorweave_train.loop.metrics import Metrics, StepMeans
+    from tensorweave_train.loop.metrics import Metrics
     from tensorweave_train.loop.objectives import Objectives
     from tensorweave_train.optimizers import Optimizer
 
@@ -196,6 +197,9 @@ class Steps:
         """The loss of a step's result; its other values (a dict's) go to the model's
         ``loss_figures``, as ``<name>_loss``."""
         model = self.model
+        own = getattr(model, "own_step", False) and getattr(model, "loss", None) is None
+        if isinstance(out, Mapping) and own:
+            return self._tally_own(dict(out))
         figures = model.loss_figures
         if not isinstance(out, Mapping):
             if figures is not None:
@@ -217,6 +221,21 @@ class Steps:
             figures.add({n: named.get(n, tf.zeros([])) for n in known})
         return out["loss"]
 
+    def _tally_own(self, out: dict[str, Any]) -> tf.Tensor:
+        """The figures a ``train_step`` of its own returns (a model without ``loss=``), as
+        Keras's: each value the epoch's mean under its own name (a ``StepMeans`` made when
+        the step is first traced); its ``"loss"`` (when it returns one) is the epoch's
+        ``loss``."""
+        model: Any = self.model  # sets the figures it reports
+        names = [k for k in out if k != "loss"]
+        figures = model.loss_figures
+        if names and (figures is None or figures.names != names):
+            figures = model.loss_figures = StepMeans(names)
+        if figures is not None and names:
+            figures.add({n: out[n] for n in names})
+        model.reports_loss = "loss" in out
+        return tf.cast(out.get("loss", tf.zeros([])), tf.float32)
+
     @property
     def train_many(self) -> tw.CompiledGraph:
         """``k`` train steps in one call ``(*stacked values) -> losses [k]``."""
@@ -233,7 +252,8 @@ class Steps:
 
     def _many_body(self, *stacked: tf.Tensor) -> tf.Tensor:
         count = tf.shape(stacked[0])[0]
-        dtype = self.model.require_loss_graph().outputs[0].dtype
+        graph = getattr(self.model, "loss_graph", None)  # None: a step of its own, no loss=
+        dtype = graph.outputs[0].dtype if graph is not None else tf.float32
         losses = tf.TensorArray(dtype, size=count, element_shape=[])
         step = self.train  # inline here; under XLA, a call of the one-step XLA function
 

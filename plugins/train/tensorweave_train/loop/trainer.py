@@ -268,7 +268,8 @@ class Trainer:
                     f"epoch {state.epoch} had no batches. Fix: pass non-empty data (a one-shot "
                     "generator serves only one epoch)."
                 )
-            state.set("loss", figure(float(state.loss_sum) / state.epoch_step))
+            if getattr(model, "reports_loss", True):  # a step of its own may return none
+                state.set("loss", figure(float(state.loss_sum) / state.epoch_step))
             if model.loss_figures is not None:  # <name>_loss, regularization_loss
                 for name, value in model.loss_figures.results(state.epoch_step).items():
                     state.set(name, value)

@@ -65,3 +65,38 @@ def test_the_old_callback_argument_names_are_gone(make, old) -> None:
     first = {"filename": "x.csv"} if make is twt.CSVLogger and old != "path" else {}
     with pytest.raises(TypeError, match=old):
         make(**first, **{old: "x"})
+
+
+def test_keras_defaults() -> None:
+    es, plateau = twt.EarlyStopping(), twt.ReduceLROnPlateau()
+    assert (es.monitor, es.patience, es.min_delta, es.mode) == ("val_loss", 0, 0.0, "min")
+    assert (plateau.factor, plateau.patience, plateau.min_delta, plateau.cooldown) == (
+        0.1,
+        10,
+        1e-4,
+        0,
+    )
+    assert plateau.min_lr == 0.0 and twt.EarlyStopping(monitor="val_accuracy").mode == "max"
+
+
+def test_restore_best_weights_restores_at_the_end_even_without_stopping(capsys) -> None:
+    model = regression_model(optimizer=twt.SGD(5.0))  # diverges: epoch 1 is the best
+    data = regression_data(n=32)
+    es = twt.EarlyStopping(monitor="loss", patience=100, restore_best_weights=True, verbose=1)
+    seen: list[list[np.ndarray]] = []
+    keep = twt.LambdaCallback(
+        lambda ev, st: seen.append([v.numpy() for v in model.variables]), twt.on_epoch()
+    )
+    h = model.train(data, epochs=3, batch_size=8, callbacks=[es, keep], verbose=0)
+    assert not h.state.stop and es.best_epoch == 1
+    for now, best in zip(model.variables, seen[0], strict=True):  # epoch 1's weights
+        np.testing.assert_array_equal(now.numpy(), best)
+    assert "Restoring model weights from the end of the best epoch: 1." in capsys.readouterr().out
+
+
+@pytest.mark.filterwarnings("ignore::tensorweave_train.NonFiniteWarning")
+def test_reduce_lr_on_plateau_verbose_prints_as_keras(capsys) -> None:
+    model = regression_model(optimizer=twt.SGD(5.0))
+    cb = twt.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=1, verbose=1)
+    model.train(regression_data(n=32), epochs=3, batch_size=8, callbacks=[cb], verbose=0)
+    assert "Epoch 2: ReduceLROnPlateau reducing learning rate to 2.5." in capsys.readouterr().out

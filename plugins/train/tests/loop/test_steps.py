@@ -10,6 +10,7 @@ import numpy as np
 import tensorflow as tf
 from twtrain_helpers import regression_data, regression_model, weights
 
+import tensorweave as tw
 import tensorweave_train as twt
 
 
@@ -95,3 +96,30 @@ def test_a_frozen_layer_stays_untouched_and_the_steps_are_traced_again():
     hidden.unfreeze()
     model.train_on_batch([data["x"][:8], data["t"][:8]])
     assert any(not np.array_equal(b, v.numpy()) for b, v in zip(frozen, hidden.variables))
+
+
+class _OwnStep(twt.Model):
+    """A ``train_step`` of its own, as Keras's: its own losses, any figures, no ``loss=``."""
+
+    def train_step(self, batch):
+        x, y = batch
+        variables = self.variables_of("optimizer")
+        with tf.GradientTape() as tape:
+            error = tf.reduce_mean((self.outputs[0].compute(x) - y) ** 2)
+        self.optimize(tape, error, variables)
+        return {"mse": error, "steps_seen": tf.ones([])}
+
+
+def test_a_train_step_of_its_own_needs_no_loss_and_reports_its_figures():
+    x, t = tw.Input(n_units=1, name="x"), tw.Input(n_units=1, name="t")
+    w = tf.Variable([[0.0]])
+    y = tw.Lambda(lambda a: a @ w, x, variables=[w], name="y")
+    model = _OwnStep(inputs=x, outputs=y, targets=t, optimizer=twt.SGD(0.1))
+    assert model.trainable_variables == (w,) and model.variables_of("optimizer") == (w,)
+    xs = np.ones((8, 1), "float32")
+    history = model.train(xs, 2 * xs, epochs=3, batch_size=4, verbose=0)
+    assert sorted(k for k in history[-1] if k not in ("epoch", "step", "learning_rate")) == [
+        "mse",
+        "steps_seen",
+    ]
+    assert history[-1]["steps_seen"] == 1.0 and history[-1]["mse"] < history[0]["mse"]
