@@ -12,7 +12,10 @@
 ``distribution(name, devices)`` makes one, as a ``Distribution`` (the strategy, this
 process's place in the cluster, and what a run records of them). The multi-worker
 strategies must exist before TensorFlow runs anything in the process, so the job makes
-its distribution first. ``peer_failure(error)`` tells a lost worker (a collective that
+its distribution first. A cluster task first waits for its peers in Python
+(``runs.cluster.wait_for_peers``: a taken port named, ``--cluster-timeout``, Ctrl-C and
+SIGTERM obeyed), then starts TensorFlow's server inside ``tensorflow_wait`` (TensorFlow's
+wait holds the interpreter). ``peer_failure(error)`` tells a lost worker (a collective that
 another task stopped answering) from other errors: the command restarts such a worker.
 
 >>> d = distribution("default")
