@@ -129,6 +129,7 @@ def test_two_workers_train_as_one_process_with_the_same_global_batch(reference) 
     assert _checksum(outs["chief"]) == _checksum(outs["worker"])  # the same weights
     summary = json.loads((run / "summary.json").read_text())
     assert summary["replicas"] == 2 and len(summary["workers"]) == 2
+    assert "of every interface of each host, unauthenticated" in summary["network"]
     np.testing.assert_allclose(_losses(run), _losses(tmp / "one" / "run"), rtol=1e-5)
     (record,) = _store_runs(tmp / "store.db")  # one run, recorded by the chief
     assert record.status == "finished"  # type: ignore[attr-defined]

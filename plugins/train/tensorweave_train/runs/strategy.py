@@ -97,11 +97,17 @@ class Distribution:
         return self.strategy.scope()
 
     def summary(self) -> dict[str, Any]:
-        """What a run records of it: the strategy, the replicas, the workers (chief first)."""
+        """What a run records of it: the strategy, the replicas, the workers (chief first)
+        and, on a cluster, what its TensorFlow servers exposed on the network."""
         out: dict[str, Any] = {"strategy": self.name, "replicas": self.replicas}
         if self.cluster is not None:
             out["workers"] = self.workers
             out["chief"] = self.cluster.chief_address
+            ports = sorted({a.rpartition(":")[2] for t in self.cluster.jobs.values() for a in t})
+            out["network"] = (  # the run records what its cluster exposed (docs/security.md)
+                f"TensorFlow servers listened on port(s) {', '.join(ports)} of every interface "
+                "of each host, unauthenticated"
+            )
         return out
 
     def describe(self) -> str:
