@@ -2,7 +2,8 @@
 localhost ports) and on two logical CPU devices (``mirrored``), against one process with the
 same global batch: exit codes, what the chief alone writes (run directory, ``log.csv``,
 checkpoints, one store record listing the workers), equal weights on every worker, the same
-loss curve; and a worker SIGKILLed mid-epoch then started again with the same command."""
+loss curve; a worker SIGKILLed mid-epoch then started again with the same command; and a
+worker sent SIGTERM mid-training, which stops at once while its peer gives up naming it."""
 
 from __future__ import annotations
 
@@ -128,6 +129,7 @@ def test_two_workers_train_as_one_process_with_the_same_global_batch(reference) 
     assert _checksum(outs["chief"]) == _checksum(outs["worker"])  # the same weights
     summary = json.loads((run / "summary.json").read_text())
     assert summary["replicas"] == 2 and len(summary["workers"]) == 2
+    assert "of every interface of each host, unauthenticated" in summary["network"]
     np.testing.assert_allclose(_losses(run), _losses(tmp / "one" / "run"), rtol=1e-5)
     (record,) = _store_runs(tmp / "store.db")  # one run, recorded by the chief
     assert record.status == "finished"  # type: ignore[attr-defined]
@@ -192,3 +194,43 @@ def test_parameter_servers_serve_a_chief_that_trains_as_one_process(
     assert "strategy parameter_server" in out
     one = _losses(reference["tmp"] / "one" / "run")  # type: ignore[operator]
     np.testing.assert_allclose(_losses(run), one[:1], rtol=1e-5)
+
+
+def test_sigterm_stops_a_training_worker_and_its_peer_gives_up_naming_it(
+    tmp_path: Path,
+) -> None:
+    """TensorFlow takes SIGTERM for its preemption notice (a training worker ignored it);
+    tensorweave gives it back: the worker stops at once. Its peer restarts itself, waits
+    ``--cluster-timeout`` for it, and exits 75 naming it."""
+    ports = _free_ports(2)
+    cluster = ",".join(f"127.0.0.1:{p}" for p in ports)
+
+    def start(task: int) -> subprocess.Popen[str]:
+        return _start(
+            tmp_path / f"worker{task}",
+            tmp_path / "store.db",
+            *("--train.strategy=multi_worker", "--workers", cluster, "--task", str(task)),
+            *("--run-dir", str(tmp_path / "run"), "--train.epochs=50", "--cluster-timeout", "15"),
+        )
+
+    chief, worker = start(0), start(1)
+    try:
+        first = tmp_path / "run" / "checkpoints" / f"ckpt-{STEPS_PER_EPOCH:010d}"
+        deadline = time.monotonic() + 300
+        while not first.exists():  # training
+            assert chief.poll() is None and worker.poll() is None, "a worker ended early"
+            assert time.monotonic() < deadline, "no checkpoint after epoch 1"
+            time.sleep(0.05)
+        worker.send_signal(signal.SIGTERM)
+        sent = time.monotonic()
+        worker.wait(timeout=60)
+        assert time.monotonic() - sent < 5
+        assert worker.returncode == -signal.SIGTERM  # a shell shows 143
+        _out, err = chief.communicate(timeout=300)
+    finally:
+        for proc in (chief, worker):
+            if proc.poll() is None:
+                proc.kill()
+    assert chief.returncode == 75, err[-3000:]
+    assert "lost worker:1" in err and f"never reached worker 1 (127.0.0.1:{ports[1]})" in err
+    assert err.count("accepts unauthenticated connections") == 1  # said once, not on restart

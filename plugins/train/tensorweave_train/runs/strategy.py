@@ -12,7 +12,10 @@
 ``distribution(name, devices)`` makes one, as a ``Distribution`` (the strategy, this
 process's place in the cluster, and what a run records of them). The multi-worker
 strategies must exist before TensorFlow runs anything in the process, so the job makes
-its distribution first. ``peer_failure(error)`` tells a lost worker (a collective that
+its distribution first. A cluster task first waits for its peers in Python
+(``runs.cluster.wait_for_peers``: a taken port named, ``--cluster-timeout``, Ctrl-C and
+SIGTERM obeyed), then starts TensorFlow's server inside ``tensorflow_wait`` (TensorFlow's
+wait holds the interpreter). ``peer_failure(error)`` tells a lost worker (a collective that
 another task stopped answering) from other errors: the command restarts such a worker.
 
 >>> d = distribution("default")
@@ -94,11 +97,17 @@ class Distribution:
         return self.strategy.scope()
 
     def summary(self) -> dict[str, Any]:
-        """What a run records of it: the strategy, the replicas, the workers (chief first)."""
+        """What a run records of it: the strategy, the replicas, the workers (chief first)
+        and, on a cluster, what its TensorFlow servers exposed on the network."""
         out: dict[str, Any] = {"strategy": self.name, "replicas": self.replicas}
         if self.cluster is not None:
             out["workers"] = self.workers
             out["chief"] = self.cluster.chief_address
+            ports = sorted({a.rpartition(":")[2] for t in self.cluster.jobs.values() for a in t})
+            out["network"] = (  # the run records what its cluster exposed (docs/security.md)
+                f"TensorFlow servers listened on port(s) {', '.join(ports)} of every interface "
+                "of each host, unauthenticated"
+            )
         return out
 
     def describe(self) -> str:

@@ -67,3 +67,15 @@ def test_peer_failure_names_the_lost_worker_only() -> None:
     assert peer_failure(tf.errors.AbortedError(None, None, "peer restarted")) == "a peer"
     assert peer_failure(tf.errors.InvalidArgumentError(None, None, "bad shape")) is None
     assert peer_failure(ValueError("Collective ops is aborted")) is None
+
+
+def test_a_cluster_run_records_what_its_servers_exposed() -> None:
+    from tensorweave_train import Cluster
+    from tensorweave_train.runs.strategy import Distribution
+
+    cluster = Cluster.of(cluster_config("10.0.0.1:2222,10.0.0.2:2223", "1"))
+    summary = Distribution("multi_worker", tf.distribute.get_strategy(), cluster).summary()
+    assert summary["network"] == (
+        "TensorFlow servers listened on port(s) 2222, 2223 of every interface of each host, "
+        "unauthenticated"
+    )
