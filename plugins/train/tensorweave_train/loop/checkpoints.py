@@ -110,6 +110,7 @@ class CheckpointOwnerError(tw.TensorweaveError):
 
     exit_code = 2
 
+
 class DamagedCheckpointError(tw.TensorweaveError):
     """A checkpoint that passed its checks but cannot be read (truncated or damaged
     variables): the message names it and the previous checkpoint to fall back to, if any.
