@@ -243,16 +243,26 @@ def _length(split: Any) -> int:
 
 
 def _label_field(info: Mapping[str, Any], fields: Mapping[str, Any]) -> str | None:
+    """The field whose values are counted as classes: one id or value per example, or a
+    one-hot vector of the dataset's ``class_names`` (a sequence of ids is not a label)."""
     label = info.get("label")
+    listed = info.get("fields")
+    found: str | None = None
     if isinstance(label, str | list | tuple):
         names = [label] if isinstance(label, str) else list(label)
         if len(names) == 1 and names[0] in fields:
-            return str(names[0])
-    listed = info.get("fields")
-    if info.get("class_names") and isinstance(listed, list) and len(listed) == 2:
-        return str(listed[1]) if listed[1] in fields else None
-    known = "class_names" in info or "n_classes" in info
-    return "y" if "y" in fields and known else None
+            found = str(names[0])
+    elif info.get("class_names") and isinstance(listed, list) and len(listed) == 2:
+        found = str(listed[1]) if listed[1] in fields else None
+    elif "y" in fields and ("class_names" in info or "n_classes" in info):
+        found = "y"
+    if found is None:
+        return None
+    shape = fields[found][0]
+    n_classes = len(info.get("class_names") or []) or info.get("n_classes")
+    if len(shape) == 1 or (len(shape) == 2 and shape[1] == n_classes):
+        return found
+    return None
 
 
 def _label_of(value: np.ndarray) -> Any:

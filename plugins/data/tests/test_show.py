@@ -183,3 +183,26 @@ def test_parse_and_tile() -> None:
     )
     grid = tile_images(np.ones([2, 3, 3, 1], np.float32))  # [0, 1] floats scaled to 255
     assert grid.shape == (7, 12, 3) and grid[2:5, 2:5].min() == 255
+
+
+def test_a_sequence_of_ids_is_not_counted_as_classes() -> None:
+    """A language model's ``y`` (a window of token ids) is shown, not counted as a class;
+    a one-hot ``y`` of the class names is counted by class."""
+    from tensorweave_data.datasets import DataSplits
+
+    ids = np.arange(24, dtype=np.int32).reshape(3, 8)
+    lines: list[str] = []
+    data = DataSplits(train={"x": ids, "y": ids}, valid={"x": ids[:0], "y": ids[:0]})
+    data.info["n_classes"] = 30
+    show(data, samples=1, out=lines.append, progress=lambda *a, **k: None)
+    assert not any("class counts" in line or "(label)" in line for line in lines)
+    assert (
+        "    [0] x=int32[8] [0, 1, 2, 3, 4, 5, 6, 7]  y=int32[8] [0, 1, 2, 3, 4, 5, 6, 7]" in lines
+    )
+
+    onehot = np.eye(2, dtype=np.float32)[[0, 1, 1]]
+    data = DataSplits(train={"x": ids, "y": onehot}, valid={"x": ids[:0], "y": onehot[:0]})
+    data.info.update(class_names=["a", "b"], n_classes=2)
+    lines.clear()
+    show(data, samples=1, out=lines.append, progress=lambda *a, **k: None)
+    assert "  class counts: 0 (a): 1, 1 (b): 2" in lines
