@@ -81,7 +81,9 @@ __all__ = [
 LOCK = ".lock"
 MARKER = ".tensorweave-run"  # in every directory tensorweave makes: what may be removed
 CONFIG_FILE = "config.json"  # what makes a directory a run: its filled config
-_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.=+-]*")
+# the store's name pattern (tensorweave_store.NAME_PATTERN): a run name valid here is one
+# the store records (at most 128 characters)
+_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.=+-]{0,127}")
 
 
 class _WritesHere:
@@ -172,8 +174,8 @@ def check_run_name(name: object) -> str | None:
     """Why ``name`` cannot name a run directory under the runs root, or ``None``."""
     if not isinstance(name, str) or not _NAME.fullmatch(name) or ".." in name:
         return (
-            f"{name!r} is not a plain run name (letters, digits and _ . = + -; no path "
-            "separators, '..' or absolute paths): the run directory stays under runs/. "
+            f"{name!r} is not a plain run name (at most 128 letters, digits and _ . = + -; "
+            "no path separators, '..' or absolute paths): the run directory stays under runs/. "
             "Fix: choose a plain name, or set [run] dir / --run-dir for another place"
         )
     return None

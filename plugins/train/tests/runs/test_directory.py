@@ -221,3 +221,11 @@ def test_two_real_trains_started_together_never_share_a_directory(tmp_path: Path
         assert not (runs / d / rundir.LOCK).exists()
     for name in taken:
         assert sorted(os.listdir(runs / name)) == ["marker"]
+
+
+def test_a_run_name_follows_the_store_pattern_length() -> None:
+    """A run name the train pack accepts is one the store records: at most 128 characters."""
+    from tensorweave_train.runs.directory import check_run_name
+
+    assert check_run_name("r" * 128) is None
+    assert "128" in (check_run_name("r" * 129) or "")
