@@ -117,7 +117,12 @@ def text_folder(
             return ds.map(example, num_parallel_calls=AUTOTUNE, deterministic=True)
 
         return Stream(
-            f"{name} {split}", examples, length=len(rows), cache=cache, files=split_paths.tolist()
+            f"{name} {split}",
+            examples,
+            length=len(rows),
+            cache=cache,
+            files=split_paths.tolist(),
+            subset=lambda idx: stream(split, rows[np.asarray(idx, dtype=np.int64)]),
         )
 
     info: dict[str, Any] = {"directory": root, "files": len(paths)}
@@ -258,6 +263,7 @@ def text_lines(
             cache=cache,
             files=split_files,
             length=0 if not split_files else None,
+            subset=lambda idx: stream(split, [split_files[j] for j in idx], keep),
         )
 
     if valid_files:
