@@ -11,9 +11,13 @@ import pytest
 
 import tensorweave as tw
 from tensorweave_data.files.image_folder import image_folder
+from tensorweave_data.files.table import table
+from tensorweave_data.files.text import text_folder, text_lines
 from tensorweave_data.files.tfrecord import tfrecord
 
 from .test_image_folder import make_folder
+from .test_table import write_rows
+from .test_text import make_reviews, write_texts
 from .test_tfrecord import write_shards
 
 
@@ -21,7 +25,7 @@ def _ids(stream, field: str, epoch: int = 3) -> list:
     out = []
     for batch in stream.batches([field], batch_size=4, shuffle=True, seed=7, epoch=epoch):
         values = batch[0].numpy()
-        out += [v.tobytes() if v.ndim else int(v) for v in values]
+        out += [v if isinstance(v, bytes) else v.tobytes() if v.ndim else int(v) for v in values]
     return out
 
 
@@ -119,3 +123,47 @@ def test_image_folder_data_level_and_bad_worker(tmp_path: Path) -> None:
     assert d.train.sharded(1, 0) is d.train
     with pytest.raises(tw.ArgumentError, match="worker 2 of 2"):
         d.train.sharded(2, 2)
+
+
+def _all_shares(stream, workers: int, field: str) -> tuple[set, list]:
+    kinds, seen = set(), []
+    for index in range(workers):
+        shard = stream.sharded(workers, index)
+        kinds.add(shard.sharding)
+        got = _ids(shard, field)
+        assert len(got) == len(shard)
+        seen += got
+    return kinds, seen
+
+
+def test_table_text_folder_and_text_lines_shares(tmp_path: Path) -> None:
+    shards = tmp_path / "rows"
+    shards.mkdir()
+    for k in range(4):
+        write_rows(shards / f"part-{k}.csv", k * 100, 9)
+    d = table(shards, validation_split=0.25, seed=3)
+    for split in (d.train, d.valid):  # the held-out rows stay held out in every share
+        kinds, seen = _all_shares(split, 2, "id")
+        assert kinds == {"file"} and sorted(seen) == sorted(_ids(split, "id"))
+    assert _all_shares(d.train, 5, "id")[0] == {"data"}
+
+    reviews = text_folder(make_reviews(tmp_path / "reviews"), validation_split=0.0)
+    kinds, seen = _all_shares(reviews.train, 3, "x")
+    assert kinds == {"file"} and sorted(seen) == sorted(_ids(reviews.train, "x"))
+
+    write_texts(tmp_path / "code")
+    lines = text_lines(tmp_path / "code", seq_len=16, stride=8, validation_split=0.0)
+    for workers, kind in ((3, "file"), (4, "data")):
+        kinds, seen = _all_shares(lines.train, workers, "x")
+        assert kinds == {kind} and sorted(seen) == sorted(_ids(lines.train, "x"))
+
+
+def test_a_cache_file_per_worker(tmp_path: Path) -> None:
+    root = tmp_path / "shards"
+    write_shards(root, shards=4, per=3)
+    cache = str(tmp_path / "cache")
+    d = tfrecord(root, features={"id": "int64"}, validation_split=0.0, cache=cache)
+    shares = [d.train.sharded(2, i) for i in range(2)]
+    assert [s.cache for s in shares] == [f"{cache}.worker0of2", f"{cache}.worker1of2"]
+    seen = [i for s in shares for i in _ids(s, "id")]
+    assert sorted(seen) == sorted(_ids(d.train, "id")) and len(seen) == 12
