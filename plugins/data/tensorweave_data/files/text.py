@@ -235,7 +235,8 @@ def text_lines(
         return cut.enumerate().map(lambda i, w: (path, i, w))
 
     def in_valid(path: tf.Tensor, i: tf.Tensor) -> tf.Tensor:
-        key = tf.strings.join([str(seed), path, tf.strings.as_string(i // _BLOCK)], ":")
+        name = tf.strings.split(path, os.sep)[-1]  # the same split wherever the files are
+        key = tf.strings.join([str(seed), name, tf.strings.as_string(i // _BLOCK)], ":")
         return tf.strings.to_hash_bucket_fast(key, 10_000) < int(float(validation_split) * 10_000)
 
     def stream(split: str, split_files: list[str], keep: str | None) -> Stream:
