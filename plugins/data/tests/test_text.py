@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -168,3 +169,11 @@ def test_tensorweave_train_on_text_files(tmp_path: Path) -> None:
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["epochs"] == 2 and summary["train_examples"] > 0
     assert np.isfinite(summary["valid"]["loss"])
+
+
+def test_text_lines_holds_out_the_same_windows_wherever_the_files_are(tmp_path: Path) -> None:
+    write_texts(tmp_path / "code")
+    shutil.copytree(tmp_path / "code", tmp_path / "elsewhere" / "moved")
+    here = text_lines(tmp_path / "code", seq_len=16, validation_split=0.5, seed=1)
+    there = text_lines(tmp_path / "elsewhere" / "moved", seq_len=16, validation_split=0.5, seed=1)
+    assert windows(here.valid) == windows(there.valid) and len(windows(here.valid)) > 0

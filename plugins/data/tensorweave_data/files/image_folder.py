@@ -259,8 +259,9 @@ def image_folder(
             out[names["y"]] = label
         return out
 
-    def stream(split: str) -> Stream:
-        rows = splits[split]
+    def stream(split: str, rows: np.ndarray | None = None) -> Stream:
+        if rows is None:
+            rows = splits[split]
         split_paths = all_paths[rows].astype(str)
         split_ids = ids[rows]
 
@@ -307,6 +308,7 @@ def image_folder(
             on_error=on_error,
             explain=explain,
             files=split_paths.tolist(),
+            subset=lambda idx: stream(split, rows[np.asarray(idx, dtype=np.int64)]),
         )
 
     info: dict[str, Any] = {

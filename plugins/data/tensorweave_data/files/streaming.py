@@ -179,6 +179,9 @@ class Stream(Mapping[str, Column]):
             file among examples ``first..first+count`` of the epoch of ``order``, or ``None``.
         limit: only the first ``limit`` examples of each epoch.
         files: the files the stream reads, in their order (``files()``).
+        subset: ``subset(indices)`` -> the same split read from only the files
+            ``files()[i] for i in indices`` (what ``sharded`` uses to give each worker its
+            own files); ``None``: the stream can only be sharded by example.
     """
 
     def __init__(
@@ -193,6 +196,7 @@ class Stream(Mapping[str, Column]):
         explain: Callable[[Exception, int, int, int | None], Exception | None] | None = None,
         limit: int | None = None,
         files: Sequence[str] = (),
+        subset: Callable[[list[int]], Stream] | None = None,
     ) -> None:
         check_choice(name, "on_error", on_error, ON_ERROR)
         self.name = name
@@ -204,6 +208,9 @@ class Stream(Mapping[str, Column]):
         self._explain = explain
         self.limit = limit
         self._files = list(files)
+        self._subset = subset
+        #: ``"file"`` or ``"data"`` for a worker's shard (``sharded``), else ``None``
+        self.sharding: str | None = None
         self._spec: dict[str, tf.TensorSpec] | None = None
         self._cached: tf.data.Dataset | None = None
         self._limited: dict[int, Stream] = {}
@@ -253,9 +260,67 @@ class Stream(Mapping[str, Column]):
                 explain=self._explain,
                 limit=n if self.limit is None else min(n, self.limit),
                 files=self._files,
+                subset=self._subset,
             )
+            stream.sharding = self.sharding
             self._limited[n] = stream
         return self._limited[n]
+
+    def sharded(self, num_workers: int, index: int) -> Stream:
+        """Worker ``index``'s share of ``num_workers``: disjoint shares whose union is every
+        example of an epoch exactly once.
+
+        With at least as many files as workers (and a component that reads a subset of its
+        files), the share is file-level: worker ``index`` reads only the files
+        ``files()[index::num_workers]`` (``sharding == "file"``). Otherwise it is data-level:
+        every worker reads the same files in the same seeded order per epoch and keeps the
+        examples ``index, index + num_workers, ...`` of it (``sharding == "data"``), before
+        the shuffle buffer. The shares may differ in size by the examples of a file (file
+        level) or by one (data level); ``tensorweave_train.loop.data`` evens out the steps.
+
+        >>> s = Stream("n", lambda order: tf.data.Dataset.from_tensor_slices(
+        ...     {"x": tf.range(5)}), length=5)
+        >>> [(w.sharding, len(w), [int(b[0][0]) for b in w.batches(["x"], batch_size=1)])
+        ...  for w in (s.sharded(2, 0), s.sharded(2, 1))]
+        [('data', 3, [0, 2, 4]), ('data', 2, [1, 3])]
+        """
+        n, i = int(num_workers), int(index)
+        if n < 1 or not 0 <= i < n:
+            raise tw.ArgumentError(
+                f"{self.name}: worker {index} of {num_workers} does not exist. Fix: "
+                "num_workers >= 1 and 0 <= index < num_workers."
+            )
+        if n == 1:
+            return self
+        label = f"{self.name} (worker {i} of {n})"
+        if self._subset is not None and len(self._files) >= n:
+            shard = self._subset(list(range(i, len(self._files), n)))
+            shard.name, shard.sharding = label, "file"
+        else:
+            examples = self._examples
+
+            def mine(order: int | None) -> tf.data.Dataset:
+                return examples(order).shard(n, i)
+
+            length = None
+            if self._length is not None:
+                length = self._length // n + (1 if i < self._length % n else 0)
+            shard = Stream(
+                label,
+                mine,
+                length=length,
+                shuffle_buffer=self.shuffle_buffer,
+                on_error=self.on_error,
+                files=self._files,
+            )
+            shard.sharding = "data"
+        shard.shuffle_buffer = self.shuffle_buffer
+        shard.on_error = self.on_error
+        shard.cache = self.cache
+        if self.cache not in (None, "memory"):
+            shard.cache = f"{self.cache}.worker{i}of{n}"
+        shard.limit = self.limit
+        return shard
 
     # -- reading ------------------------------------------------------------------------------
     def _base(self, order: int | None) -> tf.data.Dataset:

@@ -288,20 +288,25 @@ def table(
         parts = {"train": (files, "train"), "valid": (files, "valid")}
     else:
         parts = {"train": (files, None), "valid": ([], None)}
-    streams = {}
-    for split, (split_files, keep) in parts.items():
-        if not split_files:
-            streams[split] = _empty(selected, kinds)
-            continue
+
+    def table_stream(split: str, split_files: list[str], keep: str | None) -> Stream:
         examples, explain = rows_of(split_files, keep)
-        streams[split] = Stream(
+        return Stream(
             f"{_NAME} {split}",
             examples,
             shuffle_buffer=shuffle_buffer,
             cache=cache,
             explain=explain,
             files=split_files,
+            subset=lambda idx: table_stream(split, [split_files[j] for j in idx], keep),
         )
+
+    streams = {}
+    for split, (split_files, keep) in parts.items():
+        if not split_files:
+            streams[split] = _empty(selected, kinds)
+            continue
+        streams[split] = table_stream(split, split_files, keep)
     info: dict[str, Any] = {
         "files": len(files),
         "columns": selected,

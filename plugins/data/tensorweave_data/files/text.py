@@ -117,7 +117,12 @@ def text_folder(
             return ds.map(example, num_parallel_calls=AUTOTUNE, deterministic=True)
 
         return Stream(
-            f"{name} {split}", examples, length=len(rows), cache=cache, files=split_paths.tolist()
+            f"{name} {split}",
+            examples,
+            length=len(rows),
+            cache=cache,
+            files=split_paths.tolist(),
+            subset=lambda idx: stream(split, rows[np.asarray(idx, dtype=np.int64)]),
         )
 
     info: dict[str, Any] = {"directory": root, "files": len(paths)}
@@ -230,7 +235,8 @@ def text_lines(
         return cut.enumerate().map(lambda i, w: (path, i, w))
 
     def in_valid(path: tf.Tensor, i: tf.Tensor) -> tf.Tensor:
-        key = tf.strings.join([str(seed), path, tf.strings.as_string(i // _BLOCK)], ":")
+        name = tf.strings.split(path, os.sep)[-1]  # the same split wherever the files are
+        key = tf.strings.join([str(seed), name, tf.strings.as_string(i // _BLOCK)], ":")
         return tf.strings.to_hash_bucket_fast(key, 10_000) < int(float(validation_split) * 10_000)
 
     def stream(split: str, split_files: list[str], keep: str | None) -> Stream:
@@ -258,6 +264,7 @@ def text_lines(
             cache=cache,
             files=split_files,
             length=0 if not split_files else None,
+            subset=lambda idx: stream(split, [split_files[j] for j in idx], keep),
         )
 
     if valid_files:

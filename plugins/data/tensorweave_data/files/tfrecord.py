@@ -197,6 +197,7 @@ def tfrecord(
             explain=explain,
             files=split_files,
             length=0 if not split_files else None,
+            subset=lambda idx: stream(split, [split_files[j] for j in idx], keep),
         )
 
     if valid_files:
