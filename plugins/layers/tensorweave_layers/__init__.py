@@ -70,6 +70,10 @@ _EXPORTS = {
     "AdaptiveMaxPool2D": "pooling.adaptive",
     "GlobalMaxPool": "pooling.pool",
     "GlobalAvgPool": "pooling.pool",
+    # preprocessing (issue #36)
+    "Normalization": "preprocessing.normalization",
+    "Rescaling": "preprocessing.rescaling",
+    "Discretization": "preprocessing.discretization",
     # norm
     "BatchNorm": "norm.batch_norm",
     "LayerNorm": "norm.layer_norm",

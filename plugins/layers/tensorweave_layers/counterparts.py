@@ -31,17 +31,17 @@ def _also(component: str, *names: str, kind: str = "layers", usage: str = "") ->
 
 #: what ``describe StringLookup`` and the other preprocessing layers answer
 PREPROCESSING_NOTE = "not available yet: see issue #36 (preprocessing layers)"
-#: Keras's preprocessing and augmentation layers: not components yet (issue #36)
+#: Keras's preprocessing and augmentation layers that are not components yet (issue #36)
 PREPROCESSING = (
     "AugMix", "AutoContrast", "CategoryEncoding", "CenterCrop",
-    "ContrastLimitedAdaptiveHistogramEqualization", "CutMix", "Discretization", "Equalization",
+    "ContrastLimitedAdaptiveHistogramEqualization", "CutMix", "Equalization",
     "HashedCrossing", "Hashing", "IntegerLookup", "MaxNumBoundingBoxes", "MelSpectrogram",
-    "MixUp", "Normalization", "RandAugment", "RandomBrightness", "RandomColorDegeneration",
+    "MixUp", "RandAugment", "RandomBrightness", "RandomColorDegeneration",
     "RandomColorJitter", "RandomContrast", "RandomCrop", "RandomElasticTransform",
     "RandomErasing", "RandomFlip", "RandomGaussianBlur", "RandomGrayscale", "RandomHue",
     "RandomInvert", "RandomPerspective", "RandomPosterization", "RandomRotation",
     "RandomSaturation", "RandomSharpness", "RandomShear", "RandomTranslation", "RandomZoom",
-    "Rescaling", "STFTSpectrogram", "Solarization", "StringLookup", "TextVectorization",
+    "STFTSpectrogram", "Solarization", "StringLookup", "TextVectorization",
 )  # fmt: skip
 
 COUNTERPARTS = (
@@ -237,5 +237,9 @@ COUNTERPARTS = (
             ("AdaptiveMaxPooling3D", "not available yet: AdaptiveMaxPool2D.v1 is the 2-d one"),
         )
     ),
+    # preprocessing (issue #36)
+    _keras("Normalization.v1", "Normalization"),
+    _keras("Rescaling.v1", "Rescaling"),
+    _keras("Discretization.v1", "Discretization"),
     *(C("", also=(K + name,), note=PREPROCESSING_NOTE) for name in PREPROCESSING),
 )
