@@ -71,9 +71,14 @@ _EXPORTS = {
     "GlobalMaxPool": "pooling.pool",
     "GlobalAvgPool": "pooling.pool",
     # preprocessing (issue #36)
+    "AdaptError": "preprocessing._adapt",
     "Normalization": "preprocessing.normalization",
     "Rescaling": "preprocessing.rescaling",
     "Discretization": "preprocessing.discretization",
+    "StringLookup": "preprocessing.lookup",
+    "IntegerLookup": "preprocessing.lookup",
+    "CategoryEncoding": "preprocessing.category_encoding",
+    "Hashing": "preprocessing.hashing",
     # norm
     "BatchNorm": "norm.batch_norm",
     "LayerNorm": "norm.layer_norm",

@@ -33,15 +33,15 @@ def _also(component: str, *names: str, kind: str = "layers", usage: str = "") ->
 PREPROCESSING_NOTE = "not available yet: see issue #36 (preprocessing layers)"
 #: Keras's preprocessing and augmentation layers that are not components yet (issue #36)
 PREPROCESSING = (
-    "AugMix", "AutoContrast", "CategoryEncoding", "CenterCrop",
+    "AugMix", "AutoContrast", "CenterCrop",
     "ContrastLimitedAdaptiveHistogramEqualization", "CutMix", "Equalization",
-    "HashedCrossing", "Hashing", "IntegerLookup", "MaxNumBoundingBoxes", "MelSpectrogram",
+    "HashedCrossing", "MaxNumBoundingBoxes", "MelSpectrogram",
     "MixUp", "RandAugment", "RandomBrightness", "RandomColorDegeneration",
     "RandomColorJitter", "RandomContrast", "RandomCrop", "RandomElasticTransform",
     "RandomErasing", "RandomFlip", "RandomGaussianBlur", "RandomGrayscale", "RandomHue",
     "RandomInvert", "RandomPerspective", "RandomPosterization", "RandomRotation",
     "RandomSaturation", "RandomSharpness", "RandomShear", "RandomTranslation", "RandomZoom",
-    "STFTSpectrogram", "Solarization", "StringLookup", "TextVectorization",
+    "STFTSpectrogram", "Solarization", "TextVectorization",
 )  # fmt: skip
 
 COUNTERPARTS = (
@@ -241,5 +241,9 @@ COUNTERPARTS = (
     _keras("Normalization.v1", "Normalization"),
     _keras("Rescaling.v1", "Rescaling"),
     _keras("Discretization.v1", "Discretization"),
+    _keras("StringLookup.v1", "StringLookup"),
+    _keras("IntegerLookup.v1", "IntegerLookup"),
+    _keras("CategoryEncoding.v1", "CategoryEncoding"),
+    _keras("Hashing.v1", "Hashing"),
     *(C("", also=(K + name,), note=PREPROCESSING_NOTE) for name in PREPROCESSING),
 )

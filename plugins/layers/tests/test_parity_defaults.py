@@ -207,7 +207,7 @@ def test_describe_shows_a_component_s_deliberate_differences():
         ("LeakyReLU", 'Activation.v1 with activation="leaky_relu"'),
         ("Normalization", "Normalization.v1"),
         ("TextVectorization", "not available yet: see issue #36 (preprocessing layers)"),
-        ("StringLookup", "not available yet: see issue #36 (preprocessing layers)"),
+        ("StringLookup", "StringLookup.v1"),
         ("Dense", "FC.v1"),
     ],
 )
@@ -240,6 +240,7 @@ def test_a_preprocessing_name_not_built_yet_points_at_its_issue():
 
 
 def test_a_built_preprocessing_name_points_at_its_component():
-    for name in ("Normalization", "Rescaling", "Discretization"):
+    for name in ("Normalization", "Rescaling", "Discretization", "StringLookup",
+                 "IntegerLookup", "CategoryEncoding", "Hashing"):  # fmt: skip
         assert _answer(name) == f"layers:{name}.v1"
         assert name not in PREPROCESSING

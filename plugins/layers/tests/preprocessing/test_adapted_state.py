@@ -6,7 +6,7 @@ import pytest
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_layers.preprocessing._adapt import AdaptError
+from tensorweave_layers import AdaptError
 
 
 def _adapted():

@@ -1,7 +1,10 @@
 """The conformance kit on the preprocessing layers (with given state: adapting is tested in
-the parity and state tests)."""
+the parity and state tests). The kit draws numbers only, so StringLookup's string inputs are
+checked by hand in test_string_inputs.py (checkpoint, SavedModel, reuse, compiled)."""
 
-from tensorweave.testing import Case, test_conformance  # noqa: F401
+from tensorweave.testing import Case, InputSpec, test_conformance  # noqa: F401
+
+IDS = InputSpec((None, 3), dtype="int64", maxval=6)
 
 TENSORWEAVE_CASES = [
     Case("Normalization.v1", {"mean": [1.0, 2.0, 3.0, 4.0], "variance": [1.0, 4.0, 9.0, 0.5]}),
@@ -12,4 +15,13 @@ TENSORWEAVE_CASES = [
     Case("Discretization.v1", {"bin_boundaries": [-0.5, 0.0, 0.5]}),
     Case("Discretization.v1", {"bin_boundaries": [0.0], "output_mode": "count"}),
     Case("Discretization.v1", {"num_bins": 3, "output_mode": "one_hot"}, inputs=[(None, 1)]),
+    Case("IntegerLookup.v1", {"vocabulary": [5, 1, 3]}, inputs=[IDS]),
+    Case("IntegerLookup.v1", {"vocabulary": [5, 1], "num_oov_indices": 2, "mask_token": 0,
+                              "output_mode": "count"}, inputs=[IDS]),
+    Case("IntegerLookup.v1", {"max_tokens": 4, "output_mode": "multi_hot"}, inputs=[IDS]),
+    Case("CategoryEncoding.v1", {"num_tokens": 6}, inputs=[IDS]),
+    Case("CategoryEncoding.v1", {"num_tokens": 6, "output_mode": "one_hot"},
+         inputs=[InputSpec((None, 1), dtype="int32", maxval=6)]),
+    Case("Hashing.v1", {"num_bins": 4}, inputs=[IDS]),
+    Case("Hashing.v1", {"num_bins": 4, "salt": [1, 2], "output_mode": "count"}),
 ]  # fmt: skip
