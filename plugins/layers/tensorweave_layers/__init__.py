@@ -79,6 +79,9 @@ _EXPORTS = {
     "IntegerLookup": "preprocessing.lookup",
     "CategoryEncoding": "preprocessing.category_encoding",
     "Hashing": "preprocessing.hashing",
+    "RandomFlip": "preprocessing.augment",
+    "RandomContrast": "preprocessing.augment",
+    "RandomBrightness": "preprocessing.augment",
     # norm
     "BatchNorm": "norm.batch_norm",
     "LayerNorm": "norm.layer_norm",

@@ -241,6 +241,7 @@ def test_a_preprocessing_name_not_built_yet_points_at_its_issue():
 
 def test_a_built_preprocessing_name_points_at_its_component():
     for name in ("Normalization", "Rescaling", "Discretization", "StringLookup",
-                 "IntegerLookup", "CategoryEncoding", "Hashing"):  # fmt: skip
+                 "IntegerLookup", "CategoryEncoding", "Hashing", "RandomFlip", "RandomContrast",
+                 "RandomBrightness"):  # fmt: skip
         assert _answer(name) == f"layers:{name}.v1"
         assert name not in PREPROCESSING

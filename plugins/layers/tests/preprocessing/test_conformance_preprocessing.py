@@ -4,6 +4,11 @@ checked by hand in test_string_inputs.py (checkpoint, SavedModel, reuse, compile
 
 from tensorweave.testing import Case, InputSpec, test_conformance  # noqa: F401
 
+RANDOM = "a new random draw every run: two runs differ by design (training=False tested)"
+RANDOM_SKIPS = dict.fromkeys(
+    ("eager_equals_compiled", "reuse_shares_state", "in_module", "checkpoint"), RANDOM
+)
+IMAGES = [(None, 4, 4, 3)]
 IDS = InputSpec((None, 3), dtype="int64", maxval=6)
 
 TENSORWEAVE_CASES = [
@@ -24,4 +29,11 @@ TENSORWEAVE_CASES = [
          inputs=[InputSpec((None, 1), dtype="int32", maxval=6)]),
     Case("Hashing.v1", {"num_bins": 4}, inputs=[IDS]),
     Case("Hashing.v1", {"num_bins": 4, "salt": [1, 2], "output_mode": "count"}),
+    Case("RandomFlip.v1", {}, inputs=IMAGES, skip=RANDOM_SKIPS),
+    Case("RandomFlip.v1", {"training": False}, inputs=IMAGES),
+    Case("RandomContrast.v1", {"factor": 0.3}, inputs=IMAGES, skip=RANDOM_SKIPS),
+    Case("RandomContrast.v1", {"factor": 0.3, "training": False}, inputs=IMAGES),
+    Case("RandomBrightness.v1", {"factor": 0.3, "value_range": (-3, 3)}, inputs=IMAGES,
+         skip=RANDOM_SKIPS),
+    Case("RandomBrightness.v1", {"factor": 0.3, "training": False}, inputs=IMAGES),
 ]  # fmt: skip
