@@ -29,7 +29,7 @@ def _also(component: str, *names: str, kind: str = "layers", usage: str = "") ->
     return C(component, also=names, kind=kind, usage=usage)
 
 
-#: what ``describe StringLookup`` and the other preprocessing layers answer
+#: what ``describe TextVectorization`` and the other preprocessing layers not built yet answer
 PREPROCESSING_NOTE = "not available yet: see issue #36 (preprocessing layers)"
 #: Keras's preprocessing and augmentation layers that are not components yet (issue #36)
 PREPROCESSING = (
