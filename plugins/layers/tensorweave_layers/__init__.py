@@ -70,6 +70,18 @@ _EXPORTS = {
     "AdaptiveMaxPool2D": "pooling.adaptive",
     "GlobalMaxPool": "pooling.pool",
     "GlobalAvgPool": "pooling.pool",
+    # preprocessing (issue #36)
+    "AdaptError": "preprocessing._adapt",
+    "Normalization": "preprocessing.normalization",
+    "Rescaling": "preprocessing.rescaling",
+    "Discretization": "preprocessing.discretization",
+    "StringLookup": "preprocessing.lookup",
+    "IntegerLookup": "preprocessing.lookup",
+    "CategoryEncoding": "preprocessing.category_encoding",
+    "Hashing": "preprocessing.hashing",
+    "RandomFlip": "preprocessing.augment",
+    "RandomContrast": "preprocessing.augment",
+    "RandomBrightness": "preprocessing.augment",
     # norm
     "BatchNorm": "norm.batch_norm",
     "LayerNorm": "norm.layer_norm",

@@ -1,0 +1,353 @@
+"""``StringLookup`` and ``IntegerLookup``: tokens to indices, as ``keras.layers.StringLookup``
+and ``keras.layers.IntegerLookup``.
+
+The index space is Keras's: the mask token (if any, ``output_mode="int"`` only) is 0, then
+``num_oov_indices`` out-of-vocabulary indices, then the vocabulary. A token not in the
+vocabulary gets an OOV index (with several, chosen by hashing the token, as Keras), never an
+error; with ``num_oov_indices=0`` an unseen token is an error at run time. The vocabulary is
+given (``vocabulary=[...]`` or a text file, one token per line) or learned by
+``layer.adapt(data)`` in one streaming pass that counts tokens and orders them as Keras does:
+most frequent first, ties broken by the larger token first (Keras sorts by count, then
+token, and reverses). ``max_tokens`` caps the size, special indices included.
+
+The vocabulary is kept in variables (the tokens in index order, and a sorted key per token
+with its position for the lookup), not in a hash table: checkpoints and SavedModels carry an
+adapted vocabulary like any weight.
+
+>>> import tensorweave as tw
+>>> x = tw.Input(shape=(), dtype="string", name="city")
+>>> look = StringLookup(x, vocabulary=["paris", "rome"])
+>>> tw.compile(look)(["rome", "oslo", "paris"]).numpy().tolist()
+[2, 0, 1]
+>>> look.adapt(["oslo", "rome", "oslo", "paris", "rome", "oslo"])
+>>> look.get_vocabulary()
+['[UNK]', 'oslo', 'rome', 'paris']
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+import tensorweave as tw
+from tensorweave_layers._shapes import owner as name_owner
+from tensorweave_layers._spatial import describe
+from tensorweave_layers.preprocessing._adapt import batches
+from tensorweave_layers.preprocessing._encode import check_mode, encode, encoded_shape
+
+__all__ = ["IntegerLookup", "StringLookup"]
+
+Vocabulary = Sequence[Any] | str | None
+
+
+class _IndexLookup(tw.Layer):
+    """What both lookups share; subclasses set the token kind."""
+
+    kind = "string"  # or "int"
+    layer_type = "StringLookup"
+
+    def __init__(
+        self,
+        x: tw.Layer,
+        *,
+        max_tokens: int | None,
+        num_oov_indices: int,
+        mask_token: Any,
+        oov_token: Any,
+        vocabulary: Vocabulary,
+        output_mode: str,
+        name: str | None,
+        share_state_with: tw.Layer | None,
+    ) -> None:
+        owner = name_owner(self.layer_type, name)
+        self.owner = owner
+        wants = tf.string if self.kind == "string" else None
+        if (wants and x.dtype != wants) or (not wants and not x.dtype.is_integer):
+            need = "strings" if wants else "integers"
+            raise tw.InputValueError(
+                f"{owner} looks up {need}, but {describe(x)} is {x.dtype.name}. Fix: give it an "
+                f"input of dtype {'string' if wants else 'int64'}"
+                + (" (tw.Input(dtype='string'))." if wants else ", or use StringLookup.v1.")
+            )
+        if x.sparse:
+            raise tw.ShapeError(f"{owner} expects a dense input, got {describe(x)}.")
+        self.output_mode = check_mode(output_mode, owner)
+        self.num_oov_indices = int(num_oov_indices)
+        if self.num_oov_indices < 0:
+            raise tw.ArgumentError(f"{owner}: num_oov_indices must be >= 0, got {num_oov_indices}.")
+        self.mask_token = mask_token
+        self.oov_token = oov_token
+        self.max_tokens = (
+            None if max_tokens is None else tw.positive_int(max_tokens, "max_tokens", owner)
+        )
+        self.oov_start = 1 if mask_token is not None and output_mode == "int" else 0
+        self.token_start = self.oov_start + self.num_oov_indices
+        self.vocabulary = (
+            vocabulary if isinstance(vocabulary, str) or vocabulary is None else list(vocabulary)
+        )
+        self.given = None if vocabulary is None else self._tokens(self._read(vocabulary))
+        given = self.given
+        if (
+            self.max_tokens is not None
+            and given
+            and self.token_start + len(given) > self.max_tokens
+        ):
+            raise tw.ArgumentError(
+                f"{owner}: {len(given)} tokens and {self.token_start} special indices "
+                f"exceed max_tokens={self.max_tokens}. Fix: raise max_tokens or trim the "
+                "vocabulary."
+            )
+        if output_mode == "int":
+            self.depth = 0
+        elif self.given is not None and self.max_tokens is None:
+            self.depth = self.token_start + len(self.given)
+        elif self.max_tokens is not None:
+            self.depth = self.max_tokens
+        else:
+            raise tw.ArgumentError(
+                f"{owner}: output_mode={output_mode!r} makes vectors of one entry per index, so "
+                "their width must be known when the layer is built. Fix: give the vocabulary, "
+                "or max_tokens=N for one learned by adapt (the width is then N, as Keras's "
+                "pad_to_max_tokens=True)."
+            )
+        if output_mode != "int" and len(x.shape) > 2:
+            raise tw.ShapeError(
+                f"{owner}: output_mode={output_mode!r} takes an input of rank 1 or 2, got "
+                f"{describe(x)}. Fix: reshape it, or use output_mode='int'."
+            )
+        shape = encoded_shape(x.shape, output_mode, self.depth)
+        super().__init__(
+            x, shape=shape, dtype=tf.int64, name=name, share_state_with=share_state_with
+        )
+
+    # --- the vocabulary -------------------------------------------------------------------
+    def _read(self, vocabulary: Sequence[Any] | str) -> list[Any]:
+        if not isinstance(vocabulary, str):
+            return list(vocabulary)
+        if not os.path.isfile(vocabulary):
+            raise tw.ArgumentError(
+                f"{self.owner}: the vocabulary file {vocabulary!r} does not exist. Fix: give "
+                "the path of a text file with one token per line, or a list of tokens."
+            )
+        with open(vocabulary, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        while lines and lines[-1] == "":
+            lines.pop()
+        return lines
+
+    def _tokens(self, tokens: Sequence[Any]) -> list[Any]:
+        """``tokens`` as stored (bytes or ints), the special tokens at its head dropped."""
+        if self.kind == "string":
+            out: list[Any] = [t.encode() if isinstance(t, str) else bytes(t) for t in tokens]
+        else:
+            out = [int(t) for t in tokens]
+        specials = self._specials()
+        if specials and out[: len(specials)] == specials:
+            out = out[len(specials) :]
+        if len(set(out)) != len(out):
+            dup = next(t for t, n in Counter(out).items() if n > 1)
+            raise tw.ArgumentError(f"{self.owner}: the vocabulary repeats the token {dup!r}.")
+        for special in (self.mask_token, self.oov_token):
+            if special is not None and self._plain(special) in out:
+                raise tw.ArgumentError(
+                    f"{self.owner}: the vocabulary holds the special token {special!r}. Fix: "
+                    "remove it (the layer adds its special indices itself)."
+                )
+        return out
+
+    def _plain(self, token: Any) -> Any:
+        if self.kind == "string":
+            return token.encode() if isinstance(token, str) else token
+        return int(token)
+
+    def _specials(self) -> list[Any]:
+        head = [self._plain(self.mask_token)] if self.oov_start else []
+        return head + [self._plain(self.oov_token)] * self.num_oov_indices
+
+    def _key(self, tokens: Any) -> tf.Tensor:
+        if self.kind == "string":
+            return tf.strings.to_hash_bucket_fast(tokens, 2**63 - 1)
+        return tf.cast(tokens, tf.int64)
+
+    def _arrays(self, tokens: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        dtype = object if self.kind == "string" else "int64"
+        vocab = np.array(tokens, dtype=dtype).reshape([-1])
+        keys = self._key(tf.constant(vocab, tf.string if self.kind == "string" else tf.int64))
+        keys = keys.numpy()
+        order = np.argsort(keys, kind="stable")
+        if len(np.unique(keys)) != len(keys):
+            raise tw.ArgumentError(f"{self.owner}: two tokens of the vocabulary hash alike.")
+        return vocab, keys[order], order.astype("int64")
+
+    def init_state(self) -> None:
+        """``vocabulary`` (tokens in index order), ``keys`` (sorted) and ``order`` (the
+        vocabulary position of each key): not trained, any length."""
+        vocab, keys, order = self._arrays(self.given or [])
+        dtype = tf.string if self.kind == "string" else tf.int64
+        for name, value, vdtype in (("vocabulary", vocab, dtype), ("keys", keys, tf.int64),
+                                    ("order", order, tf.int64)):  # fmt: skip
+            setattr(self.state, name, tf.Variable(
+                tf.constant(value, vdtype), shape=tf.TensorShape([None]), trainable=False, name=name
+            ))  # fmt: skip
+
+    def set_vocabulary(self, tokens: Sequence[Any]) -> None:
+        """Replace the vocabulary (without the special tokens), as Keras's."""
+        tokens = self._tokens(tokens)
+        if self.max_tokens is not None and self.token_start + len(tokens) > self.max_tokens:
+            tokens = tokens[: self.max_tokens - self.token_start]
+        vocab, keys, order = self._arrays(tokens)
+        self.state.vocabulary.assign(vocab)
+        self.state.keys.assign(keys)
+        self.state.order.assign(order)
+
+    def get_vocabulary(self, include_special_tokens: bool = True) -> list[Any]:
+        """The tokens in index order (strings decoded), special tokens first."""
+        tokens = self.state.vocabulary.numpy().tolist()
+        if self.kind == "string":
+            tokens = [t.decode() for t in tokens]
+        if not include_special_tokens:
+            return tokens
+        head = [self.mask_token] if self.oov_start else []
+        return head + [self.oov_token] * self.num_oov_indices + tokens
+
+    def vocabulary_size(self) -> int:
+        """How many indices there are, special ones included."""
+        return self.token_start + int(tf.size(self.state.vocabulary))
+
+    def adapt(self, data: Any) -> None:
+        """Count the tokens of ``data`` in one pass and keep the most frequent (Keras's
+        order: by count, ties by the larger token), at most ``max_tokens`` indices."""
+        counts: Counter[Any] = Counter()
+        for batch in batches(data, rank=None, owner=self.owner):
+            if self.kind == "string" and batch.dtype.kind not in "USO":
+                raise tw.InputValueError(
+                    f"{self.owner}.adapt got {batch.dtype} values, not strings. Fix: adapt on "
+                    "the string column (numbers go to IntegerLookup.v1 or Normalization.v1)."
+                )
+            if self.kind == "int" and batch.dtype.kind not in "iu":
+                raise tw.InputValueError(
+                    f"{self.owner}.adapt got {batch.dtype} values, not integers."
+                )
+            values, n = np.unique(batch.ravel(), return_counts=True)
+            for value, k in zip(values.tolist(), n.tolist(), strict=True):
+                counts[self._plain(value)] += k
+        for special in (self.mask_token, self.oov_token):
+            if special is not None:
+                counts.pop(self._plain(special), None)
+        ranked = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+        self.set_vocabulary([t for t, _ in ranked])
+
+    # --- the lookup ----------------------------------------------------------------------
+    def compute(self, x: Any) -> tf.Tensor:
+        """The index of each token, encoded as ``output_mode`` says."""
+        flat = tf.reshape(x, [-1])
+        keys, order, vocab = self.state.keys, self.state.order, self.state.vocabulary
+        size = tf.size(keys, out_type=tf.int64)
+        pos = tf.searchsorted(keys, self._key(flat), side="left", out_type=tf.int64)
+        pos = tf.minimum(pos, tf.maximum(size - 1, 0))
+        found = tf.cond(
+            size > 0,
+            lambda: tf.gather(order, pos),
+            lambda: tf.zeros_like(pos),
+        )
+        hit = tf.cond(
+            size > 0,
+            lambda: tf.equal(tf.gather(vocab, found), flat),
+            lambda: tf.zeros_like(flat, tf.bool),
+        )
+        index = tf.where(hit, found + self.token_start, self._oov(flat))
+        if self.mask_token is not None:
+            masked = tf.equal(flat, tf.constant(self._plain(self.mask_token), flat.dtype))
+            index = tf.where(
+                masked, tf.constant(0 if self.output_mode == "int" else -1, tf.int64), index
+            )
+        if self.num_oov_indices == 0:
+            tf.debugging.assert_non_negative(
+                index,
+                message=f"{self.owner}: a token is not in the vocabulary and num_oov_indices=0. "
+                "Fix: num_oov_indices=1 gives unseen tokens an index.",
+            )
+        index = tf.reshape(index, tf.shape(x))
+        return encode(index, self.output_mode, self.depth, tf.int64)
+
+    def _oov(self, flat: tf.Tensor) -> tf.Tensor:
+        n = self.num_oov_indices
+        if n == 0:
+            return tf.fill(tf.shape(flat), tf.constant(-1, tf.int64))
+        if n == 1:
+            return tf.fill(tf.shape(flat), tf.constant(self.oov_start, tf.int64))
+        if self.kind == "int":
+            bucket = tf.math.floormod(tf.cast(flat, tf.int64), n)
+        else:
+            bucket = tf.strings.to_hash_bucket_fast(flat, n)
+        return bucket + self.oov_start
+
+
+class StringLookup(_IndexLookup):
+    """Map strings to integer indices (see the module for the index space).
+
+    Args:
+        x: an input of dtype string (``tw.Input(shape=(), dtype="string")``).
+        max_tokens: the most indices, special ones included (``None``: no cap).
+        num_oov_indices: indices for unseen tokens (several: chosen by hashing).
+        mask_token: a token mapped to index 0 (``None``: no mask).
+        oov_token: what ``get_vocabulary`` shows for the OOV indices.
+        vocabulary: the tokens (a list, or the path of a file with one per line); ``None``
+            to learn them with ``adapt``.
+        output_mode: ``"int"`` (indices), ``"one_hot"``, ``"multi_hot"`` or ``"count"``
+            (vectors); int64, as Keras's.
+    """
+
+    kind = "string"
+    layer_type = "StringLookup"
+
+    def __init__(
+        self,
+        x: tw.Layer,
+        *,
+        max_tokens: int | None = None,
+        num_oov_indices: int = 1,
+        mask_token: str | None = None,
+        oov_token: str = "[UNK]",
+        vocabulary: Sequence[str] | str | None = None,
+        output_mode: str = "int",
+        name: str | None = None,
+        share_state_with: tw.Layer | None = None,
+    ) -> None:
+        super().__init__(
+            x, max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
+            oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, name=name,
+            share_state_with=share_state_with,
+        )  # fmt: skip
+
+
+class IntegerLookup(_IndexLookup):
+    """Map integers (ids, codes, labels) to contiguous indices; arguments as ``StringLookup``'s,
+    with integer tokens (``oov_token=-1``, ``mask_token`` an integer or ``None``)."""
+
+    kind = "int"
+    layer_type = "IntegerLookup"
+
+    def __init__(
+        self,
+        x: tw.Layer,
+        *,
+        max_tokens: int | None = None,
+        num_oov_indices: int = 1,
+        mask_token: int | None = None,
+        oov_token: int = -1,
+        vocabulary: Sequence[int] | str | None = None,
+        output_mode: str = "int",
+        name: str | None = None,
+        share_state_with: tw.Layer | None = None,
+    ) -> None:
+        super().__init__(
+            x, max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
+            oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, name=name,
+            share_state_with=share_state_with,
+        )  # fmt: skip
