@@ -214,3 +214,23 @@ def test_image_files_to_a_run_not_trained_on_images_are_refused(
     done = tw_cli("predict", str(other), "--input", image, cwd=tmp_path)
     assert done.returncode == 2, done.stderr[-2000:]
     assert "was not trained on image files" in done.stderr and "Fix:" in done.stderr
+
+
+def test_skipped_images_are_counted_in_the_epoch_line_and_the_run_record(tmp_path: Path) -> None:
+    root = make_folder(tmp_path / "imgs")
+    (root / "dog" / "fake.png").write_bytes(b"this is not a png at all")  # found by the scan
+    good = (root / "cat" / "img00.png").read_bytes()
+    (root / "cat" / "img02.png").write_bytes(good[: len(good) // 2])  # fails to decode
+    (tmp_path / "folder.toml").write_text(CONFIG.format(root=root.as_posix()))
+    strict = tw_cli("train", "folder.toml", "--run-dir", "strict", cwd=tmp_path)
+    assert strict.returncode != 0 and "fake.png" in strict.stderr
+    done = tw_cli(
+        "train", "folder.toml", "--run-dir", "run", "--data.on_error=skip",
+        "--data.validation_split=0", "--train.epochs=2", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = [line for line in done.stdout.splitlines() if line.startswith("Epoch ")]
+    assert len(lines) == 2 and all(line.endswith(" - skipped: 2") for line in lines), lines
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["skipped"] == {"scan": 1, "train": 1}
+    assert summary["train_examples"] == 12  # the files listed after the scan (fake.png out)
