@@ -234,3 +234,11 @@ def test_skipped_images_are_counted_in_the_epoch_line_and_the_run_record(tmp_pat
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["skipped"] == {"scan": 1, "train": 1}
     assert summary["train_examples"] == 12  # the files listed after the scan (fake.png out)
+
+
+def test_an_ensemble_predicts_on_image_files(trained: Path) -> None:
+    single = tw_cli("predict", "run", "--input", "imgs/dog", cwd=trained)
+    both = tw_cli("predict", "run", "run", "--input", "imgs/dog", cwd=trained)
+    assert single.returncode == 0 and both.returncode == 0, both.stderr[-2000:]
+    want = [(r["file"], r["class"]) for r in json.loads(single.stdout)]
+    assert [(r["file"], r["class"]) for r in json.loads(both.stdout)] == want
