@@ -9,7 +9,9 @@ and a ``.npy`` header is checked against the size of the file before anything is
 allocated: a 100-byte file declaring a 36 TiB array is refused, not attempted.
 
 ``read_npy``, ``read_npz``, ``read_json`` and ``read_text`` read one format each;
-``read_input`` picks one by the file's suffix (what ``tensorweave predict --input`` takes).
+``read_input`` picks one by the file's suffix (what ``tensorweave predict --input`` takes);
+``image_files`` and ``read_image`` read image files (or a folder of them) decoded and resized
+as a run trained on ``image_folder.v1`` decoded its images.
 ``fix=`` phrases the error for a file tensorweave itself wrote (``processors.json``…):
 ``"RUN/processors.json is damaged (line 3, column 5: ...): <fix>"``.
 
@@ -53,6 +55,9 @@ __all__ = [
     "read_csv",
     "read_input",
     "INPUT_FORMATS",
+    "IMAGE_SUFFIXES",
+    "image_files",
+    "read_image",
 ]
 
 INPUT_FORMATS = ".npy, .npz, .json or a UTF-8 text file"
@@ -60,6 +65,9 @@ _NPY_FIX = "save it again with np.save(path, array) (numbers or strings, no Pyth
 _NPZ_FIX = "save it again with np.savez(path, x=..., y=...) (numbers or strings, no Python objects)"
 _JSON_FIX = 'write it as JSON (json.dump), e.g. [[0.1, 0.2], [0.3, 0.4]] or {"x": [[0.1, 0.2]]}'
 _TEXT_FIX = "save it as UTF-8 text"
+IMAGE_SUFFIXES = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
+_IMAGE_FIX = "replace it with a JPEG, PNG, BMP or GIF image (or leave it out)"
+_IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"BM")
 _DEFLATE_MAX_RATIO = 1100  # deflate cannot compress more than ~1032:1: a bigger claim is forged
 
 
@@ -436,3 +444,96 @@ def read_input(path: str | os.PathLike[str], *, owner: str = "") -> Any:
     if suffix == ".json":
         return read_json(file, owner=owner)
     return read_text(file, owner=owner)
+
+
+def image_files(paths: Any, *, owner: str = "") -> list[Path]:
+    """The image files ``paths`` names (a file, a folder: its images at any depth, sorted,
+    or a list of these); ``BadFileError`` for a missing path, a file whose name is not an
+    image's (``IMAGE_SUFFIXES``) or a folder without images.
+
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("b.png", "a.JPG", "notes.txt"):
+    ...     _ = (folder / name).write_bytes(b"")
+    >>> [p.name for p in image_files(folder)]
+    ['a.JPG', 'b.png']
+    """
+    items = [paths] if isinstance(paths, str | os.PathLike) else list(paths)
+    found: list[Path] = []
+    for item in items:
+        path = Path(item)
+        if path.is_dir():
+            inside = sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES and not p.name.startswith(".")
+            )
+            if not inside:
+                raise BadFileError(
+                    path,
+                    "is a folder without images",
+                    f"give image files ({', '.join(IMAGE_SUFFIXES)}) or a folder holding some",
+                    owner=owner,
+                )
+            found += inside
+        elif path.suffix.lower() not in IMAGE_SUFFIXES:
+            _open(path, _IMAGE_FIX, owner, None).close()  # a missing file is named as such
+            raise BadFileError(
+                path,
+                f"is not an image file (its suffix is not one of {', '.join(IMAGE_SUFFIXES)})",
+                "give image files, or one .npy/.npz/.json file of arrays",
+                owner=owner,
+            )
+        else:
+            found.append(path)
+    if not found:
+        raise BadFileError("--input", "names no file", "give image files or a folder", owner=owner)
+    return found
+
+
+def read_image(
+    path: str | os.PathLike[str],
+    *,
+    image_size: Any = None,
+    color_mode: str = "rgb",
+    crop_to_aspect_ratio: bool = False,
+    interpolation: str = "bilinear",
+    owner: str = "",
+) -> np.ndarray:
+    """The image file at ``path`` decoded and resized exactly as ``image_folder.v1`` does
+    for training (its ``decode_image``): float32 ``[height, width, channels]`` in [0, 255].
+    ``BadFileError`` for a file that is missing, unreadable, not an image (its first bytes)
+    or truncated.
+
+    >>> import pathlib, tempfile, tensorflow as tf
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.png"
+    >>> _ = path.write_bytes(tf.io.encode_png(tf.zeros([6, 8, 3], tf.uint8)).numpy())
+    >>> read_image(path, image_size=[4, 4]).shape
+    (4, 4, 3)
+    """
+    file = Path(path)
+    data = _read_bytes(file, _IMAGE_FIX, owner, None)
+    if not any(data.startswith(m) for m in _IMAGE_MAGIC):
+        raise _fail(
+            file,
+            "is not a JPEG, PNG, BMP or GIF image (its first bytes are not an image header)",
+            _IMAGE_FIX,
+            owner,
+            None,
+        )
+    import tensorflow as tf
+
+    from tensorweave_data.files.image_folder import decode_image
+
+    try:
+        image = decode_image(
+            tf.constant(data), image_size, color_mode, crop_to_aspect_ratio, interpolation
+        )
+    except (tf.errors.InvalidArgumentError, tf.errors.DataLossError, ValueError) as err:
+        from tensorweave_data.files.streaming import tf_message
+
+        raise _fail(
+            file, f"cannot be decoded as an image ({tf_message(err)})", _IMAGE_FIX, owner, None
+        ) from None
+    out: np.ndarray = image.numpy()
+    return out

@@ -54,6 +54,7 @@ __all__ = [
     "LABEL_MODES",
     "scan_folder",
     "keras_split",
+    "decode_image",
 ]
 
 IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
@@ -170,7 +171,7 @@ def scan_folder(
     return paths, np.asarray(ids, dtype=np.int64)[keep], classes, skipped
 
 
-def _resize(img: tf.Tensor, size: Sequence[int], crop: bool) -> tf.Tensor:
+def _resize(img: tf.Tensor, size: Sequence[int], crop: bool, method: str = "bilinear") -> tf.Tensor:
     """Bilinear resize, first center-cropped to the target's aspect ratio (Keras's
     ``smart_resize``) with ``crop``."""
     if crop:
@@ -184,7 +185,28 @@ def _resize(img: tf.Tensor, size: Sequence[int], crop: bool) -> tf.Tensor:
         top = tf.cast(tf.cast(height - crop_h, tf.float32) / 2, tf.int32)
         left = tf.cast(tf.cast(width - crop_w, tf.float32) / 2, tf.int32)
         img = img[top : top + crop_h, left : left + crop_w]
-    return tf.image.resize(img, [int(size[0]), int(size[1])], method="bilinear")
+    return tf.image.resize(img, [int(size[0]), int(size[1])], method=method)
+
+
+def decode_image(
+    contents: tf.Tensor,
+    image_size: Sequence[int] | None = None,
+    color_mode: str = "rgb",
+    crop_to_aspect_ratio: bool = False,
+    interpolation: str = "bilinear",
+) -> tf.Tensor:
+    """One image file's bytes as ``image_folder`` decodes them for training: float32
+    ``[height, width, channels]`` in [0, 255], resized to ``image_size`` (``None``: kept).
+    The run saves these settings (``info["image_decoding"]``): ``predict`` decodes with them.
+
+    >>> png = tf.io.encode_png(tf.zeros([6, 8, 3], tf.uint8))
+    >>> decode_image(png, [4, 4], "grayscale").shape.as_list()
+    [4, 4, 1]
+    """
+    img = tf.image.decode_image(contents, COLOR_MODES[color_mode], expand_animations=False)
+    if image_size is None:
+        return tf.cast(img, tf.float32)
+    return _resize(img, image_size, crop_to_aspect_ratio, interpolation)
 
 
 def image_folder(
@@ -244,10 +266,9 @@ def image_folder(
     all_paths = np.asarray(paths, dtype=object)
 
     def decode(path: tf.Tensor) -> tf.Tensor:
-        img = tf.image.decode_image(tf.io.read_file(path), channels, expand_animations=False)
+        img = decode_image(tf.io.read_file(path), size, color_mode, crop_to_aspect_ratio)
         if size is None:
-            return tf.ensure_shape(tf.cast(img, tf.float32), shape)
-        img = _resize(img, size, crop_to_aspect_ratio)
+            return tf.ensure_shape(img, shape)
         img.set_shape(shape)
         return img
 
@@ -317,6 +338,13 @@ def image_folder(
         "x_shape": shape,
         "image_size": shape[:2],
         "color_mode": color_mode,
+        # what predict needs to decode an image file as training did (decode_image)
+        "image_decoding": {
+            "image_size": size,
+            "color_mode": color_mode,
+            "crop_to_aspect_ratio": bool(crop_to_aspect_ratio),
+            "interpolation": "bilinear",
+        },
         "fields": [names["x"]] + ([names["y"]] if labels is not None else []),
     }
     if labels is not None:

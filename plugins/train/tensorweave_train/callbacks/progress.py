@@ -3,7 +3,8 @@ train`` and the ``ProgressBar.v1`` callback.
 
 ``verbose=1`` (the default, as Keras): a bar per epoch on a terminal, else one line per
 epoch; ``verbose=2``: one line per epoch; ``verbose=0``: nothing. The epoch line reads
-``Epoch 3/20 - 0.4s - loss: 0.2311 - val_loss: 0.2541 - val_accuracy: 0.9306``; a stop is
+``Epoch 3/20 - 0.4s - loss: 0.2311 - val_loss: 0.2541 - val_accuracy: 0.9306`` (ending in
+``- skipped: 2`` when a file dataset with ``on_error = "skip"`` skipped records); a stop is
 announced with its reason (which value, since when, whether the best weights were
 restored). The bar is offered a step every ``every`` steps and redrawn (reading the loss,
 which waits for the device) at most every ``REDRAW_SECONDS`` of ``clock``, so the display
@@ -38,10 +39,18 @@ from tensorweave_train.loop.events import (
 __all__ = ["Progress", "ProgressBar", "epoch_line"]
 
 
-def epoch_line(state: TrainState, seconds: float) -> str:
-    """The Keras-style line of a finished epoch (the learning rate left out)."""
+def epoch_line(state: TrainState, seconds: float, skipped: int = 0) -> str:
+    """The Keras-style line of a finished epoch (the learning rate left out), with the
+    count of ``skipped`` records when there are any.
+
+    >>> from tensorweave_train import TrainState
+    >>> st = TrainState(); st.epochs = 2; st.values = {"loss": 0.25}
+    >>> epoch_line(st, 1.0, skipped=3)
+    'Epoch 1/2 - 1.0s - loss: 0.2500 - skipped: 3'
+    """
     values = " - ".join(f"{k}: {v:.4f}" for k, v in state.values.items() if k != "learning_rate")
-    return f"Epoch {state.epoch + 1}/{state.epochs} - {seconds:.1f}s - {values}"
+    line = f"Epoch {state.epoch + 1}/{state.epochs} - {seconds:.1f}s - {values}"
+    return f"{line} - skipped: {skipped}" if skipped else line
 
 
 class Progress(Callback):
@@ -56,6 +65,8 @@ class Progress(Callback):
         every: offer the bar a step every this many steps.
         announce_stop: say why training stopped early (default: unless ``verbose=0``).
         clock: the time in seconds (``time.perf_counter``; tests pass a fake one).
+        skipped: the count of records the training data skipped this epoch (a file
+            dataset's ``on_error = "skip"``), read at each epoch's end; shown when not 0.
     """
 
     priority = 60
@@ -72,6 +83,7 @@ class Progress(Callback):
         every: int = 16,
         announce_stop: bool | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        skipped: Callable[[], int] | None = None,
     ) -> None:
         if verbose not in (0, 1, 2):
             raise tw.ArgumentError(f"Model.train: verbose must be 0, 1 or 2, got {verbose!r}.")
@@ -83,6 +95,7 @@ class Progress(Callback):
         self.announce_stop = verbose > 0 if announce_stop is None else announce_stop
         self.every = max(1, int(every))
         self.clock = clock
+        self.skipped = skipped
         self._bar: Any = None
         self.triggers = (on_train(at="start"), on_epoch(at="start"), on_epoch(), on_train())
         if self.bar:  # advanced every `every` steps: reading the loss syncs the device
@@ -107,12 +120,13 @@ class Progress(Callback):
             self._bar.set_postfix_str(f"loss: {float(state.loss):.4f}", refresh=False)
         elif event is Event.EPOCH_END:
             seconds = self.clock() - self._epoch_started
+            skipped = self.skipped() if self.skipped is not None else 0
             if self._bar is not None:
                 self._bar.update(state.epoch_step - self._bar.n)
-                self._bar.set_postfix_str(epoch_line(state, seconds).split(" - ", 2)[-1])
+                self._bar.set_postfix_str(epoch_line(state, seconds, skipped).split(" - ", 2)[-1])
                 self._close()
             if self.lines:
-                self._print(epoch_line(state, seconds))
+                self._print(epoch_line(state, seconds, skipped))
         elif event is Event.TRAIN_END:
             self._close()
             if state.stop_reason and self.announce_stop:

@@ -11,7 +11,9 @@ A ``Predictor`` = model + steps. Each step is ``(name, params)`` with ``name`` r
 ``tw.processors`` (a function ``fn(value, **params)``), run by the one runner of saved steps
 (``runs.processors.pipeline``). ``save(dir)`` writes
 ``dir/model`` (the SavedModel) and ``dir/predictor.json`` (step names and params, input and
-output names); ``Predictor.load(dir)`` rebuilds the steps from the registry: no pickle.
+output names); ``Predictor.load(dir)`` rebuilds the steps from the registry: no pickle. A
+predictor of a run trained on image files carries how they were decoded (``images``: image
+size, color mode, crop, interpolation) and takes image paths, decoded as in training.
 
 >>> import numpy as np, tensorweave as tw
 >>> x = tw.Input(n_units=2, name="x")
@@ -35,7 +37,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_data.reading import BadFileError, read_json
-from tensorweave_train.runs.processors import check_finite, pipeline
+from tensorweave_train.runs.processors import check_finite, names_files, pipeline, read_images
 
 if TYPE_CHECKING:
     from tensorweave_train.loop.model import Model
@@ -122,6 +124,8 @@ class Predictor:
         preprocess: steps turning raw input into the model's input(s) (one array, or a
             tuple/dict for several inputs).
         postprocess: steps turning the model's output(s) into the final answer.
+        images: how the run decoded its image files (``processors.image_decoding``): the
+            predictor then also takes image paths (a file, a folder, a list), decoded so.
     """
 
     def __init__(
@@ -131,8 +135,10 @@ class Predictor:
         postprocess: Sequence[Any] = (),
         *,
         input_names: Sequence[str] | None = None,
+        images: Mapping[str, Any] | None = None,
     ) -> None:
         self.model = model
+        self.images = dict(images) if images is not None else None
         self.preprocess = _check_steps(preprocess, "preprocess")
         self.postprocess = _check_steps(postprocess, "postprocess")
         # registered names checked now, through the one runner of saved steps
@@ -164,7 +170,9 @@ class Predictor:
         """Preprocess ``raw``, run the model, postprocess: the final output. Raw input
         holding NaN or infinite values is refused (``NonFiniteInputError``, with the count
         and the input), or predicted with one ``NonFiniteInputWarning`` under
-        ``allow_nan=True``."""
+        ``allow_nan=True``. A predictor with ``images`` takes image paths too."""
+        if self.images is not None and (isinstance(raw, str) or names_files(raw)):
+            raw = read_images(raw, self.images, owner="Predictor")[1]
         check_finite(raw, self.input_names, allow_nan=allow_nan)
         return self._post(self.run_model(self._pre(raw)))
 
@@ -183,6 +191,8 @@ class Predictor:
             "preprocess": [{"name": n, "params": p} for n, p in self.preprocess],
             "postprocess": [{"name": n, "params": p} for n, p in self.postprocess],
         }
+        if self.images is not None:
+            spec["images"] = self.images
         (root / "predictor.json").write_text(json.dumps(spec, indent=1))
         return root
 
@@ -225,4 +235,5 @@ class Predictor:
             [(s["name"], s["params"]) for s in spec["preprocess"]],
             [(s["name"], s["params"]) for s in spec["postprocess"]],
             input_names=spec["inputs"],
+            images=spec.get("images") if isinstance(spec.get("images"), dict) else None,
         )

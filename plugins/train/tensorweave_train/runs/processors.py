@@ -6,7 +6,9 @@ scores -> class ids), with what the data says about itself (``info``: a characte
 vocabulary). ``Processors.prepare_inputs`` checks raw input (one array, or one per input by
 name) and pre-processes it for a model, ``finish`` post-processes; ``pipeline(steps)`` runs saved steps, by registered name, for
 ``predict``, ensembles and exported ``Predictor``\\s alike. ``probabilities`` and ``top_k``
-read a classifier's scores.
+read a classifier's scores. A run trained on image files (``image_folder.v1``) saved how it
+decoded them (``info["image_decoding"]``): ``read_images`` decodes image files or a folder
+the same way, for ``predict`` and exported ``Predictor``\\s.
 
 >>> import numpy as np
 >>> pipeline([{"@processors": "argmax.v1"}])(np.array([[0.1, 0.9]])).tolist()
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +29,7 @@ from typing import Any
 import numpy as np
 
 import tensorweave as tw
-from tensorweave_data.reading import BadFileError, read_json
+from tensorweave_data.reading import BadFileError, image_files, read_image, read_json
 
 __all__ = [
     "Processors",
@@ -39,6 +42,9 @@ __all__ = [
     "NonFiniteInputWarning",
     "probabilities",
     "top_k",
+    "image_decoding",
+    "names_files",
+    "read_images",
 ]
 
 
@@ -142,6 +148,56 @@ def check_raw(raw: Any, info: Mapping[str, Any]) -> None:
             f"{shown}. Fix: remove or replace them (the model knows "
             f"{len(vocab) - 1} characters: letters, digits, punctuation and whitespace)."
         )
+
+
+def image_decoding(info: Mapping[str, Any]) -> dict[str, Any] | None:
+    """How a run decoded its image files (``image_folder.v1``'s ``info["image_decoding"]``:
+    ``image_size``, ``color_mode``, ``crop_to_aspect_ratio``, ``interpolation``), or
+    ``None`` for a run not trained on image files.
+
+    >>> image_decoding({"image_decoding": {"image_size": [8, 8]}})
+    {'image_size': [8, 8]}
+    """
+    settings = info.get("image_decoding")
+    return dict(settings) if isinstance(settings, Mapping) else None
+
+
+def names_files(raw: Any) -> bool:
+    """Whether ``raw`` names files rather than holding values: a ``pathlib.Path``, or a
+    non-empty list of paths or strings.
+
+    >>> from pathlib import Path
+    >>> names_files(Path("a.png")), names_files(["a.png", "b.jpg"]), names_files([[0.5]])
+    (True, True, False)
+    """
+    if isinstance(raw, os.PathLike):
+        return True
+    return (
+        isinstance(raw, list | tuple)
+        and bool(raw)
+        and all(isinstance(r, str | os.PathLike) for r in raw)
+    )
+
+
+def read_images(
+    paths: Any, settings: Mapping[str, Any], *, owner: str = "predict"
+) -> tuple[list[Path], np.ndarray]:
+    """``(files, pixels)``: the image files ``paths`` names (files, folders) decoded and
+    resized with a run's ``settings`` (``image_decoding``), exactly as training decoded
+    them, stacked into one batch. A file that is not an image, or a folder without
+    images, is a ``BadFileError`` naming it (exit code 2)."""
+    files = image_files(paths, owner=owner)
+    keys = ("image_size", "color_mode", "crop_to_aspect_ratio", "interpolation")
+    kw = {k: settings[k] for k in keys if k in settings}
+    images = [read_image(f, owner=owner, **kw) for f in files]
+    odd = [i for i, im in enumerate(images) if im.shape != images[0].shape]
+    if odd:  # a run that kept the images' own size (image_size = none)
+        raise PredictInputError(
+            f"{owner}: the images differ in size ({images[0].shape} for {files[0]}, "
+            f"{images[odd[0]].shape} for {files[odd[0]]}) and the run kept the images' own "
+            "size. Fix: give images of the size the run trained on."
+        )
+    return files, np.stack(images)
 
 
 @dataclass

@@ -32,7 +32,14 @@ from tensorweave_train.loop.checkpoints import Checkpointer, DamagedCheckpointEr
 from tensorweave_train.loop.model import Model
 from tensorweave_train.runs.directory import CONFIG_FILE, RunDirError, resolve_run
 from tensorweave_train.runs.job import Job, build_job, build_model
-from tensorweave_train.runs.processors import DAMAGED_FIX, Processors, check_raw
+from tensorweave_train.runs.processors import (
+    DAMAGED_FIX,
+    Processors,
+    check_raw,
+    image_decoding,
+    names_files,
+    read_images,
+)
 
 __all__ = ["Run", "load_model", "load_run", "export_run", "mismatch_message"]
 
@@ -180,13 +187,18 @@ class Run:
         """The trained model on raw input: the saved pre-processing, the model, then the
         post-processing (pixels -> normalised -> class scores -> class ids). ``raw`` is
         one array (or text), or a mapping of one array per input name (a model with
-        several inputs; see ``Processors.prepare_inputs``).
+        several inputs; see ``Processors.prepare_inputs``). A run trained on image files
+        (``image_folder.v1``) also takes image paths: a file, a folder, or a list of them,
+        decoded and resized exactly as training did (``processors.read_images``).
 
         ``generate=N`` (sequence models) appends N predicted items one at a time;
         ``postprocess=False`` returns the model's outputs (scores) without the
         post-processing; ``allow_nan=True`` predicts on NaN/inf input with a warning
         instead of refusing it."""
         processors = self.processors
+        images = image_decoding(processors.info)
+        if images is not None and (isinstance(raw, str) or names_files(raw)):
+            raw = read_images(raw, images)[1]  # a bad file: named, before the model is built
         check_raw(raw, processors.info)  # before the model is built: a typo answers fast
         model = self.model()
         feed = processors.prepare_inputs(raw, model.inputs, allow_nan=allow_nan)
@@ -212,7 +224,12 @@ class Run:
         from tensorweave_train.runs.export import Predictor
 
         processors = self.processors
-        predictor = Predictor(self.model(), processors.preprocess, processors.postprocess)
+        predictor = Predictor(
+            self.model(),
+            processors.preprocess,
+            processors.postprocess,
+            images=image_decoding(processors.info),
+        )
         return predictor.save(out)
 
 

@@ -86,12 +86,33 @@ def _check_data(job: Job) -> None:
             )
 
 
-def _display(progress: bool | None, out: Print) -> Progress:
+def _display(
+    progress: bool | None, out: Print, skipped: Callable[[], int] | None = None
+) -> Progress:
     """The progress display: a bar on a terminal (always with ``progress=True``), else a
-    line per epoch; quiet (``out=None``) still says why training stopped early."""
+    line per epoch (with the count of ``skipped`` records); quiet (``out=None``) still says
+    why training stopped early."""
     if out is None:
         return Progress(0, announce_stop=True)
-    return Progress(1, bar=progress)
+    return Progress(1, bar=progress, skipped=skipped)
+
+
+def skipped_records(job: Job, splits: Mapping[str, Any]) -> dict[str, int]:
+    """What a file dataset with ``on_error = "skip"`` skipped, for the run record:
+    ``scan``: the files its scan found not to be images (before the split, so in no split),
+    ``train``/``valid``: the records of that split that failed to decode when last read.
+    Only the non-zero counts; ``{}`` for data that skips nothing.
+
+    >>> skipped_records(None, {"train": {"x": None}})
+    {}
+    """
+    info = getattr(getattr(job, "data", None), "info", None) or {}
+    counts = {"scan": int(info.get("skipped_files", 0) or 0)}
+    for name, split in splits.items():
+        columns = list(split.values()) if isinstance(split, Mapping) else []
+        stream = getattr(columns[0], "stream", None) if columns else None
+        counts[name] = int(getattr(stream, "skipped", 0) or 0)
+    return {k: v for k, v in counts.items() if v}
 
 
 def job_distribution(source: Mapping[str, Any] | twc.Plan) -> Distribution:
@@ -137,13 +158,19 @@ def _fit(
     dist = dist if dist is not None else distribution()
     interrupt, nan = InterruptToStop(), StopOnNaN(every=None, at_epoch_end=True)
     checkpoints = CheckpointCallback(run.path, every_epochs=settings.checkpoint_every)
-    callbacks: list[Any] = [interrupt, nan, _display(progress, out), *job.callbacks]
+    train_data = job.split("train")
+    valid = job.split("valid")
+
+    def skipped_this_epoch() -> int:  # the epoch line's count: scan + the train split's
+        counts = skipped_records(job, {"train": train_data})
+        return sum(counts.values())
+
+    display = _display(progress, out, skipped_this_epoch)
+    callbacks: list[Any] = [interrupt, nan, display, *job.callbacks]
     if dist.is_chief:  # the chief alone writes
         callbacks += [checkpoints, CSVLogger(run.path / Run.LOG)]
         if job.run.tensorboard:  # opt out with [run] tensorboard = false
             callbacks.append(TensorBoard(run.path / "tensorboard", write_graph=False))
-    train_data = job.split("train")
-    valid = job.split("valid")
     started = time.perf_counter()
     interrupt.install()
     try:
@@ -171,6 +198,7 @@ def _fit(
     seconds = time.perf_counter() - started
     has_valid = bool(len(next(iter(valid.values()))))  # valid_fraction = 0: no evaluation
     final = job.model.evaluate(valid, batch_size=settings.batch_size) if has_valid else {}
+    splits = {"train": train_data, "valid": valid}
     summary = {
         "run_dir": str(run.path),
         "epochs": len(history),
@@ -183,6 +211,8 @@ def _fit(
         "history": [dict(h) for h in history],
         "stopped": history.state.stop_reason or None,
         **dist.summary(),
+        # what on_error = "skip" skipped (only when it did): {"scan": 1, "train": 2}
+        **({"skipped": skipped} if (skipped := skipped_records(job, splits)) else {}),
         "weights_sha256": weights_sha256(job.model),
     }
     if dist.is_chief:
