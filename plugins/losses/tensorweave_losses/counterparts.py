@@ -14,6 +14,7 @@ Light on purpose: no TensorFlow.
 from __future__ import annotations
 
 import tensorweave as tw
+from tensorweave.registries.counterparts import Difference
 
 __all__ = ["COUNTERPARTS"]
 
@@ -24,9 +25,15 @@ def _loss(component: str, keras: str = "", *also: str) -> tw.Counterpart:
     )
 
 
-def _metric(component: str, keras: str = "", *also: str) -> tw.Counterpart:
+def _metric(
+    component: str, keras: str = "", *also: str, differs: tuple[Difference, ...] = ()
+) -> tw.Counterpart:
     return tw.Counterpart(
-        component, keras=f"keras.metrics.{keras}" if keras else "", also=also, kind="metrics"
+        component,
+        keras=f"keras.metrics.{keras}" if keras else "",
+        also=also,
+        kind="metrics",
+        differs=differs,
     )
 
 
@@ -72,7 +79,19 @@ COUNTERPARTS = (
     _metric("precision.v1", "Precision"),
     _metric("recall.v1", "Recall"),
     _metric("f1.v1", "", "keras.metrics.F1Score"),
-    _metric("auc.v1", "AUC"),
+    _metric(
+        "auc.v1",
+        "AUC",
+        differs=(
+            Difference(
+                "num_thresholds",
+                "None",
+                "200",
+                "None computes the exact ROC AUC of the batch; a number gives Keras's bucketed "
+                "estimate (equal to keras.metrics.AUC(n))",
+            ),
+        ),
+    ),
     _metric("mean.v1", "", "keras.metrics.Mean"),
     _metric("perplexity.v1", "", "keras_hub.metrics.Perplexity"),
     _metric("iou.v1", "IoU"),
@@ -82,7 +101,25 @@ COUNTERPARTS = (
     _metric("mae.v1", "MeanAbsoluteError"),
     _metric("mse.v1", "MeanSquaredError"),
     _metric("r2.v1", "R2Score"),
-    _metric("fbeta.v1", "FBetaScore"),
+    _metric(
+        "fbeta.v1",
+        "FBetaScore",
+        differs=(
+            Difference(
+                "threshold",
+                "0.5",
+                "None",
+                "a training figure thresholds scores as the other classification metrics do; "
+                "None gives Keras's row-maximum rule",
+            ),
+            Difference(
+                "average",
+                '"micro"',
+                "None",
+                "a figure the loop logs is a scalar; None (one score per class) is available",
+            ),
+        ),
+    ),
     _metric("true_positives.v1", "TruePositives"),
     _metric("false_positives.v1", "FalsePositives"),
     _metric("true_negatives.v1", "TrueNegatives"),
