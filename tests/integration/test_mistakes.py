@@ -424,3 +424,62 @@ def test_cli_a_gan_without_validation_data_trains_and_writes_its_summary(tmp_pat
     figures = json.loads(summary.read_text())
     assert figures["valid"] == {} and figures["epochs"] == 1
     assert "validation: none (no data)" in text
+
+
+def _function_layers() -> list[str]:
+    """Every registered ``layers`` component that is a function (not a class)."""
+    import inspect
+
+    with warnings.catch_warnings():  # a deprecated alias warns when loaded
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return [n for n in tw.layers.names() if not inspect.isclass(tw.layers[n])]
+
+
+def test_there_are_function_layers_to_check() -> None:
+    assert {"TransformerEncoderBlock.v1", "TransformerDecoderBlock.v1"} <= set(_function_layers())
+
+
+@pytest.mark.parametrize("component", _function_layers())
+def test_a_function_component_answers_keras_names_as_a_class_does(component: str) -> None:
+    from tensorweave.keywords import KERAS_NAMES, keywords_of
+
+    function = tw.layers[component]
+    takes = keywords_of(function).names
+    # a Keras name this component has an answer for; else one it has none for
+    pairs = [(k, o) for k, ours in KERAS_NAMES.items() for o in ours if o in takes]
+    keras, ours = pairs[0] if pairs else ("num_heads", None)
+    dist = tw.layers.info(component).distribution
+    x = tw.Input(shape=(5, 8), name="x")
+    with pytest.raises(tw.ArgumentError) as err:
+        function(x, **{keras: 2})
+    text = clean(err.value)
+    assert text.startswith(f"{component} ({dist} "), text
+    if ours is not None:
+        assert f"Keras's {keras!r} is {ours!r} here" in text
+    with pytest.raises(tw.ArgumentError) as err:
+        function(x, **{takes[-1] + "s": 2})
+    assert f"Did you mean {takes[-1]!r}?" in clean(err.value)
+
+
+@pytest.mark.parametrize("component", ["TransformerEncoderBlock.v1", "TransformerDecoderBlock.v1"])
+def test_num_heads_on_a_transformer_block_names_n_heads(component: str) -> None:
+    x = tw.Input(shape=(5, 8), name="x")
+    with pytest.raises(tw.ArgumentError) as err:
+        tw.layers[component](x, num_heads=4, intermediate_dim=16)
+    text = clean(err.value)
+    assert text.startswith(f"{component} (tensorweave-layers ")
+    assert "Keras's 'num_heads' is 'n_heads' here" in text
+
+
+def test_a_third_party_function_component_gets_the_same_words() -> None:
+    with tw.layers.scoped():
+
+        @tw.layers.register("Twice.v1")
+        def twice(x: Any, n_units: int = 1) -> Any:
+            return x
+
+        with pytest.raises(tw.ArgumentError) as err:
+            tw.layers["Twice.v1"](tw.Input(n_units=2), units=3)
+        assert "Twice.v1 (local): " in clean(err.value)
+        assert "Keras's 'units' is 'n_units' here" in str(err.value)
+        assert tw.layers["Twice.v1"].__wrapped__ is twice

@@ -1,5 +1,6 @@
 """Keras's defaults where we use Keras's names (#34), for the recurrent layers: built with no
-options (only those Keras requires), ``RNN.v1``/``Bidirectional.v1``/``ConvLSTM2D.v1`` compute
+options (only those Keras requires), ``RNN.v1`` (with an LSTM or a GRU cell),
+``Bidirectional.v1``/``ConvLSTM2D.v1`` compute
 what Keras's layer built with no options computes (the last step's output, not every step's);
 every other default of a component with a Keras counterpart is Keras's, or listed in the
 counterparts table as a deliberate difference."""
@@ -93,6 +94,23 @@ def test_rnn_with_no_options_is_keras_lstm_with_no_options():
     ref.build((None, 5, 2))
     for weight in ref.trainable_weights:
         weight.assign(np.random.default_rng(3).standard_normal(weight.shape) * 0.5)
+    assert ours.shape == (None, 3)
+    _compare(ours, ref, np.random.default_rng(0).standard_normal((2, 5, 2)).astype("float32"))
+
+
+@pytest.mark.parametrize("keras_init", [False, True], ids=["random-weights", "keras-init"])
+def test_rnn_gru_with_no_options_is_keras_gru_with_no_options(keras_init):
+    """Keras's GRU with no options is ``reset_after=True``: a bias ``(2, 3 * units)``, the
+    input's row added before the reset gate, the recurrent row inside it
+    (``r * (h @ U + b_rec)``); ours has the same layout and the same placement, so Keras's
+    weights copy over as they are and outputs and every gradient (both bias rows) agree."""
+    ours = tw.layers["RNN.v1"](tw.Input(shape=(5, 2)), cell="GRUCell.v1", n_units=3)
+    ref = K.GRU(3)
+    ref.build((None, 5, 2))
+    assert [tuple(w.shape) for w in ref.trainable_weights] == [(2, 9), (3, 9), (2, 9)]
+    if not keras_init:  # two different bias rows, so a swapped or merged row shows
+        for i, weight in enumerate(ref.trainable_weights):
+            weight.assign(np.random.default_rng(3 + i).standard_normal(weight.shape) * 0.5)
     assert ours.shape == (None, 3)
     _compare(ours, ref, np.random.default_rng(0).standard_normal((2, 5, 2)).astype("float32"))
 

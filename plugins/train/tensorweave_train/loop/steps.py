@@ -9,7 +9,9 @@ naming the layer):
   on each replica's share of the batch (``strategy.run``; who gets which examples:
   ``loop.distribute``) and the losses are summed. A step that returns
   ``{"loss": ..., name: ...}`` has its named values added to the model's ``loss_figures``
-  (the epoch's ``<name>_loss``); the call returns the loss;
+  (the epoch's ``<name>_loss``); a step of its own returning any other dict has each value
+  reported under its own name, as Keras 3's (no ``loss`` unless it returns one); the call
+  returns the loss (``0`` when the step returns none);
 - ``train_many``: ``k`` train steps in one call, each value holding ``k`` batches stacked on
   a new first axis, run by a ``tf.while_loop`` (Keras's ``steps_per_execution``): the
   per-step Python work (checks, conversion, a call, event dispatch) is paid once per call.
@@ -197,9 +199,6 @@ class Steps:
         """The loss of a step's result; its other values (a dict's) go to the model's
         ``loss_figures``, as ``<name>_loss``."""
         model = self.model
-        own = getattr(model, "own_step", False) and getattr(model, "loss", None) is None
-        if isinstance(out, Mapping) and own:
-            return self._tally_own(dict(out))
         figures = model.loss_figures
         if not isinstance(out, Mapping):
             if figures is not None:
@@ -208,6 +207,12 @@ class Steps:
         known = [] if figures is None else figures.names
         named = {f"{k}_loss": v for k, v in out.items() if k != "loss"}
         unknown = sorted(set(named) - set(known))
+        if getattr(model, "own_step", False) and (
+            getattr(model, "loss", None) is None or "loss" not in out or unknown
+        ):
+            # a step of its own reports what it returns, as Keras's: the model's named losses
+            # as ``<name>_loss`` only beside the total, as the built-in step returns them
+            return self._tally_own(dict(out))
         if "loss" not in out or unknown:
             problem = f"{unknown} are not figures of the model" if unknown else "no 'loss'"
             raise tw.TensorweaveError(
@@ -222,10 +227,11 @@ class Steps:
         return out["loss"]
 
     def _tally_own(self, out: dict[str, Any]) -> tf.Tensor:
-        """The figures a ``train_step`` of its own returns (a model without ``loss=``), as
-        Keras's: each value the epoch's mean under its own name (a ``StepMeans`` made when
-        the step is first traced); its ``"loss"`` (when it returns one) is the epoch's
-        ``loss``."""
+        """The figures a ``train_step`` of its own returns (a model without ``loss=``, or a
+        dict that is not ``{"loss": total, <named loss>: ...}``), as Keras's: each value the
+        epoch's mean under its own name (a ``StepMeans`` made when the step is first
+        traced); its ``"loss"`` is the epoch's ``loss`` when it returns one, and there is no
+        ``loss`` figure when it does not (``History``, the progress display, ``log.csv``)."""
         model: Any = self.model  # sets the figures it reports
         names = [k for k in out if k != "loss"]
         figures = model.loss_figures

@@ -7,6 +7,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pytest
 import tensorflow as tf
 from twtrain_helpers import regression_data, regression_model, weights
 
@@ -123,3 +124,44 @@ def test_a_train_step_of_its_own_needs_no_loss_and_reports_its_figures():
         "steps_seen",
     ]
     assert history[-1]["steps_seen"] == 1.0 and history[-1]["mse"] < history[0]["mse"]
+
+
+def _own_step_model(**model):
+    x, t = tw.Input(n_units=1, name="x"), tw.Input(n_units=1, name="t")
+    w = tf.Variable([[0.0]])
+    y = tw.Lambda(lambda a: a @ w, x, variables=[w], name="y")
+    if model.pop("with_loss", False):
+        model["loss"] = tw.losses["mse.v1"](t, y)
+    return _OwnStep(inputs=x, outputs=y, targets=t, optimizer=twt.SGD(0.1), **model)
+
+
+@pytest.mark.parametrize("with_loss", [False, True], ids=["no-loss", "loss="])
+def test_a_train_step_returning_no_loss_has_exactly_its_figures(with_loss, capsys):
+    """Keras 3: the history holds what ``train_step`` returns; a step of its own that
+    returns no ``"loss"`` has no ``loss`` figure, with or without ``loss=`` on the model,
+    in the history and in the progress display alike (it was refused with ``loss=``)."""
+    model = _own_step_model(with_loss=with_loss)
+    xs = np.ones((8, 1), "float32")
+    history = model.train(xs, 2 * xs, epochs=2, batch_size=4, verbose=2)
+    assert sorted(history.history) == ["learning_rate", "mse", "steps_seen"]
+    assert history.history["mse"][1] < history.history["mse"][0]
+    shown = capsys.readouterr().out
+    assert "mse: " in shown and "steps_seen: " in shown and "loss" not in shown
+
+
+class _OwnStepWithLoss(twt.Model):
+    def train_step(self, batch):
+        losses = self.compute_losses(batch)
+        return {"loss": losses["loss"], "twice": 2 * losses["loss"]}
+
+
+def test_a_train_step_returning_loss_and_its_own_figures_reports_both():
+    x, t = tw.Input(n_units=1, name="x"), tw.Input(n_units=1, name="t")
+    y = tw.layers["Linear.v1"](x, n_units=1, name="y")
+    model = _OwnStepWithLoss(
+        inputs=x, outputs=y, targets=t, loss=tw.losses["mse.v1"](t, y), optimizer=twt.SGD(0.1)
+    )
+    xs = np.ones((8, 1), "float32")
+    history = model.train(xs, 2 * xs, epochs=1, batch_size=4, verbose=0)
+    assert sorted(history.history) == ["learning_rate", "loss", "twice"]
+    assert history.history["twice"][0] == pytest.approx(2 * history.history["loss"][0])
