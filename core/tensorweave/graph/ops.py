@@ -233,6 +233,7 @@ def config_op(path: str) -> Callable[..., Any]:
     runs Python code, prints or touches files (``tf.py_function``, ``tf.print``,
     ``tf.io.write_file``) is refused.
 
+    >>> import tensorflow as tf
     >>> config_op("tf.math.subtract") is tf.math.subtract
     True
     >>> config_op("tf.io.write_file")
@@ -273,6 +274,7 @@ def _paths() -> dict[int, str]:
 def op_path(fn: Any) -> str | None:
     """The name a config gives ``fn`` (``config_op`` finds it back), or ``None``.
 
+    >>> import tensorflow as tf
     >>> op_path(tf.math.subtract), op_path(take), op_path(print)
     ('tf.math.subtract', 'tw.getitem', None)
     """

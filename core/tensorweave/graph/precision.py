@@ -303,8 +303,10 @@ def _runs_op(layer: Any, op: str, dtype: tf.DType) -> bool:
         if isinstance(spec, tf.TensorSpec) and spec.dtype.is_floating:
             spec = tf.TensorSpec(spec.shape, dtype)
         specs.append(spec)
+    # a graph of placeholders, not a tf.function: the one executor compiles (compile.py)
     try:
-        graph = tf.function(layer.compute, autograph=False).get_concrete_function(*specs).graph
+        with tf.Graph().as_default() as graph:
+            layer.compute(*(tf.compat.v1.placeholder(s.dtype, s.shape) for s in specs))
     except Exception:
         return False
     return any(o.type == op for o in graph.get_operations())

@@ -48,6 +48,11 @@ _EXPORTS = {
     "draw_shapes": "shapes",
     "synthetic_translation": "synthetic_translation",
     "files": "files",
+    "image_folder": "files.image_folder",
+    "table": "files.table",
+    "text_folder": "files.text",
+    "text_lines": "files.text",
+    "tfrecord": "files.tfrecord",
     "Stream": "files.streaming",
     "FileDataError": "files.streaming",
 }

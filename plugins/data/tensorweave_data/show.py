@@ -16,6 +16,7 @@ or ``--KEY=VALUE`` (TOML values)::
     tensorweave data show table.v1 --paths data/houses.csv --label price --samples 5
     tensorweave data show my.toml --no-count
 
+>>> import numpy as np
 >>> print(describe_value(np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)))
 float32[2, 2] min 1 max 4 mean 2.5
 >>> grid = tile_images(np.zeros([3, 4, 5, 1], np.uint8), columns=2)

@@ -152,7 +152,7 @@ def test_table_text_folder_and_text_lines_shares(tmp_path: Path) -> None:
     assert kinds == {"file"} and sorted(seen) == sorted(_ids(reviews.train, "x"))
 
     write_texts(tmp_path / "code")
-    lines = text_lines(tmp_path / "code", seq_len=16, stride=8, validation_split=0.0)
+    lines = text_lines(tmp_path / "code", seq_len=16, strides=8, validation_split=0.0)
     for workers, kind in ((3, "file"), (4, "data")):
         kinds, seen = _all_shares(lines.train, workers, "x")
         assert kinds == {kind} and sorted(seen) == sorted(_ids(lines.train, "x"))

@@ -88,7 +88,7 @@ def write_texts(root: Path) -> list[str]:
 
 def test_text_lines_same_windows_as_the_python_pipeline(tmp_path: Path) -> None:
     texts = write_texts(tmp_path / "code")
-    d = text_lines(tmp_path / "code", seq_len=16, stride=8, validation_split=0.0)
+    d = text_lines(tmp_path / "code", seq_len=16, strides=8, validation_split=0.0)
     expected = [w for t in texts for w in reference_windows(t, 16, 8)]
     got = windows(d.train)
     assert sorted(got) == sorted(expected) and len(d.train) == len(expected)

@@ -9,7 +9,7 @@ file is read line by line (``tf.data.TextLineDataset``), tokenized inside the gr
 data pack's tokenizers (``tokenizer = "chars"``: each character's index in ``vocab``, as
 ``tokenize_chars.v1``; ``"words"``: whitespace-separated words, the ``vocab_size`` most
 frequent words of a sample, 0 for any other) and cut into windows of ``seq_len + 1`` tokens
-every ``stride`` (windows never cross files); ``x`` is a window's first ``seq_len`` tokens,
+every ``strides`` (windows never cross files); ``x`` is a window's first ``seq_len`` tokens,
 ``y`` the same shifted one ahead (``shift_targets.v1``). Windows are held out for validation
 in blocks of 64 consecutive windows by a seeded hash (``validation_split``), or are the
 windows of the ``valid`` files.
@@ -17,7 +17,7 @@ windows of the ``valid`` files.
 >>> import tempfile, pathlib
 >>> f = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
 >>> _ = f.write_text("abcabc\\nabc\\n")
->>> d = text_lines(f, seq_len=4, stride=2, vocab="\\nabc", validation_split=0.0)
+>>> d = text_lines(f, seq_len=4, strides=2, vocab="\\nabc", validation_split=0.0)
 >>> [w.tolist() for w in next(d.train.batches(["x", "y"], batch_size=1))[0].numpy()]
 [[1, 2, 3, 1]]
 >>> len(d.train), d.info["vocab_size"]
@@ -157,7 +157,7 @@ def _word_vocab(files: Sequence[str], size: int, sample_bytes: int) -> list[str]
 def text_lines(
     paths: str | os.PathLike[str] | Sequence[Any],
     seq_len: int = 64,
-    stride: int | None = None,
+    strides: int | None = None,
     tokenizer: str = "chars",
     vocab: str | Sequence[str] | None = None,
     vocab_size: int = 10_000,
@@ -174,7 +174,7 @@ def text_lines(
     Args:
         paths: the text files: a file, a folder, a glob or a list of these.
         seq_len: tokens per window.
-        stride: tokens between window starts (default ``seq_len``: no overlap).
+        strides: tokens between window starts (default ``seq_len``: no overlap).
         tokenizer: ``"chars"`` or ``"words"``.
         vocab: the characters (a string; default ``stdlib_chars.v1``'s, id 0 for any other)
             or the words (a list; id 0 for any other; default: built from a sample).
@@ -193,7 +193,7 @@ def text_lines(
             f"{name}: validation_split must be in [0, 1), got {validation_split!r}."
         )
     tw.positive_int(seq_len, "seq_len", name)
-    step = int(stride or seq_len)
+    step = int(strides or seq_len)
     size = int(seq_len) + 1
     files = expand_paths(name, paths)
     valid_files = expand_paths(name, valid) if valid is not None else []
@@ -276,7 +276,7 @@ def text_lines(
     info: dict[str, Any] = {
         "files": len(files),
         "seq_len": int(seq_len),
-        "stride": step,
+        "strides": step,
         "tokenizer": tokenizer,
         "vocab_size": n_vocab,
         "n_classes": n_vocab,

@@ -91,10 +91,11 @@ def test_a_job_trains_on_a_stored_query_by_name(store, tmp_path, monkeypatch):
     D.insert_samples(store, [{"x": a, "y": b} for a, b in zip(xs, ys)], tags=["digits"])
     D.declare_query(store, "digits_q", tags=["digits"], info={"n_classes": 10})
     monkeypatch.setenv("TENSORWEAVE_STORE_RECORD", "0")
+    monkeypatch.setenv("TENSORWEAVE_STORE", store.url)  # a config holds no password
     cfg = twt.load_config(
         "digits", ["--train.epochs=6", "--dims.hidden=32", "--optimizer.learning_rate=0.01"]
     )
-    cfg["data"] = {"@datasets": "store_query.v1", "dataset": "digits_q@1", "store": store.url}
+    cfg["data"] = {"@datasets": "store_query.v1", "dataset": "digits_q@1"}
     summary = twt.train_job(cfg, run_dir=tmp_path / "run", out=None, progress=False)
     assert summary["train_examples"] == 240
     assert summary["valid"]["accuracy"] > 0.5

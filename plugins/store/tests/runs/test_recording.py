@@ -66,7 +66,7 @@ def test_a_config_refused_before_training_records_no_run(recording, tmp_path):
     x = np.zeros((8, 64), "float32")
     D.register_arrays(recording, "no_labels", {"train": {"x": x}, "valid": {"x": x}})
     cfg = twt.load_config("digits", ["--train.epochs=1"])
-    cfg["data"] = {"@datasets": "store.v1", "dataset": "no_labels@1", "store": recording.url}
+    cfg["data"] = {"@datasets": "store.v1", "dataset": "no_labels@1"}  # the fixture's store
     with pytest.raises(twc.ConfigError, match="no field 'y'"):
         twt.train_job(cfg, run_dir=tmp_path / "bad", out=None, progress=False)
     assert recording.runs(tags=["unit"]) == [] and not (tmp_path / "bad").exists()
