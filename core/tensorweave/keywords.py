@@ -43,7 +43,6 @@ __all__ = [
     "unknown_keyword",
     "check_keywords",
     "component_label",
-    "checked",
 ]
 
 #: Keras's argument names and what tensorweave calls them, in order of preference: the
@@ -115,14 +114,9 @@ def keywords_of(component: Any) -> Keywords:
 
 def _read(target: Callable[..., Any], bound: bool) -> Keywords:
     try:
-        signature = inspect.signature(target)
+        params = list(inspect.signature(target).parameters.values())
     except (TypeError, ValueError):  # a builtin without a signature: accept anything
         return Keywords((), True)
-    return _keywords(signature, bound)
-
-
-def _keywords(signature: inspect.Signature, bound: bool) -> Keywords:
-    params = list(signature.parameters.values())
     if bound and params and params[0].kind is not inspect.Parameter.VAR_POSITIONAL:
         params = params[1:]  # ``self`` of a constructor
     names = tuple(p.name for p in params if p.kind in _BY_KEYWORD)
@@ -148,21 +142,13 @@ def unknown_keyword(key: str, owner: str, known: Iterable[str]) -> str:
     return f"{key!r} is not a parameter of {owner}.{hint} Parameters: {listed}."
 
 
-def check_keywords(
-    component: Any,
-    kwargs: Mapping[str, Any],
-    owner: str | None = None,
-    *,
-    label: str | None = None,
-    keywords: Keywords | None = None,
-) -> None:
+def check_keywords(component: Any, kwargs: Mapping[str, Any], owner: str | None = None) -> None:
     """Raise ``ArgumentError`` (the ``unknown_keyword`` message) when ``kwargs`` holds a name
     ``component`` does not take; ``owner`` names it in the message (default: its name and
-    the distribution that provides it), ``label`` heads the message (default: ``owner``, or
-    the name and distribution); ``keywords`` are ``keywords_of(component)``, when known."""
+    the distribution that provides it)."""
     if not kwargs:
         return
-    keywords = keywords or keywords_of(component)
+    keywords = keywords_of(component)
     unknown = keywords.unknown(kwargs)
     if not unknown:
         return
@@ -176,54 +162,7 @@ def check_keywords(
             )
             + listed
         )
-    raise ArgumentError(f"{label or owner or component_label(component)}: {problems}")
-
-
-def checked(function: Callable[..., Any], owner: str, label: str | None = None) -> Any:
-    """``function``, checking the keywords of each call as a class component's constructor
-    does: a name it does not take raises ``tw.ArgumentError`` (Keras's spelling answered
-    with ours, or the closest parameter) instead of Python's bare ``TypeError``.
-
-    The registry returns every function component (of any kind, from any pack) this way,
-    so a pack writes plain functions; ``__wrapped__`` is the function itself, and its
-    signature, name and docstring are kept.
-
-    >>> def block(x, n_heads=2, *, dropout=0.0):
-    ...     return x * n_heads
-    >>> block = checked(block, "Block.v1", "Block.v1 (my-pack 1.0)")
-    >>> block(3, n_heads=4)
-    12
-    >>> block(3, num_heads=4)
-    Traceback (most recent call last):
-    ...
-    tensorweave.errors.ArgumentError: Block.v1 (my-pack 1.0): 'num_heads' is not a parameter of Block.v1. Keras's 'num_heads' is 'n_heads' here. Parameters: x, n_heads, dropout.
-    """
-    if getattr(function, "__tensorweave_checked__", False):
-        return function
-    try:  # what this very function takes (a decorator's own ``**kwargs`` included)
-        keywords = _keywords(inspect.signature(function, follow_wrapped=False), False)
-    except (TypeError, ValueError):
-        return function
-    if keywords.open:  # a ``**kwargs`` takes any name: nothing to check
-        return function
-    found = _checked.get(function)  # one wrapper per function: two names of one stay one
-    if found is not None and found[0] == (owner, label):
-        return found[1]
-
-    @functools.wraps(function)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        if kwargs:
-            check_keywords(function, kwargs, owner, label=label, keywords=keywords)
-        return function(*args, **kwargs)
-
-    call.__tensorweave_checked__ = True  # type: ignore[attr-defined]
-    _checked[function] = ((owner, label), call)
-    return call
-
-
-_checked: weakref.WeakKeyDictionary[Any, tuple[tuple[str, str | None], Any]] = (
-    weakref.WeakKeyDictionary()
-)
+    raise ArgumentError(f"{owner or component_label(component)}: {problems}")
 
 
 def component_label(component: Any) -> str:

@@ -121,7 +121,7 @@ def registered_name(obj: Any, among: Iterable[str] | None = None) -> tuple[str, 
             found = lookup(kind, info.qualified_name, "", [])  # a broken one is not it
             if found is None:
                 continue
-            if obj in (found, getattr(found, "function", 0), getattr(found, "__wrapped__", 0)):
+            if found is obj or getattr(found, "function", None) is obj:
                 several = len(reg.providers(info.name)) > 1
                 return kind, info.qualified_name if several else info.name
     return None

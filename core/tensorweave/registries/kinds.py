@@ -56,13 +56,6 @@ __all__ = [
 ]
 
 
-#: the kinds whose components are a layer's options (``activation="relu"``): resolved by
-#: name (``tw.resolve``), compared by identity and called by the layer with a tensor alone,
-#: never with a user's keywords, so returned as registered; every other kind's function
-#: components check the keywords of each call (``Registry(check_calls=True)``)
-OPTION_KINDS = frozenset({"activations", "initializers", "regularizers", "constraints"})
-
-
 @dataclass(frozen=True)
 class Kind:
     """A component kind, as the pack that introduces it declares it.
@@ -186,10 +179,7 @@ def registry(kind: str) -> Registry[Any]:
             found = _registries.get(kind)
             if found is None:
                 found = _registries[kind] = Registry(
-                    kind,
-                    checks=_checks_of(kind),
-                    describe=lambda: kind_doc(kind),
-                    check_calls=kind not in OPTION_KINDS,
+                    kind, checks=_checks_of(kind), describe=lambda: kind_doc(kind)
                 )
     return found
 

@@ -27,7 +27,6 @@ tensorweave.errors.UnknownComponentError: no demo_things component 'Dubble.v1' (
 from __future__ import annotations
 
 import contextlib
-import inspect
 import threading
 import warnings
 from collections.abc import Callable, Iterator
@@ -41,7 +40,6 @@ from tensorweave.errors import (
     RegistryError,
     UnknownComponentError,
 )
-from tensorweave.keywords import checked
 from tensorweave.registries.checks import Validator, run_checks
 from tensorweave.registries.counterparts import suggestion
 from tensorweave.registries.discovery import GROUP_PREFIX, catalog
@@ -80,9 +78,6 @@ class Registry(Generic[T]):
             the packs that declare this kind).
         describe: the description when ``doc`` is empty, found when first asked
             (``tw.registry`` passes the ``doc`` of the packs' ``tw.Kind`` declarations).
-        check_calls: a component that is a plain function is returned wrapped so that a
-            keyword it does not take raises ``tw.ArgumentError`` naming it
-            (``keywords.checked``), as a class component's constructor does.
     """
 
     def __init__(
@@ -93,10 +88,8 @@ class Registry(Generic[T]):
         doc: str = "",
         checks: Checks | None = None,
         describe: Callable[[], str] | None = None,
-        check_calls: bool = True,
     ) -> None:
         self.kind = kind
-        self._check_calls = check_calls
         self.group = GROUP_PREFIX + kind
         self._doc = doc
         self._describe = describe
@@ -265,7 +258,6 @@ class Registry(Generic[T]):
                     f"{(split_version(name)[1] or 0) + 1}), or pass override=True."
                 )
             entry = Entry(name, LOCAL, "", obj=obj)
-            entry.obj = self._checked(entry, obj)
             entry.override = override
             self._local[name] = entry
             self._seen_generation = -1
@@ -366,15 +358,8 @@ class Registry(Generic[T]):
                 e.alias_of = obj.target
                 e.target = obj.reason or f"deprecated alias of {obj.target}"
                 return self._load(e)
-            e.obj = self._checked(e, obj)
-            return e.obj
-
-    def _checked(self, e: Entry, obj: Any) -> Any:
-        """A function component checks the keywords of each call (``keywords.checked``),
-        as a class component's constructor does: Keras's names answered with ours."""
-        if not self._check_calls or not inspect.isfunction(obj):
+            e.obj = obj
             return obj
-        return checked(obj, e.name, f"{e.name} ({e.label()})")
 
     def _problem(self, name: str, obj: Any) -> str | None:
         checks: list[tuple[str, Validator]] = []

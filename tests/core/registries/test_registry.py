@@ -272,21 +272,6 @@ def test_unknown_names_list_close_matches_and_providers(fake_dists):
         tw.layers["nobody:Thing.v1"]
 
 
-def test_a_function_component_checks_the_keywords_of_each_call():
-    with tw.layers.scoped():
-
-        @tw.layers.register("Twice.v1")
-        def twice(x, scale=2):
-            return scale * x
-
-        # the function, checking its keywords as a class's constructor does
-        assert tw.layers["Twice.v1"].__wrapped__ is twice
-        assert tw.layers["local:Twice.v1"] is tw.layers["Twice.v1"]
-        assert tw.layers["Twice.v1"](2, scale=3) == 6
-        with pytest.raises(tw.ArgumentError, match=r"Twice\.v1 \(local\): 'y' is not"):
-            tw.layers["Twice.v1"](1, y=2)
-
-
 def test_register_as_decorator_and_function():
     with tw.activations.scoped():
 
@@ -294,7 +279,7 @@ def test_register_as_decorator_and_function():
         def twice(x):
             return 2 * x
 
-        assert tw.activations["twice.v1"] is twice  # an option kind: as registered
+        assert tw.activations["twice.v1"] is twice
         assert tw.activations["local:twice.v1"] is twice
         assert tw.activations.providers("twice.v1") == ["local"]
         assert tw.activations.info("twice.v1").status == "loaded"
