@@ -186,9 +186,9 @@ def _npy_header(
             )
     except BadFileError:
         raise
-    except (ValueError, OSError, EOFError, SyntaxError, TypeError) as err:
+    except Exception as err:  # numpy's header parser raises many kinds on damaged bytes
         raise _fail(
-            path, f"is not an .npy array (its header: {err})", fix, owner, written
+            path, f"is not an .npy array (its header: {err!r})", fix, owner, written
         ) from None
     if dtype.hasobject:
         raise _fail(
@@ -245,9 +245,9 @@ def read_npy(
             array: np.ndarray = np.load(f, allow_pickle=False)
         except MemoryError:
             raise _fail(file, "holds more data than fits in memory", _NPY_FIX, owner, fix) from None
-        except (ValueError, OSError, EOFError) as err:
+        except Exception as err:  # any other failure of damaged bytes, named
             raise _fail(
-                file, f"cannot be read as an .npy array ({err})", _NPY_FIX, owner, fix
+                file, f"cannot be read as an .npy array ({err!r})", _NPY_FIX, owner, fix
             ) from None
     return array
 

@@ -199,6 +199,7 @@ def decode_image(
     ``[height, width, channels]`` in [0, 255], resized to ``image_size`` (``None``: kept).
     The run saves these settings (``info["image_decoding"]``): ``predict`` decodes with them.
 
+    >>> import tensorflow as tf
     >>> png = tf.io.encode_png(tf.zeros([6, 8, 3], tf.uint8))
     >>> decode_image(png, [4, 4], "grayscale").shape.as_list()
     [4, 4, 1]

@@ -278,6 +278,7 @@ class Stream(Mapping[str, Column]):
         the shuffle buffer. The shares may differ in size by the examples of a file (file
         level) or by one (data level); ``tensorweave_train.loop.data`` evens out the steps.
 
+        >>> import tensorflow as tf
         >>> s = Stream("n", lambda order: tf.data.Dataset.from_tensor_slices(
         ...     {"x": tf.range(5)}), length=5)
         >>> [(w.sharding, len(w), [int(b[0][0]) for b in w.batches(["x"], batch_size=1)])

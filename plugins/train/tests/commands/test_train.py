@@ -94,7 +94,11 @@ def test_train_output_has_progress_lines_and_summary(
         (["evaluate", "/nonexistent/run"], 2, "/nonexistent/run does not exist"),
         (["resume", "/nonexistent/run"], 2, "/nonexistent/run does not exist"),
         (["predict", "/nonexistent/run", "--text", "x"], 2, "does not exist"),
-        (["draw", '--model.nodes.h9.inputs=["h1"]'], 4, "no node 'h9' in 'model.nodes' to override"),
+        (
+            ["draw", '--model.nodes.h9.inputs=["h1"]'],
+            4,
+            "no node 'h9' in 'model.nodes' to override",
+        ),
         (["train", "--workers", "a:1,b:2", "--task", "0"], 2, "but the strategy is 'default'"),
         (["train", "--train.strategy=multi_worker", "--task", "0"], 2, "needs both --workers"),
         (["train", "--train.strategy=multi_worker"], 2, "TF_CONFIG is not set. Fix:"),
