@@ -34,7 +34,7 @@ from tensorweave.errors import (
     TensorweaveError,
     UnknownComponentError,
 )
-from tensorweave.keywords import check_keywords
+from tensorweave.keywords import check_keywords, checks_keywords
 from tensorweave.lazy import lazy_exports
 from tensorweave.registries import CORE_VERSION as __version__
 from tensorweave.registries import (
@@ -190,6 +190,7 @@ __all__ = [
     "positive_int",
     "dimension",
     "check_keywords",
+    "checks_keywords",
     # for packs
     "lazy_exports",
 ]

@@ -32,7 +32,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from tensorweave.errors import ArgumentError
 
@@ -42,8 +42,11 @@ __all__ = [
     "keywords_of",
     "unknown_keyword",
     "check_keywords",
+    "checks_keywords",
     "component_label",
 ]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: Keras's argument names and what tensorweave calls them, in order of preference: the
 #: first one the component takes is the answer (``input_dim`` is ``vocab_size`` of a
@@ -163,6 +166,32 @@ def check_keywords(component: Any, kwargs: Mapping[str, Any], owner: str | None 
             + listed
         )
     raise ArgumentError(f"{owner or component_label(component)}: {problems}")
+
+
+def checks_keywords(function: F) -> F:
+    """Decorate a component written as a function so that a keyword it does not take gets
+    ``check_keywords``' message (Keras's name mapped, or the closest parameter) instead of
+    Python's bare ``TypeError``: what every class component gets from ``tw.Stateful``.
+    Nothing is checked on a call that works (the check runs when Python refuses one), and
+    the decorated function is what the pack registers, so the registry returns it as is.
+
+    >>> @checks_keywords
+    ... def Block(x, n_heads, *, head_dim=None): return x
+    >>> Block(1, num_heads=2)
+    Traceback (most recent call last):
+    ...
+    tensorweave.errors.ArgumentError: Block: 'num_heads' is not a parameter of Block. Keras's 'num_heads' is 'n_heads' here. Parameters: x, n_heads, head_dim.
+    """
+
+    @functools.wraps(function)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except TypeError:
+            check_keywords(function, kwargs)  # raises when a keyword is not taken
+            raise
+
+    return cast(F, checked)
 
 
 def component_label(component: Any) -> str:

@@ -424,3 +424,29 @@ def test_cli_a_gan_without_validation_data_trains_and_writes_its_summary(tmp_pat
     figures = json.loads(summary.read_text())
     assert figures["valid"] == {} and figures["epochs"] == 1
     assert "validation: none (no data)" in text
+
+
+@pytest.mark.parametrize("name", ["TransformerEncoderBlock.v1", "TransformerDecoderBlock.v1"])
+def test_python_keras_num_heads_on_a_function_component_names_n_heads(name: str) -> None:
+    """A component written as a function gets the same words as a class: Keras's name
+    mapped (``tw.checks_keywords``), not Python's bare TypeError."""
+    x = tw.Input(shape=(4, 8))
+    with pytest.raises(tw.ArgumentError, match="Keras's 'num_heads' is 'n_heads' here"):
+        tw.layers[name](x, num_heads=2, intermediate_dim=8)
+    with pytest.raises(tw.ArgumentError, match="Did you mean 'intermediate_dim'"):
+        tw.layers[name](x, n_heads=2, intermediate_dimm=8)
+
+
+def test_every_function_component_of_the_first_party_packs_checks_its_keywords() -> None:
+    """Each registered layer or model that is a plain function is ``tw.checks_keywords``'d
+    (a class gets the check from ``tw.Stateful``)."""
+    import inspect
+
+    for kind in ("layers", "models"):
+        registry = tw.registry(kind)
+        for name in registry:
+            found = registry.get(name)
+            if inspect.isfunction(found) and found.__module__.startswith(
+                ("tensorweave_layers", "tensorweave_models")
+            ):
+                assert hasattr(found, "__wrapped__"), f"{kind} {name}: add @tw.checks_keywords"

@@ -58,6 +58,7 @@ def convnext_block(
     return layer("Add.v1")(x, h * gamma, name=names(f"{prefix}_add"))
 
 
+@tw.checks_keywords
 def ConvNeXtTiny(
     x: tw.Layer | Sequence[int | None],
     *,

@@ -45,6 +45,7 @@ def _bn_leaky(x: tw.Layer, names: Any, prefix: str, momentum: float) -> tw.Layer
     return layer("Activation.v1")(h, "leaky_relu", name=names(f"{prefix}_relu"))
 
 
+@tw.checks_keywords
 def DCGANGenerator(
     x: tw.Layer | Sequence[int | None],
     *,
@@ -114,6 +115,7 @@ def DCGANGenerator(
         return finish(latent, out, names)
 
 
+@tw.checks_keywords
 def DCGANDiscriminator(
     x: tw.Layer | Sequence[int | None],
     *,

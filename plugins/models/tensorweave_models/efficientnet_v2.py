@@ -132,6 +132,7 @@ def mbconv_block(
     return h
 
 
+@tw.checks_keywords
 def EfficientNetV2B0(
     x: tw.Layer | Sequence[int | None],
     *,

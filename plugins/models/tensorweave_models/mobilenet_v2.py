@@ -95,6 +95,7 @@ def inverted_residual_block(
     return h
 
 
+@tw.checks_keywords
 def MobileNetV2(
     x: tw.Layer | Sequence[int | None],
     *,

@@ -151,6 +151,7 @@ def _resnet(
         return finish(image, out, names, weights=weights, keras_counterpart=counterpart)
 
 
+@tw.checks_keywords
 def ResNet18(
     x: tw.Layer | Sequence[int | None],
     *,
@@ -191,6 +192,7 @@ def ResNet18(
     )
 
 
+@tw.checks_keywords
 def ResNet34(
     x: tw.Layer | Sequence[int | None],
     *,
@@ -219,6 +221,7 @@ def ResNet34(
     )
 
 
+@tw.checks_keywords
 def ResNet50(
     x: tw.Layer | Sequence[int | None],
     *,
@@ -249,6 +252,7 @@ def ResNet50(
     )
 
 
+@tw.checks_keywords
 def ResNet101(
     x: tw.Layer | Sequence[int | None],
     *,

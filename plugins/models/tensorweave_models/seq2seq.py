@@ -37,6 +37,7 @@ __all__ = ["Seq2Seq", "greedy_decode", "ATTENTIONS"]
 ATTENTIONS = {"luong": "Attention.v1", "bahdanau": "AdditiveAttention.v1"}
 
 
+@tw.checks_keywords
 def Seq2Seq(
     source: tw.Layer | Sequence[int | None],
     target: tw.Layer | Sequence[int | None],

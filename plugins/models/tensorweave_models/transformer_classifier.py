@@ -23,6 +23,7 @@ from tensorweave_models.build import check_rate, finish, input_layer, layer, sco
 __all__ = ["TransformerClassifier"]
 
 
+@tw.checks_keywords
 def TransformerClassifier(
     x: tw.Layer | Sequence[int | None],
     *,

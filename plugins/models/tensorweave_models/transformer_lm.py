@@ -25,6 +25,7 @@ from tensorweave_models.build import check_rate, finish, input_layer, layer, sco
 __all__ = ["TransformerLM"]
 
 
+@tw.checks_keywords
 def TransformerLM(
     x: tw.Layer | Sequence[int | None],
     *,

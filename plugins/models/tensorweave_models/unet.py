@@ -46,6 +46,7 @@ def _double_conv(
     return h
 
 
+@tw.checks_keywords
 def UNet(
     x: tw.Layer | Sequence[int | None],
     *,

@@ -139,6 +139,7 @@ class VAEModule(tw.Module):
     kl: tw.Layer
 
 
+@tw.checks_keywords
 def VAE(
     x: tw.Layer | Sequence[int | None],
     *,

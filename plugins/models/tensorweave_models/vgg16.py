@@ -27,6 +27,7 @@ __all__ = ["VGG16"]
 BLOCKS = ((64, 2), (128, 2), (256, 3), (512, 3), (512, 3))
 
 
+@tw.checks_keywords
 def VGG16(
     x: tw.Layer | Sequence[int | None],
     *,

@@ -180,6 +180,7 @@ def fold(
     return tw.Module(inputs, output, name=full)
 
 
+@tw.checks_keywords
 def TransformerEncoderBlock(  # a registered layer, named like a class
     x: tw.Layer,
     *,
@@ -241,6 +242,7 @@ def TransformerEncoderBlock(  # a registered layer, named like a class
     return fold([x], build, name, share_state_with, options, "transformer_encoder_block")
 
 
+@tw.checks_keywords
 def TransformerDecoderBlock(  # a registered layer, named like a class
     x: tw.Layer,
     context: tw.Layer | None = None,
