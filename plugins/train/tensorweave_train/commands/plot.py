@@ -21,7 +21,7 @@ from pathlib import Path
 
 import tensorweave as tw
 from tensorweave.cli.command import EXIT_OK, UsageError
-from tensorweave_data.reading import BadFileError, read_csv
+from tensorweave_data import BadFileError, read_csv
 from tensorweave_train.commands.arguments import need_run_dir, parse_command_line, run_parser
 
 __all__ = ["cmd_plot", "read_log", "read_epochs", "panels", "svg_curves", "plot_log"]

@@ -7,7 +7,7 @@ decoded and resized exactly as training decoded them, and answers one JSON objec
 a model with several inputs takes one array per input, by name (an ``.npz`` file or a JSON
 object). The run's saved pre-processing turns it into the model's input and its
 post-processing turns the outputs into answers (class ids). A file that cannot be read
-is refused with exit code 2 naming it (``tensorweave_data.reading``); input holding NaN
+is refused with exit code 2 naming it (``tensorweave_data.read_input``); input holding NaN
 or infinite values is refused with their count, or predicted with one warning under
 ``--allow-nan``. ``--probabilities`` and ``--top-k K`` print class
 probabilities instead; several runs predict as an ensemble combined by ``--voter``;
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from tensorweave.cli.command import EXIT_OK, CommandParser, UsageError
-from tensorweave_data.reading import IMAGE_SUFFIXES, read_input
+from tensorweave_data import IMAGE_SUFFIXES, read_input
 from tensorweave_train.commands.arguments import need_run_dir, parse_command_line, run_parser
 
 __all__ = ["predict_parser", "cmd_predict"]

@@ -36,7 +36,7 @@ import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_data.reading import BadFileError, read_json
+from tensorweave_data import BadFileError, read_json
 from tensorweave_train.runs.processors import check_finite, names_files, pipeline, read_images
 
 if TYPE_CHECKING:

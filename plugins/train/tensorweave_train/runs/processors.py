@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 import tensorweave as tw
-from tensorweave_data.reading import BadFileError, image_files, read_image, read_json
+from tensorweave_data import BadFileError, image_files, read_image, read_json
 
 __all__ = [
     "Processors",

@@ -27,7 +27,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 import tensorweave.config as twc
-from tensorweave_data.reading import BadFileError, read_json
+from tensorweave_data import BadFileError, read_json
 from tensorweave_train.loop.checkpoints import Checkpointer, DamagedCheckpointError
 from tensorweave_train.loop.model import Model
 from tensorweave_train.runs.directory import CONFIG_FILE, RunDirError, resolve_run
