@@ -50,6 +50,8 @@ from tensorweave_data.files.streaming import (
     Stream,
     check_choice,
     expand_paths,
+    file_dataset,
+    held_out,
 )
 
 __all__ = ["table", "infer_type", "TYPES", "MISSING"]
@@ -240,33 +242,15 @@ def table(
         return rows.enumerate().map(lambda i, row: (path, i, dict(zip(header, row, strict=True))))
 
     def in_valid(path: tf.Tensor, i: tf.Tensor) -> tf.Tensor:
-        key = tf.strings.join(
-            [str(seed), tf.strings.split(path, os.sep)[-1], tf.strings.as_string(i)], ":"
-        )
-        return tf.strings.to_hash_bucket_fast(key, 10_000) < int(float(validation_split) * 10_000)
+        return held_out(path, i, seed=seed, validation_split=validation_split)
 
     def rows_of(split_files: Sequence[str], keep: str | None) -> Any:
         def examples(order: int | None) -> tf.data.Dataset:
-            names = list(split_files)
-            if order is not None:
-                names = [names[i] for i in np.random.default_rng(order).permutation(len(names))]
-            ds = tf.data.Dataset.from_tensor_slices(
-                tf.constant(names, tf.string, shape=[len(names)])
+            ds = file_dataset(
+                split_files,
+                order,
+                (lambda p: _parquet_rows(p, selected, kinds, header)) if parquet else read_csv,
             )
-            if parquet:
-                ds = ds.interleave(
-                    lambda p: _parquet_rows(p, selected, kinds, header),
-                    cycle_length=min(len(names), 4),
-                    num_parallel_calls=AUTOTUNE,
-                    deterministic=True,
-                )
-            else:
-                ds = ds.interleave(
-                    read_csv,
-                    cycle_length=min(len(names), 4),
-                    num_parallel_calls=AUTOTUNE,
-                    deterministic=True,
-                )
             if keep is not None:
                 ds = ds.filter(lambda p, i, r: in_valid(p, i) == (keep == "valid"))
             ds = ds.map(lambda p, i, r: r)

@@ -44,6 +44,8 @@ from tensorweave_data.files.streaming import (
     Stream,
     check_choice,
     expand_paths,
+    file_dataset,
+    held_out,
 )
 
 __all__ = ["text_folder", "text_lines", "TOKENIZERS"]
@@ -235,24 +237,11 @@ def text_lines(
         return cut.enumerate().map(lambda i, w: (path, i, w))
 
     def in_valid(path: tf.Tensor, i: tf.Tensor) -> tf.Tensor:
-        name = tf.strings.split(path, os.sep)[-1]  # the same split wherever the files are
-        key = tf.strings.join([str(seed), name, tf.strings.as_string(i // _BLOCK)], ":")
-        return tf.strings.to_hash_bucket_fast(key, 10_000) < int(float(validation_split) * 10_000)
+        return held_out(path, i // _BLOCK, seed=seed, validation_split=validation_split)
 
     def stream(split: str, split_files: list[str], keep: str | None) -> Stream:
         def examples(order: int | None) -> tf.data.Dataset:
-            names = list(split_files)
-            if order is not None:
-                names = [names[i] for i in np.random.default_rng(order).permutation(len(names))]
-            ds = tf.data.Dataset.from_tensor_slices(
-                tf.constant(names, tf.string, shape=[len(names)])
-            )
-            ds = ds.interleave(
-                windows,
-                cycle_length=max(1, min(len(names), 4)),
-                num_parallel_calls=AUTOTUNE,
-                deterministic=True,
-            )
+            ds = file_dataset(split_files, order, windows)
             if keep is not None:
                 ds = ds.filter(lambda p, i, w: in_valid(p, i) == (keep == "valid"))
             return ds.map(lambda p, i, w: {"x": w[:-1], "y": w[1:]})

@@ -35,7 +35,6 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
@@ -46,6 +45,8 @@ from tensorweave_data.files.streaming import (
     Stream,
     check_choice,
     expand_paths,
+    file_dataset,
+    held_out,
     tf_message,
 )
 
@@ -163,25 +164,11 @@ def tfrecord(
         return ds.enumerate().map(lambda i, r: (path, i, r))
 
     def in_valid(path: tf.Tensor, i: tf.Tensor) -> tf.Tensor:
-        key = tf.strings.join(
-            [str(seed), tf.strings.split(path, os.sep)[-1], tf.strings.as_string(i)], ":"
-        )
-        return tf.strings.to_hash_bucket_fast(key, 10_000) < int(float(validation_split) * 10_000)
+        return held_out(path, i, seed=seed, validation_split=validation_split)
 
     def stream(split: str, split_files: list[str], keep: str | None) -> Stream:
         def examples(order: int | None) -> tf.data.Dataset:
-            names = list(split_files)
-            if order is not None:
-                names = [names[i] for i in np.random.default_rng(order).permutation(len(names))]
-            ds = tf.data.Dataset.from_tensor_slices(
-                tf.constant(names, tf.string, shape=[len(names)])
-            )
-            ds = ds.interleave(
-                records,
-                cycle_length=max(1, min(len(names), 4)),
-                num_parallel_calls=AUTOTUNE,
-                deterministic=True,
-            )
+            ds = file_dataset(split_files, order, records)
             if keep is not None:
                 ds = ds.filter(lambda p, i, r: in_valid(p, i) == (keep == "valid"))
             return ds.map(lambda p, i, r: parse(r), num_parallel_calls=AUTOTUNE, deterministic=True)
