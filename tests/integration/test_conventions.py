@@ -10,23 +10,21 @@ is released: an old spelling is renamed, not kept as an alias (CHANGELOG.md reco
 from __future__ import annotations
 
 import inspect
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import tensorweave as tw
 
-#: the distributions this repository ships
+#: the distributions this repository ships (every pack folder, first-party and contrib)
+ROOT = Path(__file__).resolve().parents[2]
 PACKS = {
-    "tensorweave-layers",
-    "tensorweave-losses",
-    "tensorweave-rnn",
-    "tensorweave-data",
-    "tensorweave-train",
-    "tensorweave-store",
-    "tensorweave-keras",
-    "tensorweave-template",
-    "tensorweave-conflict-demo",
+    tomllib.loads(p.read_text())["project"]["name"]
+    for p in sorted(
+        [*ROOT.glob("plugins/*/pyproject.toml"), *ROOT.glob("contrib/*/pyproject.toml")]
+    )
 }
 
 #: names other libraries (or older versions of these packs) use -> the one vocabulary
