@@ -7,7 +7,7 @@ convolution, squeeze-and-excitation, 1x1 projection), swish activations, batch n
 momentum ``0.9``, and residual connections with *stochastic depth* (a whole example's
 residual branch dropped at training time, at a rate growing with depth up to
 ``drop_connect_rate``), a 1x1 convolution to 1280 channels, and the top (with a dropout of
-``dropout_rate``). ``include_preprocessing`` (Keras's default) rescales pixels in
+``dropout``). ``include_preprocessing`` (Keras's default) rescales pixels in
 ``[0, 255]`` and normalizes them with ImageNet's statistics. Layer names are Keras's
 (``block1a_project_conv``…), so ``from_keras`` loads its weights.
 
@@ -142,7 +142,7 @@ def EfficientNetV2B0(
     pooling: str | None = None,
     classes: int = 1000,
     classifier_activation: Any = "softmax",
-    dropout_rate: float = 0.2,
+    dropout: float = 0.2,
     drop_connect_rate: float = 0.2,
     name: str | None = None,
 ) -> tw.Module:
@@ -154,14 +154,14 @@ def EfficientNetV2B0(
             with ImageNet's statistics (other channel counts: to ``[-1, 1]``), as Keras.
         include_top, weights, pooling, classes, classifier_activation: as ``ResNet50``'s
             (Keras's ``efficientnetv2-b0.h5`` loads with ``weights=``).
-        dropout_rate: the dropout before the top's dense layer.
+        dropout: the dropout before the top's dense layer.
         drop_connect_rate: the largest stochastic-depth rate (the last block's).
         name: the module's name (default ``"efficientnetv2-b0"``).
     """
     with scope("EfficientNetV2B0", name, "efficientnetv2-b0") as names:
         who = names.who
         head = Head.checked(who, include_top, pooling, classes, classifier_activation)
-        dropout_rate = check_rate(dropout_rate, who, "dropout_rate")
+        dropout = check_rate(dropout, who, "dropout")
         drop_connect_rate = check_rate(drop_connect_rate, who, "drop_connect_rate")
         image = input_layer(x, who, rank=4, what="images [batch, height, width, channels]")
         h = image
@@ -190,9 +190,9 @@ def EfficientNetV2B0(
         h = _act(_bn(h, names, "top_bn"), names, "top_activation")
 
         def top_dropout(pooled: tw.Layer) -> tw.Layer:
-            if not dropout_rate:
+            if not dropout:
                 return pooled
-            return layer("Dropout.v1")(pooled, dropout_rate, name=names("top_dropout"))
+            return layer("Dropout.v1")(pooled, dropout, name=names("top_dropout"))
 
         out = image_head(h, names, head, before_dense=top_dropout)
         from tensorweave_models.heads import keras_application

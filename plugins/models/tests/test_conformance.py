@@ -101,7 +101,7 @@ TENSORWEAVE_CASES = [
     ),
     Case(
         models("EfficientNetV2B0.v1"),
-        {"classes": 3, "dropout_rate": 0.0, "drop_connect_rate": 0.0},
+        {"classes": 3, "dropout": 0.0, "drop_connect_rate": 0.0},
         inputs=[IMAGE],
         kind="models",
         factory=inference("EfficientNetV2B0.v1"),
