@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from tensorweave.config.errors import ConfigError, join_path
-from tensorweave.config.graphs import NODE_KEYS, is_graph_block
+from tensorweave.config.graph_nodes import NODE_KEYS, is_graph_block
 from tensorweave.config.promises import META_KEYS, is_promise, promise_params
 from tensorweave.config.resolve import validate
 from tensorweave.config.resolver import Block, Plan, registered

@@ -31,6 +31,7 @@ from typing import Any
 
 from tensorweave.config import graphs
 from tensorweave.config.errors import ConfigError, Problems, join_path
+from tensorweave.config.graph_checks import check_graph
 from tensorweave.config.promises import META_KEYS, is_promise, promise_kind, promise_params
 from tensorweave.config.resolver import SETTINGS, Block, CheckedStep, Plan, Section, lookup
 from tensorweave.config.schema import (
@@ -70,7 +71,7 @@ class Resolver:
         if found is not None:
             self.check_promise(node, path)
         elif graphs.is_graph_block(node):
-            graphs.check_graph(self, node, path)
+            check_graph(self, node, path)
         elif isinstance(node, Mapping):
             for k, v in node.items():
                 if not path and k in self.sections:
@@ -327,7 +328,7 @@ def resolve(cfg: Mapping[str, Any]) -> Any:
 def resolve_graph(block: Mapping[str, Any], path: str = "") -> graphs.ConfigGraph:
     """Validate then build one graph block (as ``resolve`` does for each in a config)."""
     r = Resolver()
-    graphs.check_graph(r, block, path)
+    check_graph(r, block, path)
     if r.errors:
         raise ConfigError(Problems(dict.fromkeys(r.errors), causes=r.causes))
     return graphs.build_graph(Resolver(Plan(block, r.blocks.values())), block, path)

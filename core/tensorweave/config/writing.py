@@ -51,7 +51,7 @@ import numpy as np
 import tensorflow as tf
 
 from tensorweave.config.errors import ConfigError, join_path
-from tensorweave.config.graphs import layer_keywords
+from tensorweave.config.graph_nodes import layer_keywords
 from tensorweave.config.resolver import lookup
 from tensorweave.errors import TensorweaveError
 from tensorweave.graph import Input, Lambda, Layer, Lifted, Module
