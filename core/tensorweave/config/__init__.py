@@ -39,10 +39,11 @@ from tensorweave.config.loading import (
     parse_value,
 )
 from tensorweave.config.promises import is_promise, promise_kind
+from tensorweave.config.registered import registered_name
 from tensorweave.config.resolve import build, resolve, resolve_graph, validate
 from tensorweave.config.resolver import Block, CheckedStep, Plan, Section, lookup, registered
 from tensorweave.config.schema import Param, check_type, params_of
-from tensorweave.config.writing import Configurable, graph_block, promise_of, registered_name
+from tensorweave.config.writing import Configurable, graph_block, promise_of
 
 __all__ = [
     "Block",

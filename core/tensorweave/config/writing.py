@@ -44,7 +44,7 @@ model.nodes.y | Lambda 'y' applies <lambda>, which no installed
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -52,22 +52,12 @@ import tensorflow as tf
 
 from tensorweave.config.errors import ConfigError, join_path
 from tensorweave.config.graph_nodes import layer_keywords
-from tensorweave.config.resolver import lookup
+from tensorweave.config.registered import NO_CONFIG_FORM_FIX, registered_name
+from tensorweave.config.writing_ops import lambda_op_node, lifted_node
 from tensorweave.errors import TensorweaveError
 from tensorweave.graph import Input, Lambda, Layer, Lifted, Module
-from tensorweave.graph.lift import Slot
-from tensorweave.graph.ops import apply_op, op_path
-from tensorweave.registries import kinds, registry
 
-__all__ = ["Configurable", "registered_name", "promise_of", "graph_block"]
-
-_USABLE = ("available", "loaded")
-_MAX_CONSTANT = 65536  # the values of an array written in a config as data
-_FIX = (
-    "Fix: build it from registered components (tw.layers[...], tw.losses[...]), register "
-    "your own (an entry point, or tw.registry(kind).register(name, obj)), or save the "
-    "weights alone (tf.train.Checkpoint)."
-)
+__all__ = ["Configurable", "promise_of", "graph_block"]
 
 
 class Configurable:
@@ -96,35 +86,6 @@ class Configurable:
         """The positional and keyword arguments this object was made with."""
         args, kwargs = self._tw_init_args
         return tuple(args), dict(kwargs)
-
-
-def registered_name(obj: Any, among: Iterable[str] | None = None) -> tuple[str, str] | None:
-    """``(kind, name)`` of the registered component that is ``obj`` (or whose plain
-    ``.function`` is ``obj``: a pack's dual-use loss), looking only at the kinds ``among``
-    (default every kind); ``None`` when no installed pack offers it. Only candidates of the
-    same name are imported. The name is qualified (``"dist:Name.v1"``) when several
-    distributions offer it.
-
-    >>> import tensorweave as tw
-    >>> registered_name(tw.Lambda, ["layers"])
-    ('layers', 'Lambda.v1')
-    """
-    wanted = getattr(obj, "__name__", None)
-    if not isinstance(wanted, str):
-        return None
-    for kind in sorted(kinds()) if among is None else among:
-        reg = registry(kind)
-        for info in reg.infos():
-            attr = info.target.rpartition(":")[2].rpartition(".")[2]
-            if info.status not in _USABLE or attr != wanted:
-                continue
-            found = lookup(kind, info.qualified_name, "", [])  # a broken one is not it
-            if found is None:
-                continue
-            if found is obj or getattr(found, "function", None) is obj:
-                several = len(reg.providers(info.name)) > 1
-                return kind, info.qualified_name if several else info.name
-    return None
 
 
 def promise_of(obj: Any, path: str = "") -> dict[str, Any]:
@@ -214,13 +175,13 @@ class _Writer:
         elif isinstance(layer, Module):
             spec = {"inputs": inputs, "module": self._module(layer, where)}
         elif isinstance(layer, Lifted):
-            spec = self._lifted(layer, inputs, where)
-        elif isinstance(layer, Lambda) and self._lambda_op(layer, inputs, where) is not None:
-            spec = self._lambda_op(layer, inputs, where) or {}
+            spec = lifted_node(self, layer, inputs, where)
+        elif isinstance(layer, Lambda) and lambda_op_node(self, layer, inputs, where) is not None:
+            spec = lambda_op_node(self, layer, inputs, where) or {}
         elif isinstance(layer, Lambda):
             label = getattr(layer.fn, "__name__", repr(layer.fn))
             message = f"Lambda {layer.name!r} applies {label}, which no installed pack registers."
-            self.errors.append((where, f"{message} {_FIX}"))
+            self.errors.append((where, f"{message} {NO_CONFIG_FORM_FIX}"))
             spec = {}
         else:
             spec = {**self.promise(layer, where, n_inputs=len(inputs)), "inputs": inputs}
@@ -270,92 +231,6 @@ class _Writer:
             "nodes": writer.nodes,
         }
 
-    def _op(
-        self,
-        function: Any,
-        call_args: Iterable[Any],
-        call_kwargs: Mapping[str, Any],
-        inputs: list[str],
-        where: str,
-    ) -> dict[str, Any] | None:
-        """An ``Op.v1`` node applying ``function`` (an op a config may name), or ``None``."""
-        path = op_path(function)
-        found = registered_name(apply_op, ["layers"]) if path is not None else None
-        if found is None:
-            return None
-        args = [self._op_data(a, where) for a in call_args]
-        kwargs = {k: self._op_data(v, join_path(where, k)) for k, v in call_kwargs.items()}
-        spec: dict[str, Any] = {f"@{found[0]}": found[1], "function": path, "inputs": inputs}
-        if args != [{"input": i} for i in range(len(inputs))]:
-            spec["args"] = args
-        if kwargs:
-            spec["kwargs"] = kwargs
-        return spec
-
-    def _lambda_op(self, layer: Lambda, inputs: list[str], where: str) -> dict[str, Any] | None:
-        """A ``Lambda`` of an op a config may name, given only the op's keywords."""
-        own = set(layer._tw_init_args[1]) - {"name", "share_state_with"}
-        if own - set(layer._fn_kwargs) or op_path(layer.fn) is None:
-            return None
-        slots = [Slot(i) for i in range(len(inputs))]
-        return self._op(layer.fn, slots, layer._fn_kwargs, inputs, where)
-
-    def _op_data(self, value: Any, where: str) -> Any:
-        """An argument of an op as data: an input, a constant, a variable's shape."""
-        if isinstance(value, Slot):
-            return {"input": value.index}
-        if isinstance(value, list | tuple):
-            return [self._op_data(v, where) for v in value]
-        if isinstance(value, tf.Variable):
-            shape = value.shape.as_list()
-            return {"variable": shape, "dtype": value.dtype.name, "trainable": value.trainable}
-        if isinstance(value, np.ndarray | tf.Tensor):
-            array = np.asarray(value)
-            if array.size > _MAX_CONSTANT:
-                self.errors.append(
-                    (
-                        where,
-                        f"a constant of {array.size} values is too large to write in a "
-                        f"config (at most {_MAX_CONSTANT}). Fix: make it a variable "
-                        "(tf.Variable: its value goes to the checkpoint) or a layer's weight.",
-                    )
-                )
-                return None
-            return {"array": array.tolist(), "dtype": array.dtype.name}
-        return self.value(value, where)
-
-    def _lifted(self, node: Lifted, inputs: list[str], where: str) -> dict[str, Any]:
-        found = registered_name(node.function)
-        label = getattr(node.function, "__name__", repr(node.function))
-        if found is None:
-            op = self._op(node.function, node.call_args, node.call_kwargs, inputs, where)
-            if op is not None:
-                return op
-            module = getattr(node.function, "__module__", "") or ""
-            why = (
-                "a TensorFlow function a config may not name (only the tensor ops of tf, "
-                "tf.math, tf.nn, tf.linalg, tf.signal, tf.sparse, tf.strings, tf.random, "
-                "tf.image, tf.bitwise: no py_function, print, io)"
-                if module.startswith("tensorflow")
-                else "which no installed pack registers"
-            )
-            self.errors.append(
-                (where, f"{type(node).__name__} {node.name!r} applies {label}, {why}. {_FIX}")
-            )
-            return {}
-        positional = [a.index if isinstance(a, Slot) else None for a in node.call_args]
-        if positional != list(range(len(inputs))) or len(node.options) != len(node.call_kwargs):
-            self.errors.append(
-                (
-                    where,
-                    f"{node.name!r} ({found[1]}) takes layers by keyword or mixed with "
-                    "values, which a config node cannot pass. Fix: pass the layers first.",
-                )
-            )
-            return {}
-        options = {k: self.value(v, join_path(where, k)) for k, v in node.options.items()}
-        return {f"@{found[0]}": found[1], "inputs": inputs, **options}
-
     def promise(self, obj: Any, where: str, *, n_inputs: int = 0) -> dict[str, Any]:
         """The promise of ``obj`` (a layer skips its first ``n_inputs`` layer arguments)."""
         cls = type(obj)
@@ -363,7 +238,9 @@ class _Writer:
         found = registered_name(cls, among)
         if found is None:
             what = f"{cls.__name__} {obj.name!r}" if isinstance(obj, Layer) else cls.__name__
-            self.errors.append((where, f"{what} is a class no installed pack registers. {_FIX}"))
+            self.errors.append(
+                (where, f"{what} is a class no installed pack registers. {NO_CONFIG_FORM_FIX}")
+            )
             return {}
         args, kwargs = obj._tw_init_args
         own = getattr(obj, "config_arguments", None)
@@ -449,7 +326,7 @@ class _Writer:
             (
                 where,
                 f"{type(value).__name__} {value!r} is not plain data nor a registered "
-                f"component. {_FIX}",
+                f"component. {NO_CONFIG_FORM_FIX}",
             )
         )
         return None

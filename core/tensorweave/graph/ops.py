@@ -284,9 +284,6 @@ def op_path(fn: Any) -> str | None:
     return path if config_op(path) is fn else None
 
 
-_MAX_CONSTANT = 65536  # elements of an array a config writes as data
-
-
 def _from_data(value: Any, inputs: Sequence[Layer]) -> Any:
     if isinstance(value, list):
         return [_from_data(v, inputs) for v in value]
