@@ -34,6 +34,7 @@ from tensorweave_train.callbacks.progress import Progress
 from tensorweave_train.callbacks.stop_on_nan import StopOnNaN
 from tensorweave_train.loop.checkpoints import writing_for
 from tensorweave_train.loop.nonfinite import non_finite
+from tensorweave_train.runs import determinism
 from tensorweave_train.runs.cluster import Cluster
 from tensorweave_train.runs.directory import (
     RunDirError,
@@ -49,6 +50,7 @@ from tensorweave_train.runs.job import (
     build_data,
     build_job,
     check_settings,
+    settings_of,
     validate_config,
 )
 from tensorweave_train.runs.processors import Processors
@@ -210,6 +212,8 @@ def _fit(
         "valid": {k: float(v) for k, v in final.items()},
         "history": [dict(h) for h in history],
         "stopped": history.state.stop_reason or None,
+        "seed": settings.seed,
+        "deterministic": settings.deterministic,
         **dist.summary(),
         # what on_error = "skip" skipped (only when it did): {"scan": 1, "train": 2}
         **({"skipped": skipped} if (skipped := skipped_records(job, splits)) else {}),
@@ -302,6 +306,23 @@ def train_job(
     # every problem of the config at once, before anything is built; validated once: the
     # plan builds the data and the job and fills the config
     plan = validate_config(cfg, paths_outside=paths_outside)
+    turned_on = determinism.apply(settings_of(plan, "train"))  # before anything is built
+    try:
+        return _train_planned(plan, cfg, run_dir, source, progress, out, overwrite, paths_outside)
+    finally:
+        determinism.restore(turned_on)
+
+
+def _train_planned(
+    plan: twc.Plan,
+    cfg: Mapping[str, Any],
+    run_dir: str | Path | None,
+    source: str | Path | None,
+    progress: bool | None,
+    out: Print,
+    overwrite: bool,
+    paths_outside: bool,
+) -> dict[str, Any]:
     data = None if _serving(cfg) else build_data(plan)  # before a strategy starts servers
     dist = job_distribution(plan)  # before TensorFlow runs anything else
     if dist.serves:
@@ -386,6 +407,21 @@ def resume_job(
         )
     # once: the plan builds the job and fills the config
     plan = validate_config(cfg, paths_outside=paths_outside)
+    turned_on = determinism.apply(settings_of(plan, "train"))  # before anything is built
+    try:
+        return _resume_planned(run, plan, overrides, progress, out, paths_outside)
+    finally:
+        determinism.restore(turned_on)
+
+
+def _resume_planned(
+    run: Run,
+    plan: twc.Plan,
+    overrides: Sequence[str] | Mapping[str, Any],
+    progress: bool | None,
+    out: Print,
+    paths_outside: bool,
+) -> dict[str, Any]:
     dist = job_distribution(plan)
     with RunLock(run.path):
         with dist.scope():
