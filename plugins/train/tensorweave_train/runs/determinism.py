@@ -29,6 +29,8 @@ import numpy as np
 
 __all__ = ["seed_everything", "make_deterministic", "op_determinism", "apply", "restore"]
 
+_CLUSTER = ("multi_worker", "parameter_server")  # strategies of several processes
+
 
 def seed_everything(seed: int) -> None:
     """Seed Python's ``random``, numpy's global generator and TensorFlow's global seed."""
@@ -59,11 +61,29 @@ def make_deterministic(seed: int) -> None:
 
 def apply(settings: Any) -> bool:
     """Seed a job from its ``[train]`` ``settings`` (a ``TrainSettings``), and with
-    ``settings.deterministic`` turn op determinism on. Returns whether this call turned it
-    on (give that to ``restore`` when the job is done)."""
+        ``settings.deterministic`` turn op determinism on. Returns whether this call turned it
+        on (give that to ``restore`` when the job is done). A strategy of several processes
+    (``multi_worker``, ``parameter_server``) is refused with ``deterministic``: a
+    ``ConfigError`` at ``train.deterministic`` (their all-reduce order is not fixed)."""
     if not getattr(settings, "deterministic", False):
         seed_everything(settings.seed)
         return False
+    strategy = str(getattr(settings, "strategy", "default"))
+    if strategy in _CLUSTER:
+        import tensorweave.config as twc
+
+        raise twc.ConfigError(
+            [
+                (
+                    "train.deterministic",
+                    f"is for one process, not strategy = {strategy!r}: the workers' "
+                    "all-reduce sums in the order gradients arrive, so no run of several "
+                    "workers repeats bit for bit (docs/reproducibility.md). Fix: "
+                    "deterministic = false on several workers (seeds are still set), or "
+                    'strategy = "default" / "mirrored" for a bit-exact run',
+                )
+            ]
+        )
     was_on = op_determinism()
     make_deterministic(settings.seed)
     return not was_on

@@ -54,3 +54,12 @@ def test_apply_seeds_python_numpy_and_tensorflow() -> None:
 def test_summary_records_deterministic_false_by_default(digits_run: Path) -> None:
     summary = json.loads((digits_run / "summary.json").read_text())
     assert summary["deterministic"] is False and summary["seed"] == 0
+
+
+def test_deterministic_is_refused_on_several_workers() -> None:
+    import tensorweave.config as twc
+    from tensorweave_train.runs.job import TrainSettings
+
+    with pytest.raises(twc.ConfigError, match=r"train.deterministic: is for one process"):
+        determinism.apply(TrainSettings(deterministic=True, strategy="multi_worker"))
+    assert not determinism.op_determinism()
