@@ -191,6 +191,12 @@ def cmd_verify(argv: Sequence[str]) -> int:
         return 0
     for line in changes.lines():
         print(line)
+    if changes and changes.new and len(changes.missing) == len(recorded.files):
+        print(
+            f"note: none of the recorded files is read now; a config's relative paths are "
+            f"read from the working directory ({Path.cwd()}): run verify where the run was "
+            "trained"
+        )
     if changes:
         print(
             f"{args.target}: {len(changes.changed)} changed, {len(changes.missing)} missing, "

@@ -87,6 +87,21 @@ def test_a_run_records_the_files_it_read(trained: Path, capsys: pytest.CaptureFi
         cmd_verify([str(trained / "nowhere")])
 
 
+def test_relative_paths_read_from_elsewhere_are_explained(
+    trained: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    (tmp_path / "shards").mkdir()
+    _shard(tmp_path / "shards" / "other.csv", 4)
+    monkeypatch.chdir(tmp_path)
+    assert cmd_verify([str(trained / "run")]) == 1
+    out = capsys.readouterr().out
+    assert f"new      {tmp_path / 'shards' / 'other.csv'}" in out
+    assert "note: none of the recorded files is read now" in out
+
+
 @pytest.mark.slow
 def test_changed_missing_and_new_files_are_reported_and_warned_on_resume(
     trained: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
