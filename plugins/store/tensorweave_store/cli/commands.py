@@ -116,6 +116,10 @@ def _runs_list(argv: list[str]) -> int:
         return 0
     cols = [c.strip() for c in args.columns.split(",")] if args.columns else []
     print(runs_table(runs, cols))
+    if built is not None:  # which version each was built with
+        print(f"\nbuilt with {built}:")
+        for r in runs:
+            print(f"  run {r.id} ({r.name}): {', '.join(built.matched(r.providers, r.versions))}")
     return 0
 
 

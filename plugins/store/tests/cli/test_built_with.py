@@ -80,6 +80,7 @@ def test_runs_and_models_built_with_a_range(store, store_url, two_versions, caps
     )
     assert code == 0
     assert "layers-0.1.0" in out and "layers-0.2.0" not in out
+    assert f"run {old} (layers-0.1.0): tensorweave-layers 0.1.0" in out
     code, out, _ = _cli(
         capsys,
         "runs",
