@@ -76,6 +76,7 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_a_run_records_the_files_it_read(trained: Path, capsys: pytest.CaptureFixture[str]) -> None:
     manifest = json.loads((trained / "run" / "data_manifest.json").read_text())
     paths = [f["path"] for f in manifest["files"]]
@@ -87,6 +88,7 @@ def test_a_run_records_the_files_it_read(trained: Path, capsys: pytest.CaptureFi
         cmd_verify([str(trained / "nowhere")])
 
 
+@pytest.mark.slow
 def test_relative_paths_read_from_elsewhere_are_explained(
     trained: Path,
     tmp_path: Path,

@@ -125,6 +125,7 @@ def test_unknown_names_get_the_closest_match_and_nothing_is_written(pack, config
     assert not new.exists()
 
 
+@pytest.mark.slow
 def test_json_config_in_a_real_process(pack, tmp_path):
     cfg = {"model": {"nodes": {"a": {"@activations": "twup_scale.v1", "factor": 3}}}}
     source = tmp_path / "job.json"

@@ -64,6 +64,7 @@ def _cli(capsys, *argv):
     return code, out, err
 
 
+@pytest.mark.slow
 def test_runs_and_models_built_with_a_range(store, store_url, two_versions, capsys):
     old, new = two_versions
     ids = lambda spec: [  # noqa: E731
