@@ -1,4 +1,5 @@
-"""The pack's commands: ``tensorweave data show CONFIG|DATASET``.
+"""The pack's commands: ``tensorweave data show CONFIG|DATASET``, ``tensorweave data verify
+CONFIG|RUN``.
 
 Added to the ``tensorweave`` command line through the core hook ``tensorweave_add_commands``
 (this module is a ``tensorweave.plugins`` entry point, so it stays light: TensorFlow and the
@@ -9,9 +10,10 @@ config, 4 invalid config::
 
     tensorweave data show image_folder.v1 --directory data/shapes -o grid.png
     tensorweave data show my.toml --samples 5 --no-count
+    tensorweave data verify runs/RUN       # its files changed since it read them? (exit 1)
 
 >>> sorted(COMMANDS), sorted(ACTIONS)
-(['data'], ['show'])
+(['data'], ['show', 'verify'])
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ def _lazy(module: str, function: str) -> Command:
 
 ACTIONS: dict[str, tuple[Command, str]] = {
     "show": (_lazy("show", "cmd_show"), "fields, sizes, class counts and samples of a dataset"),
+    "verify": (
+        _lazy("verify", "cmd_verify"),
+        "re-read a run's data files: which changed, went missing or are new",
+    ),
 }
 
 
@@ -58,7 +64,10 @@ def _data(argv: list[str]) -> int:
 
 
 COMMANDS: dict[str, tuple[Command, str]] = {
-    "data": (_data, "look at a dataset: tensorweave data show CONFIG|DATASET"),
+    "data": (
+        _data,
+        "look at a dataset (data show CONFIG|DATASET), check a run's files (data verify RUN)",
+    ),
 }
 
 

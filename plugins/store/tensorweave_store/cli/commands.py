@@ -6,13 +6,15 @@ TensorFlow load only when a command runs). Every command takes ``--store URL`` (
 ``TENSORWEAVE_STORE``, else ``runs/tensorweave-store.db``)::
 
     tensorweave runs list [--where "val_accuracy>0.95"] [--tag T] [--status S] [--limit N]
+                          [--built-with "tensorweave-layers<0.2"]
     tensorweave runs show RUN                    # RUN: id, run directory or name
     tensorweave runs compare RUN RUN [...] [-o curves.png]
     tensorweave runs tag RUN TAG [...]
     tensorweave runs rm RUN [...]
     tensorweave runs sync RUN [...]              # what a run kept while the store was away
     tensorweave models register RUN NAME [--stage S] [--tag T]
-    tensorweave models list | show NAME[@VERSION] | stage NAME@VERSION STAGE | tag NAME@VERSION T
+    tensorweave models list [--built-with "tensorweave-layers<0.2"]
+    tensorweave models show NAME[@VERSION] | stage NAME@VERSION STAGE | tag NAME@VERSION T
     tensorweave datasets list | show NAME[@VERSION]
 
 Exit codes as ``tensorweave train``: 0 success, 1 failure (a store error, with its fix),
@@ -60,6 +62,13 @@ def _parser(command: str, action: str, description: str = "") -> CommandParser:
         p.add_argument("--name", help="runs of this name")
         p.add_argument("--limit", type=int, help="at most N runs (newest first)")
         p.add_argument("--columns", help="figures to show, comma-separated")
+    if action == "list" and command in ("runs", "models"):
+        p.add_argument(
+            "--built-with",
+            metavar="DIST SPECIFIER",
+            help=f"only the {command} built with these versions of a pack (a component it "
+            'provided), e.g. "tensorweave-layers<0.2"',
+        )
     return p
 
 
@@ -87,18 +96,30 @@ def _sub(argv: list[str], command: str, actions: dict[str, Callable[..., int]]) 
 # -- runs -------------------------------------------------------------------------------------
 def _runs_list(argv: list[str]) -> int:
     from tensorweave_store.cli.report import runs_table
+    from tensorweave_store.runs.filters import parse_built_with
 
     args = _parser("runs", "list", "List recorded runs, newest first.").parse_args(argv)
+    built = parse_built_with(args.built_with) if args.built_with else None  # before the store
     store = _store(args)
     where = list(args.where) + [c if "=" in c else f"{c}=" for c in args.config]
     runs = store.runs(
-        where=where, tags=args.tag, status=args.status, name=args.name, limit=args.limit
+        where=where,
+        tags=args.tag,
+        status=args.status,
+        name=args.name,
+        limit=None if built else args.limit,
     )
+    if built is not None:
+        runs = [r for r in runs if built.holds(r.providers, r.versions)][: args.limit or None]
     if not runs:
         print(f"no runs match in {store.display_url}")
         return 0
     cols = [c.strip() for c in args.columns.split(",")] if args.columns else []
     print(runs_table(runs, cols))
+    if built is not None:  # which version each was built with
+        print(f"\nbuilt with {built}:")
+        for r in runs:
+            print(f"  run {r.id} ({r.name}): {', '.join(built.matched(r.providers, r.versions))}")
     return 0
 
 
@@ -206,9 +227,13 @@ def _models_register(argv: list[str]) -> int:
 
 def _models_list(argv: list[str]) -> int:
     from tensorweave_store.cli.report import table
+    from tensorweave_store.runs.filters import parse_built_with
 
     args = _parser("models", "list", "Every model name and its versions.").parse_args(argv)
+    built = parse_built_with(args.built_with) if args.built_with else None  # before the store
     store = _store(args)
+    if built is not None:
+        return _models_built_with(store, built)
     rows = []
     for name, versions in store.models():
         stages = ", ".join(f"{v.stage}={v.version}" for v in versions if v.stage) or "-"
@@ -243,6 +268,23 @@ def _models_list(argv: list[str]) -> int:
             ],
         )
     )
+    return 0
+
+
+def _models_built_with(store: Any, built: Any) -> int:
+    """``models list --built-with``: every version built with the range, one per row."""
+    from tensorweave_store.cli.report import table
+    from tensorweave_store.versions.models import versions_built_with
+
+    found = versions_built_with(store, built)
+    if not found:
+        print(f"no model version in {store.display_url} was built with {built}")
+        return 0
+    rows = [
+        [mv.ref, mv.stage or "-", mv.run_id if mv.run_id is not None else "-", ", ".join(m)]
+        for mv, m in found
+    ]
+    print(table(rows, ["model", "stage", "from run", "built with"]))
     return 0
 
 

@@ -35,12 +35,14 @@ from tensorweave_store.db.urls import parse_ref
 from tensorweave_store.errors import ModelNotFoundError, StoreError
 from tensorweave_store.names import check_name, check_relative, check_sha, inside
 from tensorweave_store.protocol import StoreLike
+from tensorweave_store.runs.filters import BuiltWith, parse_built_with
 
 __all__ = [
     "ModelVersion",
     "register",
     "get_version",
     "list_models",
+    "versions_built_with",
     "set_stage",
     "tag_version",
     "materialize",
@@ -278,6 +280,23 @@ def list_models(store: StoreLike) -> list[tuple[str, list[ModelVersion]]]:
     with store.engine.connect() as conn:
         names = list(conn.execute(sa.select(S.models.c.name).order_by(S.models.c.name)).scalars())
         return [(n, [_row_to_version(n, r) for r in _versions(conn, n)]) for n in names]
+
+
+def versions_built_with(
+    store: StoreLike, built_with: BuiltWith | str
+) -> list[tuple[ModelVersion, list[str]]]:
+    """Every model version whose run was built with a distribution in a version range
+    (``--built-with "tensorweave-layers<0.2"``: which models must be retrained?), by name
+    and version, each with the ``"dist version"`` its provenance records in range."""
+    wanted = built_with if isinstance(built_with, BuiltWith) else parse_built_with(built_with)
+    out = []
+    for _, versions in list_models(store):
+        for mv in versions:
+            prov = mv.provenance or {}
+            matched = wanted.matched(prov.get("providers") or {}, prov.get("versions") or {})
+            if matched:
+                out.append((mv, matched))
+    return out
 
 
 def set_stage(store: StoreLike, ref: str, stage: str | None) -> ModelVersion:

@@ -27,6 +27,7 @@ from typing import Any
 
 import tensorweave as tw
 import tensorweave.config as twc
+import tensorweave_data.verify as data_files
 from tensorweave_train.callbacks.checkpoint import CheckpointCallback
 from tensorweave_train.callbacks.interrupt import InterruptToStop
 from tensorweave_train.callbacks.loggers import CSVLogger, TensorBoard
@@ -34,6 +35,7 @@ from tensorweave_train.callbacks.progress import Progress
 from tensorweave_train.callbacks.stop_on_nan import StopOnNaN
 from tensorweave_train.loop.checkpoints import writing_for
 from tensorweave_train.loop.nonfinite import non_finite
+from tensorweave_train.runs import determinism
 from tensorweave_train.runs.cluster import Cluster
 from tensorweave_train.runs.directory import (
     RunDirError,
@@ -49,6 +51,7 @@ from tensorweave_train.runs.job import (
     build_data,
     build_job,
     check_settings,
+    settings_of,
     validate_config,
 )
 from tensorweave_train.runs.processors import Processors
@@ -210,6 +213,8 @@ def _fit(
         "valid": {k: float(v) for k, v in final.items()},
         "history": [dict(h) for h in history],
         "stopped": history.state.stop_reason or None,
+        "seed": settings.seed,
+        "deterministic": settings.deterministic,
         **dist.summary(),
         # what on_error = "skip" skipped (only when it did): {"scan": 1, "train": 2}
         **({"skipped": skipped} if (skipped := skipped_records(job, splits)) else {}),
@@ -302,6 +307,23 @@ def train_job(
     # every problem of the config at once, before anything is built; validated once: the
     # plan builds the data and the job and fills the config
     plan = validate_config(cfg, paths_outside=paths_outside)
+    turned_on = determinism.apply(settings_of(plan, "train"))  # before anything is built
+    try:
+        return _train_planned(plan, cfg, run_dir, source, progress, out, overwrite, paths_outside)
+    finally:
+        determinism.restore(turned_on)
+
+
+def _train_planned(
+    plan: twc.Plan,
+    cfg: Mapping[str, Any],
+    run_dir: str | Path | None,
+    source: str | Path | None,
+    progress: bool | None,
+    out: Print,
+    overwrite: bool,
+    paths_outside: bool,
+) -> dict[str, Any]:
     data = None if _serving(cfg) else build_data(plan)  # before a strategy starts servers
     dist = job_distribution(plan)  # before TensorFlow runs anything else
     if dist.serves:
@@ -342,6 +364,7 @@ def train_job(
             Processors.of_data(job.data, [i.name for i in job.model.inputs]).save(
                 where / Run.PROCESSORS
             )
+            data_files.record(job.data, where)  # data_manifest.json: the files it reads
         if out is not None:
             doing = "continuing" if kind == "resume" else "training"
             out(f"{doing} {job.run.name}: {job.model}\n  run directory: {where}")
@@ -386,12 +409,28 @@ def resume_job(
         )
     # once: the plan builds the job and fills the config
     plan = validate_config(cfg, paths_outside=paths_outside)
+    turned_on = determinism.apply(settings_of(plan, "train"))  # before anything is built
+    try:
+        return _resume_planned(run, plan, overrides, progress, out, paths_outside)
+    finally:
+        determinism.restore(turned_on)
+
+
+def _resume_planned(
+    run: Run,
+    plan: twc.Plan,
+    overrides: Sequence[str] | Mapping[str, Any],
+    progress: bool | None,
+    out: Print,
+    paths_outside: bool,
+) -> dict[str, Any]:
     dist = job_distribution(plan)
     with RunLock(run.path):
         with dist.scope():
             # restored: the overrides fit; the callbacks' paths inside the run
             job = run.job(overrides, parts=None, plan=plan, paths_outside=paths_outside)
         _check_data(job)
+        data_files.warn_if_changed(job.data, run.path)  # a file changed since: say which
         if overrides:
             twc.save(twc.fill(plan), run.path / Run.CONFIG)
         if out is not None:

@@ -19,7 +19,8 @@ A job config (TOML, JSON or YAML; see ``configs/digits.toml``) has these section
   ``"mixed_bfloat16"``, ``"mixed_float16"``), and the distribution: ``strategy``
   (``default``, ``mirrored``, ``multi_worker``, ``parameter_server``: ``runs.strategy``),
   ``devices`` (``mirrored``'s) and ``shard`` (``auto``, ``data``, ``off``:
-  ``loop.distribute``);
+  ``loop.distribute``); ``deterministic`` (TensorFlow's op determinism and every seed
+  from ``seed``: the same config gives bit-equal weights on one CPU; ``runs.determinism``);
 - ``callbacks``: a top-level list of callback promises, added to the job's own;
 - ``[run]``: ``name`` (a plain name: no path separators or ``..``), ``dir`` (default a new
   ``runs/<name>-<time>``, never one that exists) and ``tensorboard``;
@@ -35,7 +36,7 @@ before anything is built: its ``twc.Plan`` builds the job. Nothing here imports 
 >>> for path, problem in check_settings({"train": {"epochs": "x", "bogus": 1}}):
 ...     print(f"{path}: {problem}")
 train.epochs: expected int, got 'x'
-train.bogus: unknown setting; settings: epochs, batch_size, seed, shuffle, limit, checkpoint_every, jit_compile, precision, strategy, devices, shard
+train.bogus: unknown setting; settings: epochs, batch_size, seed, shuffle, limit, checkpoint_every, jit_compile, precision, strategy, devices, shard, deterministic
 data: a job config needs a [data] section
 model: a job config needs a [model] section
 """
@@ -85,6 +86,7 @@ class TrainSettings:
     strategy: Literal["default", "mirrored", "multi_worker", "parameter_server"] = "default"
     devices: list[str] | None = None  # mirrored: the devices (default every GPU, else the CPU)
     shard: Literal["auto", "data", "off"] = "auto"  # how workers share data (loop.distribute)
+    deterministic: bool = False  # op determinism + every seed (runs.determinism)
 
 
 @dataclass
