@@ -43,6 +43,7 @@ from tensorweave_train.runs.directory import (
     run_id,
     write_run_directory,
 )
+from tensorweave_train.runs.environment import note_resumed
 from tensorweave_train.runs.job import (
     Job,
     build_callbacks,
@@ -394,6 +395,7 @@ def resume_job(
         _check_data(job)
         if overrides:
             twc.save(twc.fill(plan), run.path / Run.CONFIG)
+        note_resumed(run.path)  # the config's new hash; what differs in this environment
         if out is not None:
             out(f"resuming {job.run.name} in {run.path}")
         return _fit_announced(
