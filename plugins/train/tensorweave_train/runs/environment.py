@@ -386,7 +386,8 @@ def differences(
         x, y = va.get(name), vb.get(name)
         xv = x["version"] if x else "not installed"
         yv = y["version"] if y else "not installed"
-        if xv != yv or (x and y and x.get("sha256") and y.get("sha256") != x.get("sha256")):
+        rebuilt = bool(x and y and x.get("sha256") and y.get("sha256"))  # both known
+        if xv != yv or (rebuilt and x["sha256"] != y["sha256"]):  # type: ignore[index]
             pack = bool((x and x.get("pack")) or (y and y.get("pack")))
             out.append(("pack" if pack else "distribution", name, xv, yv))
     return out
