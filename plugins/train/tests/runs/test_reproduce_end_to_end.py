@@ -1,6 +1,6 @@
 """``tensorweave reproduce`` end to end, with real wheels, real environments, real processes.
 
-Wheels of every pack of the repository (``python -m build --wheel --no-isolation``) and of a
+Wheels of the repository's packs the job needs (``python -m build --wheel --no-isolation``) and of a
 test-only pack (``fixtures/scale_pack``: ``Scale.v1``) at 0.1.0, and again at 0.2.0 whose
 ``Scale.v1`` computes differently, go into one folder. A training environment gets the packs
 from those wheels (third-party distributions are linked from this one: no download), trains a
@@ -23,7 +23,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from importlib import metadata
 from pathlib import Path
 
@@ -47,13 +46,12 @@ def _build(source: Path, out: Path) -> None:
 
 
 def _packs() -> list[Path]:
-    found = [ROOT / "core"]
-    for folder in ("plugins", "contrib"):
-        found += sorted(
-            d for d in (ROOT / folder).iterdir()
-            if (d / "pyproject.toml").is_file() and d.name != "conflict-demo"
-        )  # fmt: skip
-    return found
+    """The core and the packs the digits job needs (tensorweave-train and its dependencies):
+    the training environment holds only these, so reproducing installs only these."""
+    return [
+        ROOT / "core",
+        *(ROOT / "plugins" / p for p in ("layers", "losses", "rnn", "data", "train")),
+    ]
 
 
 def _fixture(tmp: Path, version: str, factor: str) -> Path:
@@ -115,12 +113,12 @@ def trained(wheels: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Env
 
 
 def test_reproduce_bit_for_bit_then_interrupted_then_bisect_names_the_pack(
-    trained: tuple[Env, Path], wheels: Path, tmp_path: Path
+    trained: tuple[Env, Path], wheels: Path
 ) -> None:
     """One test (a module's tests may be split among xdist workers, each building the
     environments again): the three cases in order, the last one changes the environment."""
     _reproduced_bit_for_bit(*trained, wheels)
-    _interrupted_leaves_nothing(trained[1], wheels, tmp_path)
+    _interrupted_leaves_nothing(trained[1], wheels)
     _moved_figures_name_the_pack(*trained, wheels)
 
 
@@ -131,7 +129,7 @@ def _reproduced_bit_for_bit(env: Env, run: Path, wheels: Path) -> None:
         "--share-unchanged", cwd=run.parent,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "installing 13 recorded versions" in done.stdout  # 12 packs + the fixture's
+    assert "installing 7 recorded versions" in done.stdout  # 6 packs + the fixture's
     assert re.search(r"weights sha256\s+(\w{12})\s+\1\s+same\s+yes", done.stdout), done.stdout
     assert re.search(r"valid loss\s+(\S+)\s+\1\s+0\s+yes", done.stdout), done.stdout
     assert "reproduced: every figure within 1e-06" in done.stdout
@@ -140,28 +138,31 @@ def _reproduced_bit_for_bit(env: Env, run: Path, wheels: Path) -> None:
     assert len(made) == 1 and (made[0] / "summary.json").is_file()
 
 
-def _interrupted_leaves_nothing(run: Path, wheels: Path, tmp_path: Path) -> None:
+def _interrupted_leaves_nothing(run: Path, wheels: Path) -> None:
     before = files_of(run)
     proc = subprocess.Popen(
         [sys.executable, "-m", "tensorweave_train.commands", "reproduce", str(run),
-         "--find-links", str(wheels), "--no-index", "--share-unchanged",
-         "--run-dir", str(tmp_path / "half")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
+         "--find-links", str(wheels), "--no-index", "--share-unchanged"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=run.parent,
     )  # fmt: skip
     assert proc.stdout is not None
     lines = []
-    for line in proc.stdout:
+    for line in proc.stdout:  # stopped once the new run exists and is being written
         lines.append(line)
-        if line.startswith("re-running the recorded config"):
+        if line.startswith("re-running the recorded config into"):
             break
-    time.sleep(3)  # the re-run is starting
+    half = run.parent / line.split(" into ")[1].strip()
+    assert half.is_dir(), "".join(lines)
     proc.send_signal(signal.SIGTERM)
     rest, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, "".join(lines) + rest + err
     env_dir = Path(re.search(r"fresh environment in (\S+)", "".join(lines)).group(1))  # type: ignore[union-attr]
     assert not env_dir.exists() and not env_dir.parent.exists()
-    assert not (tmp_path / "half").exists()
-    assert "removed the temporary environment" in err and f"nothing was written into {run}" in err
+    assert not half.exists()
+    assert (
+        "removed the temporary environment" in err and f"removed the half-written run {half}" in err
+    )
+    assert f"nothing was written into {run}" in err
     assert files_of(run) == before
 
 

@@ -174,7 +174,7 @@ def _rerun(
     """Train ``run``'s config with ``python`` into the new directory ``into``; its summary."""
     command = [
         str(python), "-m", "tensorweave_train.commands", "train", str(run / "config.json"),
-        "--run-dir", str(into), "--quiet", "--allow-paths-outside",
+        "--run-dir", str(into), "--quiet",
     ]  # fmt: skip
     with tempfile.TemporaryFile("w+") as log:
         proc = subprocess.Popen(
