@@ -81,3 +81,18 @@ def test_differences_name_packs_and_the_system() -> None:
         ("system", "python", "3.11.7", "3.12.0"),
         ("pack", "p", "0.1", "0.2"),
     ]
+
+
+def test_a_resumed_run_records_its_new_config_and_what_differed(
+    digits_run: Path, tmp_path: Path
+) -> None:
+    from tensorweave_train.runs.environment import note_resumed
+
+    run = copied(digits_run, tmp_path / "run")
+    config = json.loads((run / "config.json").read_text())
+    config["train"]["epochs"] = 5  # what `tensorweave resume RUN --train.epochs=5` writes
+    (run / "config.json").write_text(json.dumps(config))
+    note_resumed(run)
+    record = read_environment(run) or {}
+    check_config(run, record)  # the new config is the recorded one
+    assert len(record["resumed"]) == 1 and record["resumed"][0]["differences"] == []
