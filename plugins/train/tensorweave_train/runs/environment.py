@@ -124,11 +124,11 @@ def distributions() -> list[dict[str, Any]]:
         raw = dist.metadata["Name"]
         if not raw or _normalize(raw) in seen:
             continue
-        entry: dict[str, Any] = {
-            "name": _normalize(raw),
-            "version": dist.version,
-            "pack": _is_pack(dist),
-        }
+        entry: dict[str, Any] = {"name": _normalize(raw), "version": dist.version}
+        try:
+            entry["pack"] = _is_pack(dist)
+        except Exception:  # a broken entry_points.txt: still recorded, by name and version
+            entry["pack"] = False
         direct = _direct_url(dist)
         url = str(direct.get("url", ""))
         archive = direct.get("archive_info") or {}

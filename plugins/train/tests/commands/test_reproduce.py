@@ -55,3 +55,14 @@ def test_a_version_the_index_lacks_is_named_with_the_fix(
 def test_no_index_needs_find_links(digits_run: Path, capsys: object) -> None:
     code, _, err = run_cli(capsys, "reproduce", str(digits_run), "--no-index")
     assert code == 2 and "--no-index needs --find-links" in err
+
+
+def test_keep_env_refuses_a_folder_of_other_files(
+    digits_run: Path, tmp_path: Path, capsys: object
+) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    code, _, err = run_cli(capsys, "reproduce", str(digits_run), "--keep-env", str(mine))
+    assert code == 2 and "is not a virtual environment" in err
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"]

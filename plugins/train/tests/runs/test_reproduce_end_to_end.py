@@ -35,6 +35,7 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[4]
 FIXTURE = Path(__file__).parent / "fixtures" / "scale_pack"
+LEFTOVERS = shutil.ignore_patterns("build", "dist", "*.egg-info", "__pycache__", "tests")
 
 
 def _build(source: Path, out: Path) -> None:
@@ -56,7 +57,7 @@ def _packs() -> list[Path]:
 
 def _fixture(tmp: Path, version: str, factor: str) -> Path:
     where = tmp / f"scale-{version}"
-    shutil.copytree(FIXTURE, where, ignore=shutil.ignore_patterns("build", "*.egg-info"))
+    shutil.copytree(FIXTURE, where, ignore=LEFTOVERS)
     toml = where / "pyproject.toml"
     toml.write_text(toml.read_text().replace('version = "0.1.0"', f'version = "{version}"'))
     module = where / "tensorweave_fixture_scale" / "scale.py"
@@ -80,8 +81,10 @@ def _tensorweave(python: Path | str, *argv: str, cwd: Path) -> subprocess.Comple
 def wheels(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("wheels")
     out = tmp / "wheels"
-    for pack in _packs():
-        _build(pack, out)
+    for pack in _packs():  # a copy: building writes into the source folder
+        copy = tmp / "src" / pack.name
+        shutil.copytree(pack, copy, ignore=LEFTOVERS)
+        _build(copy, out)
     _build(_fixture(tmp, "0.1.0", "1.0"), out)
     _build(_fixture(tmp, "0.2.0", "0.5"), tmp / "later")  # not offered to reproduce's install
     return out

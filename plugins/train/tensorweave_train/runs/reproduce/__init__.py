@@ -271,6 +271,8 @@ def reproduce(
             f"compare. Fix: finish it first (tensorweave resume {run})."
         )
     recorded = json.loads((run / "summary.json").read_text())
+    if keep_env is not None and not here:
+        _check_keep_env(Path(keep_env))
     work = Path(tempfile.mkdtemp(prefix="tensorweave-reproduce-"))
     kept = Path(keep_env) if keep_env is not None else None
     made: list[Path] = []  # new run directories, removed when interrupted
@@ -282,7 +284,7 @@ def reproduce(
                 out(f"re-running {run} in this environment ({sys.prefix})")
             else:
                 where = kept or work / "env"
-                if kept is not None and (kept / "bin" / "python").exists():
+                if kept is not None and (kept / "pyvenv.cfg").is_file():
                     env = _existing(kept)
                     out(f"reusing the environment {kept} (--keep-env)")
                 else:
@@ -317,6 +319,18 @@ def reproduce(
         ) from None
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _check_keep_env(path: Path) -> None:
+    """``--keep-env DIR``: a new or empty folder, or an environment made there before."""
+    if path.exists() and not path.is_dir():
+        raise ReproduceError(f"--keep-env {path} is a file. Fix: name a folder.")
+    if path.is_dir() and any(path.iterdir()) and not (path / "pyvenv.cfg").is_file():
+        raise ReproduceError(
+            f"--keep-env {path} holds files and is not a virtual environment (no pyvenv.cfg): "
+            "refusing to install into it. Fix: name a new or empty folder, or one that an "
+            "earlier --keep-env made."
+        )
 
 
 def _existing(path: Path) -> Env:
