@@ -12,6 +12,7 @@ TensorFlow load only when a command runs). Every command takes ``--store URL`` (
     tensorweave runs tag RUN TAG [...]
     tensorweave runs rm RUN [...]
     tensorweave runs sync RUN [...]              # what a run kept while the store was away
+    tensorweave runs env RUN [-o requirements.lock]  # its environment; -o: a pip lock
     tensorweave models register RUN NAME [--stage S] [--tag T]
     tensorweave models list [--built-with "tensorweave-layers<0.2"]
     tensorweave models show NAME[@VERSION] | stage NAME@VERSION STAGE | tag NAME@VERSION T
@@ -190,6 +191,12 @@ def _runs_sync(argv: list[str]) -> int:
     return 0
 
 
+def _runs_env(argv: list[str]) -> int:
+    from tensorweave_train.commands.reproduce import cmd_runs_env
+
+    return cmd_runs_env(argv)  # a run directory's environment.json: the train pack reads it
+
+
 def _cmd_runs(argv: list[str]) -> int:
     return _sub(
         argv,
@@ -201,6 +208,7 @@ def _cmd_runs(argv: list[str]) -> int:
             "tag": _runs_tag,
             "rm": _runs_rm,
             "sync": _runs_sync,
+            "env": _runs_env,
         },
     )
 

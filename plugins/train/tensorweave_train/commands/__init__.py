@@ -1,4 +1,4 @@
-"""The pack's commands: ``tensorweave train|evaluate|predict|resume|export|plot|draw``.
+"""The pack's commands: ``tensorweave train|evaluate|predict|resume|export|plot|draw|reproduce``.
 
 Added to the ``tensorweave`` command line through the core hook ``tensorweave_add_commands``
 (this package is a ``tensorweave.plugins`` entry point, so it stays light: each command's
@@ -15,16 +15,17 @@ its config, typed as TOML values::
     tensorweave export RUN_DIR OUT                     # a SavedModel with its processors
     tensorweave plot RUN_DIR -o curves.svg             # .png/.pdf need matplotlib
     tensorweave draw my.toml -o graph.svg              # .png needs Graphviz
+    tensorweave reproduce RUN_DIR --find-links wheels/ # rebuild, re-run, compare (--bisect)
 
 Exit codes (every command's, ``tensorweave.cli.command``): 0 success; 1 failure while
 running (training, I/O, a processor, NaN); 2 usage error (bad option, missing file or run
 directory, a run directory in use or holding a run without ``--overwrite``, input
 ``predict`` cannot take); 3 unknown or unloadable component; 4 invalid config (every
-problem is listed with its dotted path); 130 interrupted (a checkpoint is saved and
+problem is listed with its dotted path); 5 ``reproduce``: a figure moved; 130 interrupted (a checkpoint is saved and
 ``tensorweave resume RUN`` printed). The options every command shares are in ``arguments``.
 
 >>> sorted(COMMANDS)
-['draw', 'evaluate', 'export', 'plot', 'predict', 'resume', 'train']
+['draw', 'evaluate', 'export', 'plot', 'predict', 'reproduce', 'resume', 'train']
 """
 
 from __future__ import annotations
@@ -79,12 +80,16 @@ COMMANDS: dict[str, tuple[Command, str]] = {
         _lazy("export", "cmd_export"),
         "write a trained run as a SavedModel with its processors",
     ),
+    "reproduce": (
+        _lazy("reproduce", "cmd_reproduce"),
+        "rebuild a run's recorded environment, re-run it and compare its figures",
+    ),
 }
 
 
 @tw.hookimpl
 def tensorweave_add_commands(subparsers: Any) -> None:
-    """Add train, evaluate, predict, resume, export, plot and draw to ``tensorweave``."""
+    """Add train, evaluate, predict, resume, export, plot, draw and reproduce to ``tensorweave``."""
     add_commands(subparsers, COMMANDS)
 
 

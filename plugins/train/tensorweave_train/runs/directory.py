@@ -469,14 +469,14 @@ def write_run_directory(
 ) -> tuple[Path, RunLock]:
     """The directory of a new run, written: ``path`` claimed (``claim``: refused when it
     holds a run, unless ``overwrite``), or with ``path=None`` a new ``root/<name>-<time>``
-    (``new_run_dir``); then its filled ``config`` (``CONFIG_FILE``, what makes it a run) and
-    ``files`` (``{file name: text}``). Returns the directory and its lock, held while the
+    (``new_run_dir``); then its filled ``config`` (``CONFIG_FILE``, what makes it a run), its
+    ``environment.json`` (``runs.environment``) and ``files`` (``{file name: text}``). Returns the directory and its lock, held while the
     run is written (release it); after an error nothing stays locked.
 
     >>> import tempfile
     >>> where, lock = write_run_directory(tempfile.mkdtemp() + "/r", {"a": 1}, files={"n": "x"})
     >>> lock.release(); sorted(p.name for p in where.iterdir())
-    ['.tensorweave-run', 'config.json', 'n']
+    ['.tensorweave-run', 'config.json', 'environment.json', 'n']
     """
     if path is None:
         where = new_run_dir(root, name)
@@ -487,6 +487,9 @@ def write_run_directory(
         import tensorweave.config as twc  # TensorFlow: only once a run is written
 
         twc.save(config, where / CONFIG_FILE)
+        from tensorweave_train.runs.environment import write_environment
+
+        write_environment(where, config)  # environment.json: what reproduces the run
         for file, text in (files or {}).items():
             (where / file).write_text(text)
     except BaseException:

@@ -45,6 +45,7 @@ from tensorweave_train.runs.directory import (
     run_id,
     write_run_directory,
 )
+from tensorweave_train.runs.environment import note_resumed
 from tensorweave_train.runs.job import (
     Job,
     build_callbacks,
@@ -433,6 +434,7 @@ def _resume_planned(
         data_files.warn_if_changed(job.data, run.path)  # a file changed since: say which
         if overrides:
             twc.save(twc.fill(plan), run.path / Run.CONFIG)
+        note_resumed(run.path)  # the config's new hash; what differs in this environment
         if out is not None:
             out(f"resuming {job.run.name} in {run.path}")
         return _fit_announced(
