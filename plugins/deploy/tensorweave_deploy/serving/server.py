@@ -131,8 +131,8 @@ def run_server(source: Source, settings: Settings) -> int:
         from uvicorn.supervisors import Multiprocess
 
         print(server.banner, flush=True)
-        supervisor = Multiprocess(config, target=server.run, sockets=[sock])
-        supervisor.run()
+        supervisor = Multiprocess(config, sockets=[sock])
+        supervisor.run()  # SIGTERM/SIGINT: each worker finishes its requests, then returns
         return 0
     server.run(sockets=[sock])
     if server.stopped_by == signal.SIGINT:

@@ -152,6 +152,8 @@ def resolve_source(
         return Source(
             str(path), "savedmodel", _name(name, path.name), [], [], {"source": reference}
         )
+    if format == "onnx":
+        _need_exporter("onnx")  # before TensorFlow loads: a missing format answers fast
     import tensorweave_train as twt
 
     run = twt.Run.open(reference)  # a run directory, or MODEL@STAGE through the store
@@ -172,7 +174,6 @@ def resolve_source(
     if "@" in reference and not path.exists():
         meta["model"], meta["version"] = reference.split("@", 1)
     if format == "onnx":
-        _need_exporter("onnx")
         from tensorweave.cli import main as cli_main
 
         out = workdir / "onnx"
