@@ -1,5 +1,5 @@
 """``tensorweave serve`` as a real process on a free localhost port, serving a tiny trained
-digits run: 8 concurrent clients x 200 requests answered as ``predict`` answers, merged into
+digits run by its stage in the store (``digits@production``): 8 concurrent clients x 200 requests answered as ``predict`` answers, merged into
 fewer backend calls; every bad request answered with its 4xx while the server stays up;
 then SIGTERM with requests in flight: each gets its answer and the process exits 0.
 
@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 pytest.importorskip("uvicorn")
+pytest.importorskip("tensorweave_store")
 httpx = pytest.importorskip("httpx")
 
 pytestmark = pytest.mark.slow
@@ -36,17 +37,23 @@ TINY = ["--data.limit=200", "--train.epochs=1", "--train.batch_size=64", "--dims
 
 @pytest.fixture(scope="module")
 def digits(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, np.ndarray, list[int]]:
-    """A tiny digits run, 100 raw examples, and what ``predict`` answers for them."""
-    import tensorweave as tw
-    import tensorweave_train as twt
+    """A tiny digits run registered as ``digits@production``, 100 raw examples, and what
+    ``predict`` answers for them."""
     from sklearn.datasets import load_digits
+
+    import tensorweave as tw
+    import tensorweave_store as tws
+    import tensorweave_train as twt
 
     run = tmp_path_factory.mktemp("digits") / "run"
     tw.plugins.block("tensorweave-conflict-demo")
     try:
-        twt.train_job(twt.load_config(None, TINY), run_dir=run, source=twt.config_path(None), out=None)
+        twt.train_job(
+            twt.load_config(None, TINY), run_dir=run, source=twt.config_path(None), out=None
+        )
     finally:
         tw.plugins.unblock("tensorweave-conflict-demo")
+    tws.open_store().register_model(str(run), "digits", stage="production")
     x = load_digits().data[:100]
     return run, x, np.asarray(twt.Run(run).predict(x)).tolist()
 
@@ -94,7 +101,6 @@ def _answer(sock: socket.socket) -> tuple[int, Any]:
 def server(
     digits: tuple[Path, np.ndarray, list[int]], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
-    run = digits[0]
     command = [str(TENSORWEAVE)] if TENSORWEAVE.exists() else [sys.executable, "-m", "tensorweave"]
     stderr = tmp_path_factory.mktemp("serve") / "stderr.txt"
     env = {
@@ -103,7 +109,8 @@ def server(
         "PYTHONUNBUFFERED": "1",
         "TENSORWEAVE_BLOCK": "tensorweave-conflict-demo",
     }
-    argv = ["serve", str(run), "--port", "0", "--name", "digits", "--max-instances", "500"]
+    # the store the fixture registered in: the same runs root (conftest's environment)
+    argv = ["serve", "digits@production", "--port", "0", "--max-instances", "500"]
     with stderr.open("w") as err:
         proc = subprocess.Popen(
             [*command, *argv], stdout=subprocess.PIPE, stderr=err, text=True, env=env
@@ -138,7 +145,9 @@ def test_8_concurrent_clients_get_predicts_answers_from_shared_backend_calls(
                     key = "outputs"
                 r = c.post("/v1/models/digits:predict", json=body)
                 if r.status_code != 200 or r.json() != {key: expected[start : start + n]}:
-                    problems.append(f"{r.status_code} {r.text[:200]} != {expected[start : start + n]}")
+                    problems.append(
+                        f"{r.status_code} {r.text[:200]} != {expected[start : start + n]}"
+                    )
         return problems
 
     with ThreadPoolExecutor(8) as pool:
@@ -150,7 +159,12 @@ def test_8_concurrent_clients_get_predicts_answers_from_shared_backend_calls(
     meta = status["metadata"]
     assert meta["signature"]["inputs"] == [{"name": "x", "shape": [-1, 64], "dtype": "float32"}]
     assert meta["preprocess"] == ["normalize.v1"] and meta["postprocess"] == ["argmax.v1"]
-    assert meta["run"] == str(digits[0]) and meta["format"] == "savedmodel"
+    assert (meta["model"], meta["version"], meta["format"]) == (
+        "digits",
+        "production",
+        "savedmodel",
+    )
+    assert meta["source"] == "digits@production" and status["name"] == "digits"
 
 
 def test_each_bad_request_is_answered_and_the_server_stays_up(
