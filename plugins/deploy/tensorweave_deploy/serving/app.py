@@ -87,14 +87,15 @@ def make_app(
                 f"this server answers :predict, not :{verb}. POST /v1/models/{model.name}:predict.",
             )
         try:
-            body = await _read_body(request, max_body)
-            try:
-                parsed = json.loads(body)
-            except ValueError as err:
-                raise RequestError(
-                    400, f"the body is not valid JSON ({err}). {model.what_to_send()}"
-                ) from None
-            prepared = model.prepare(parsed)
+            with batcher.arriving():
+                body = await _read_body(request, max_body)
+                try:
+                    parsed = json.loads(body)
+                except ValueError as err:
+                    raise RequestError(
+                        400, f"the body is not valid JSON ({err}). {model.what_to_send()}"
+                    ) from None
+                prepared = model.prepare(parsed)
             outputs = await batcher.submit(prepared.feed, prepared.rows)
             answer = model.answer(prepared, outputs)
         except RequestError as err:

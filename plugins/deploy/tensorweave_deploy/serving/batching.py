@@ -1,10 +1,14 @@
 """Dynamic batching: requests arriving together share one call of the backend.
 
 ``Batcher.submit(feed, rows)`` queues one request's batch; one task takes the first waiting
-request, adds those that arrive within ``timeout`` seconds while the rows fit in
-``max_batch`` (a request larger than ``max_batch`` runs alone), concatenates them, runs the
-backend once in its own thread (the event loop keeps answering) and hands each request its
-own rows back. ``calls`` and ``rows`` count what it did.
+request and every other already queued, then waits up to ``timeout`` seconds for those
+still being received (``with batcher.arriving():`` around reading a request: a lone
+request does not wait for nobody), while the rows fit in ``max_batch`` (a request larger
+than ``max_batch`` runs alone). It concatenates them, runs the backend once and hands each
+request its own rows back. The backend runs on the event loop's thread, one call at a time
+(a hop to another thread costs more than a small model's call); requests arriving
+meanwhile wait in the socket buffers and join the next batch. ``calls``, ``rows`` and
+``requests`` count what it did.
 
 >>> import asyncio, numpy as np
 >>> async def main():
@@ -21,8 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,7 +60,7 @@ class Batcher:
         self._queue: asyncio.Queue[_Waiting] | None = None
         self._task: asyncio.Task[None] | None = None
         self._held: _Waiting | None = None
-        self._executor = ThreadPoolExecutor(1, thread_name_prefix="tensorweave-serve-backend")
+        self._arriving = 0  # requests being received or read, not yet submitted
 
     def start(self) -> None:
         """Start the batching task on the running event loop."""
@@ -74,7 +77,16 @@ class Batcher:
             waiting = self._queue.get_nowait()
             if not waiting.future.done():
                 waiting.future.set_exception(RuntimeError("the server is stopping"))
-        self._executor.shutdown(wait=True)
+
+    @contextlib.contextmanager
+    def arriving(self) -> Iterator[None]:
+        """Around receiving and reading one request: a batch waits for it (up to
+        ``timeout``) rather than leave without it."""
+        self._arriving += 1
+        try:
+            yield
+        finally:
+            self._arriving -= 1
 
     async def submit(self, feed: Mapping[str, np.ndarray], rows: int) -> list[np.ndarray]:
         """The backend's outputs for this request's ``rows`` rows of ``feed``."""
@@ -95,7 +107,7 @@ class Batcher:
                 item = self._queue.get_nowait()
             except asyncio.QueueEmpty:
                 left = deadline - loop.time()
-                if left <= 0:
+                if left <= 0 or self._arriving == 0:  # nobody else is on the way
                     break
                 try:
                     item = await asyncio.wait_for(self._queue.get(), left)
@@ -109,7 +121,6 @@ class Batcher:
         return group
 
     async def _loop(self) -> None:
-        loop = asyncio.get_running_loop()
         while True:
             group = await self._next()
             names = list(group[0].feed)
@@ -120,7 +131,7 @@ class Batcher:
                 for n in names
             }
             try:
-                outputs = await loop.run_in_executor(self._executor, self._run, feed)
+                outputs = self._run(feed)
             except Exception as err:  # the backend failed: every request of the batch says so
                 for w in group:
                     if not w.future.done():
