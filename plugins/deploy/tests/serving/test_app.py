@@ -138,6 +138,15 @@ def test_a_bad_request_gets_a_4xx_saying_what_to_send(
     assert ok.status_code == 200  # the server stays up
 
 
+def test_a_chunked_body_past_the_limit_is_refused_before_its_end(client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the server counts as it reads
+        for _ in range(100):
+            yield b" " * 1000
+
+    r = client.post("/v1/models/m:predict", content=chunks())
+    assert r.status_code == 413 and "larger than this server takes (4096 bytes" in r.json()["error"]
+
+
 def test_unknown_model_and_verb_are_404_naming_the_served_model(client: TestClient) -> None:
     r = client.post("/v1/models/other:predict", json={"instances": [[1, 2, 3, 4]]})
     assert r.status_code == 404 and "serves 'm': POST /v1/models/m:predict" in r.json()["error"]

@@ -4,6 +4,13 @@ its ``model.json`` names around them (a hand-built graph: no converter needed)."
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -64,3 +71,53 @@ def test_a_folder_without_one_onnx_file_is_refused(tmp_path: Path) -> None:
     (folder / "copy.onnx").write_bytes((folder / "model.onnx").read_bytes())
     with pytest.raises(ServeError, match=r"holds 2 \.onnx files, not one"):
         resolve_source(str(folder), format="onnx", workdir=tmp_path / "w")
+
+
+@pytest.mark.slow
+def test_ctrl_c_answers_the_request_in_flight_then_exits_130(tmp_path: Path) -> None:
+    folder = tmp_path / "scores"
+    _onnx_model(folder)
+    exe = Path(sys.executable).with_name("tensorweave")
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "tensorweave"]
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [*command, "serve", str(folder), "--format", "onnx", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+        assert found, line
+        body = json.dumps({"instances": [[1, 2, 3, 4]]}).encode()
+        sock = socket.create_connection(("127.0.0.1", int(found[1])), timeout=30)
+        sock.sendall(
+            b"POST /v1/models/scores:predict HTTP/1.1\r\nHost: x\r\n"
+            + f"Content-Length: {len(body)}\r\n\r\n".encode()
+            + body[:5]
+        )
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.5)
+        sock.sendall(body[5:])
+        answer = b""
+        while not answer.endswith(b"}"):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+        sock.close()
+        assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(
+            b'{"predictions":[[5.0,-5.0,-5.0]]}'
+        ), answer
+        assert proc.wait(timeout=60) == 130
+        assert "SIGINT: finishing the requests under way" in (
+            proc.stderr.read() if proc.stderr else ""
+        )
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
