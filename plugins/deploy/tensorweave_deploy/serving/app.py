@@ -4,7 +4,7 @@
   body ``{"instances": [...]}`` or ``{"inputs": ...}``; the answer ``{"predictions": [...]}``
   or ``{"outputs": ...}``; a bad request ``{"error": "what is wrong. What to send."}`` with a
   4xx status (400 bad JSON/names/shapes/dtypes, 404 unknown model, 413 body or instances
-  beyond the limits, 411 no length).
+  beyond the limits).
 - ``GET /v1/models/NAME``: its version status, signature and metadata (also ``/metadata``).
 - ``GET /healthz``: ``{"status": "ok"}``.
 

@@ -58,6 +58,16 @@ def _name(given: str | None, default: str) -> str:
     return name
 
 
+def _run_name(run_dir: Path) -> str:
+    """The run's ``[run] name`` in its ``config.json`` (``digits-mlp``), else its folder's name."""
+    try:
+        config = json.loads((run_dir / "config.json").read_text(encoding="utf-8"))
+        name = config.get("run", {}).get("name") if isinstance(config, dict) else None
+    except (OSError, ValueError, AttributeError):
+        name = None
+    return str(name) if isinstance(name, str) and name else run_dir.name
+
+
 def _onnx_file(folder: Path) -> Path:
     found = sorted(folder.glob("*.onnx"))
     if len(found) != 1:
@@ -157,13 +167,9 @@ def resolve_source(
     import tensorweave_train as twt
 
     run = twt.Run.open(reference)  # a run directory, or MODEL@STAGE through the store
-    config = run.config()
     processors = run.processors
-    default = (
-        reference.split("@", 1)[0]
-        if "@" in reference and not path.exists()
-        else str(config.get("run", {}).get("name") or run.path.name)
-    )
+    by_store = "@" in reference and not path.exists()
+    default = reference.split("@", 1)[0] if by_store else _run_name(run.path)
     served = _name(name, Path(default).name)
     keep = ("class_names", "vocab", "raw_input", "n_classes")
     meta = {
@@ -171,7 +177,7 @@ def resolve_source(
         "run": str(run.path),
         **{k: v for k, v in processors.info.items() if k in keep},
     }
-    if "@" in reference and not path.exists():
+    if by_store:
         meta["model"], meta["version"] = reference.split("@", 1)
     if format == "onnx":
         from tensorweave.cli import main as cli_main
