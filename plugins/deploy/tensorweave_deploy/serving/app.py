@@ -4,7 +4,7 @@
   body ``{"instances": [...]}`` or ``{"inputs": ...}``; the answer ``{"predictions": [...]}``
   or ``{"outputs": ...}``; a bad request ``{"error": "what is wrong. What to send."}`` with a
   4xx status (400 bad JSON/names/shapes/dtypes, 404 unknown model, 413 body or instances
-  beyond the limits).
+  beyond the limits); a request the model fails on, 500 with the error (the server goes on).
 - ``GET /v1/models/NAME``: its version status, signature and metadata (also ``/metadata``).
 - ``GET /healthz``: ``{"status": "ok"}``.
 
@@ -16,6 +16,7 @@ let go. Concurrent requests share backend calls (``batching.Batcher``).
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -29,6 +30,8 @@ from tensorweave_deploy.serving.errors import RequestError
 from tensorweave_deploy.serving.model import ServedModel
 
 __all__ = ["make_app"]
+
+logger = logging.getLogger("tensorweave.serve")
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -68,7 +71,7 @@ def make_app(
 ) -> Starlette:
     """The application serving ``model`` (see the module docstring)."""
     batcher = Batcher(model.backend.run, max_batch=max_batch, timeout=batch_timeout)
-    counts = {"answered": 0, "refused": 0}
+    counts = {"answered": 0, "refused": 0, "failed": 0}
 
     def unknown(name: str) -> JSONResponse:
         return _error(
@@ -103,6 +106,15 @@ def make_app(
             return _error(err.status, str(err))
         except ClientDisconnect:  # the client left: nobody to answer
             return Response(status_code=499)
+        except Exception as err:  # the model or a step failed: said, and the server goes on
+            counts["failed"] += 1
+            logger.exception("tensorweave serve: %s failed on a request", model.name)
+            text = (str(err).strip().splitlines() or [""])[0][:300]
+            return _error(
+                500,
+                f"the model {model.name!r} failed on this request ({type(err).__name__}: "
+                f"{text}); the server's log has the traceback.",
+            )
         counts["answered"] += 1
         return JSONResponse(answer)
 

@@ -123,15 +123,19 @@ class Batcher:
     async def _loop(self) -> None:
         while True:
             group = await self._next()
-            names = list(group[0].feed)
-            feed = {
-                n: np.concatenate([w.feed[n] for w in group])
-                if len(group) > 1
-                else group[0].feed[n]
-                for n in names
-            }
             try:
+                names = list(group[0].feed)
+                feed = {
+                    n: np.concatenate([w.feed[n] for w in group])
+                    if len(group) > 1
+                    else group[0].feed[n]
+                    for n in names
+                }
                 outputs = self._run(feed)
+                parts, start = [], 0
+                for w in group:
+                    parts.append([np.asarray(o)[start : start + w.rows] for o in outputs])
+                    start += w.rows
             except Exception as err:  # the backend failed: every request of the batch says so
                 for w in group:
                     if not w.future.done():
@@ -140,8 +144,6 @@ class Batcher:
             self.calls += 1
             self.rows += sum(w.rows for w in group)
             self.requests += len(group)
-            start = 0
-            for w in group:
+            for w, part in zip(group, parts):
                 if not w.future.done():  # a client that left: nobody reads its rows
-                    w.future.set_result([np.asarray(o)[start : start + w.rows] for o in outputs])
-                start += w.rows
+                    w.future.set_result(part)

@@ -147,6 +147,28 @@ def test_a_chunked_body_past_the_limit_is_refused_before_its_end(client: TestCli
     assert r.status_code == 413 and "larger than this server takes (4096 bytes" in r.json()["error"]
 
 
+def test_a_request_the_model_fails_on_is_a_500_and_the_next_is_answered(scores: Scores) -> None:
+    def run(feed: Mapping[str, np.ndarray]) -> list[np.ndarray]:
+        if (feed["x"] < 0).any():
+            raise ValueError("negative pixels")
+        return Scores.run(scores, feed)
+
+    scores.run = run  # type: ignore[method-assign]
+    with TestClient(make_app(_model(scores))) as c:
+        r = c.post("/v1/models/m:predict", json={"instances": [[-1, 2, 3, 4]]})
+        assert r.status_code == 500, r.text
+        assert (
+            "the model 'm' failed on this request (ValueError: negative pixels)"
+            in r.json()["error"]
+        )
+        assert c.post("/v1/models/m:predict", json={"instances": [[1, 2, 3, 4]]}).status_code == 200
+        assert c.get("/v1/models/m").json()["requests"] == {
+            "answered": 1,
+            "refused": 0,
+            "failed": 1,
+        }
+
+
 def test_unknown_model_and_verb_are_404_naming_the_served_model(client: TestClient) -> None:
     r = client.post("/v1/models/other:predict", json={"instances": [[1, 2, 3, 4]]})
     assert r.status_code == 404 and "serves 'm': POST /v1/models/m:predict" in r.json()["error"]
