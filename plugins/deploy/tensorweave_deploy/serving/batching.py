@@ -1,0 +1,149 @@
+"""Dynamic batching: requests arriving together share one call of the backend.
+
+``Batcher.submit(feed, rows)`` queues one request's batch; one task takes the first waiting
+request and every other already queued, then waits up to ``timeout`` seconds for those
+still being received (``with batcher.arriving():`` around reading a request: a lone
+request does not wait for nobody), while the rows fit in ``max_batch`` (a request larger
+than ``max_batch`` runs alone). It concatenates them, runs the backend once and hands each
+request its own rows back. The backend runs on the event loop's thread, one call at a time
+(a hop to another thread costs more than a small model's call); requests arriving
+meanwhile wait in the socket buffers and join the next batch. ``calls``, ``rows`` and
+``requests`` count what it did.
+
+>>> import asyncio, numpy as np
+>>> async def main():
+...     batcher = Batcher(lambda feed: [feed["x"] * 2], max_batch=8, timeout=0.01)
+...     batcher.start()
+...     outs = await asyncio.gather(*(batcher.submit({"x": np.full((1, 1), k)}, 1) for k in range(3)))
+...     await batcher.stop()
+...     return [o[0].tolist() for o in outs], batcher.calls
+>>> asyncio.run(main())
+([[[0]], [[2]], [[4]]], 1)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Batcher"]
+
+RunBatch = Callable[[Mapping[str, np.ndarray]], Sequence[np.ndarray]]
+
+
+@dataclass
+class _Waiting:
+    feed: Mapping[str, np.ndarray]
+    rows: int
+    future: asyncio.Future[list[np.ndarray]]
+
+
+def _shapes(waiting: _Waiting) -> list[tuple[int, ...]]:
+    """The shapes of one example (batches of other shapes do not concatenate)."""
+    return [tuple(np.shape(x)[1:]) for x in waiting.feed.values()]
+
+
+class Batcher:
+    """See the module docstring."""
+
+    def __init__(self, run: RunBatch, *, max_batch: int = 64, timeout: float = 0.002) -> None:
+        self._run = run
+        self.max_batch = max(1, int(max_batch))
+        self.timeout = max(0.0, float(timeout))
+        self.calls = 0  # backend calls
+        self.rows = 0  # rows through them
+        self.requests = 0
+        self._queue: asyncio.Queue[_Waiting] | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._held: _Waiting | None = None
+        self._arriving = 0  # requests being received or read, not yet submitted
+
+    def start(self) -> None:
+        """Start the batching task on the running event loop."""
+        self._queue = asyncio.Queue()
+        self._task = asyncio.get_running_loop().create_task(self._loop())
+
+    async def stop(self) -> None:
+        """Stop after the batches under way (requests still queued get an error)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        while self._queue is not None and not self._queue.empty():
+            waiting = self._queue.get_nowait()
+            if not waiting.future.done():
+                waiting.future.set_exception(RuntimeError("the server is stopping"))
+
+    @contextlib.contextmanager
+    def arriving(self) -> Iterator[None]:
+        """Around receiving and reading one request: a batch waits for it (up to
+        ``timeout``) rather than leave without it."""
+        self._arriving += 1
+        try:
+            yield
+        finally:
+            self._arriving -= 1
+
+    async def submit(self, feed: Mapping[str, np.ndarray], rows: int) -> list[np.ndarray]:
+        """The backend's outputs for this request's ``rows`` rows of ``feed``."""
+        assert self._queue is not None, "Batcher.start() first"
+        future: asyncio.Future[list[np.ndarray]] = asyncio.get_running_loop().create_future()
+        await self._queue.put(_Waiting(feed, rows, future))
+        return await future
+
+    async def _next(self) -> list[_Waiting]:
+        assert self._queue is not None
+        first = self._held or await self._queue.get()
+        self._held = None
+        group, rows = [first], first.rows
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        while rows < self.max_batch:
+            try:
+                item = self._queue.get_nowait()
+            except asyncio.QueueEmpty:
+                left = deadline - loop.time()
+                if left <= 0 or self._arriving == 0:  # nobody else is on the way
+                    break
+                try:
+                    item = await asyncio.wait_for(self._queue.get(), left)
+                except TimeoutError:
+                    break
+            if rows + item.rows > self.max_batch or _shapes(item) != _shapes(first):
+                self._held = item  # the first of the next batch
+                break
+            group.append(item)
+            rows += item.rows
+        return group
+
+    async def _loop(self) -> None:
+        while True:
+            group = await self._next()
+            try:
+                names = list(group[0].feed)
+                feed = {
+                    n: np.concatenate([w.feed[n] for w in group])
+                    if len(group) > 1
+                    else group[0].feed[n]
+                    for n in names
+                }
+                outputs = self._run(feed)
+                parts, start = [], 0
+                for w in group:
+                    parts.append([np.asarray(o)[start : start + w.rows] for o in outputs])
+                    start += w.rows
+            except Exception as err:  # the backend failed: every request of the batch says so
+                for w in group:
+                    if not w.future.done():
+                        w.future.set_exception(err)
+                continue
+            self.calls += 1
+            self.rows += sum(w.rows for w in group)
+            self.requests += len(group)
+            for w, part in zip(group, parts):
+                if not w.future.done():  # a client that left: nobody reads its rows
+                    w.future.set_result(part)
