@@ -55,8 +55,14 @@ def make_deterministic(seed: int) -> None:
     import tensorflow as tf
 
     seed_everything(seed)
-    tf.random.set_global_generator(tf.random.Generator.from_seed(int(seed)))
+    _seed_global_generator(seed)
     tf.config.experimental.enable_op_determinism()
+
+
+def _seed_global_generator(seed: int) -> None:
+    import tensorflow as tf
+
+    tf.random.set_global_generator(tf.random.Generator.from_seed(int(seed)))
 
 
 def apply(settings: Any) -> bool:
@@ -67,6 +73,8 @@ def apply(settings: Any) -> bool:
     ``ConfigError`` at ``train.deterministic`` (their all-reduce order is not fixed)."""
     if not getattr(settings, "deterministic", False):
         seed_everything(settings.seed)
+        if op_determinism():  # TF_DETERMINISTIC_OPS=1, or the caller turned it on
+            _seed_global_generator(settings.seed)  # which refuses an unseeded one
         return False
     strategy = str(getattr(settings, "strategy", "default"))
     if strategy in _CLUSTER:

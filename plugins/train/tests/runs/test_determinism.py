@@ -63,3 +63,19 @@ def test_deterministic_is_refused_on_several_workers() -> None:
     with pytest.raises(twc.ConfigError, match=r"train.deterministic: is for one process"):
         determinism.apply(TrainSettings(deterministic=True, strategy="multi_worker"))
     assert not determinism.op_determinism()
+
+
+@pytest.mark.slow
+def test_a_job_runs_when_op_determinism_is_already_on(tmp_path: Path) -> None:
+    # TF_DETERMINISTIC_OPS=1 (or a caller) turns op determinism on before the job: an
+    # unseeded global generator would then be refused ("get_global_generator cannot be called
+    # if determinism is enabled"); the job seeds it, so the run trains and checkpoints
+    import tensorflow as tf
+
+    tf.config.experimental.enable_op_determinism()
+    try:
+        run = trained_run(tmp_path / "on", TINY)
+    finally:
+        determinism.restore(True)
+    assert json.loads((run / "summary.json").read_text())["deterministic"] is False
+    assert (run / "checkpoints").is_dir()
