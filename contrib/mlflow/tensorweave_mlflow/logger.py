@@ -32,6 +32,7 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import tempfile
 import warnings
 from pathlib import Path
@@ -40,7 +41,7 @@ from typing import Any
 import tensorweave as tw
 import tensorweave_train as twt
 from tensorweave_mlflow.hooks import JobContext, job_of
-from tensorweave_mlflow.outbox import PENDING_FILE, RUN_FILE, Outbox, record_run
+from tensorweave_mlflow.outbox import PENDING_FILE, PENDING_FILES, RUN_FILE, Outbox, record_run
 from tensorweave_mlflow.params import flatten, mlflow_key, provider_tags
 
 __all__ = ["MLflowLogger", "MLflowUnreachableWarning"]
@@ -68,6 +69,7 @@ class MLflowLogger(twt.Callback):
     """
 
     priority = 60  # after the loop's own loggers (CSVLogger: 50)
+    retry_seconds = 5.0  # after a failed send, the next try waits at least this long
 
     def __init__(
         self,
@@ -92,6 +94,7 @@ class MLflowLogger(twt.Callback):
         self.job: JobContext | None = None
         self.warned = False
         self.recorded = False
+        self.made: Path | None = None  # the curves and exported model made for the upload
 
     # -- the loop's events --------------------------------------------------------------
     def __call__(self, event: twt.Event, state: twt.TrainState) -> None:
@@ -124,7 +127,8 @@ class MLflowLogger(twt.Callback):
         self.job = job = job_of(state.model)
         if job is not None:
             job.loggers.append(self)
-        outbox = Outbox(self.tracking_uri, self.experiment, self.run_name or _name(job, state))
+        name = self.run_name or _name(job, state)
+        outbox = Outbox(self.tracking_uri, self.experiment, name, retry_seconds=self.retry_seconds)
         previous = _previous_run(job, self.tracking_uri)
         if previous is not None:
             outbox.run_id, outbox.experiment_id = previous
@@ -181,7 +185,7 @@ class MLflowLogger(twt.Callback):
         for name in RUN_FILES:
             if (run_dir / name).is_file():
                 self.outbox.log_artifact(run_dir / name)
-        made = Path(tempfile.mkdtemp(prefix="tensorweave-mlflow-"))
+        made = self.made = Path(tempfile.mkdtemp(prefix="tensorweave-mlflow-"))
         curves = made / "curves.svg"
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             from tensorweave.cli import main
@@ -206,8 +210,19 @@ class MLflowLogger(twt.Callback):
         assert self.outbox is not None
         self.outbox.status = status
         if self.send(force=True):
+            if self.made is not None:
+                shutil.rmtree(self.made, ignore_errors=True)
             return
         path = self.pending_path()
+        if self.made is not None:  # keep what was made for the upload beside the file
+            kept = path.parent / PENDING_FILES
+            shutil.rmtree(kept, ignore_errors=True)
+            shutil.move(self.made, kept)
+            made = str(self.made)
+            self.outbox.artifacts = [
+                (str(kept) + p[len(made) :] if p.startswith(made) else p, under)
+                for p, under in self.outbox.artifacts
+            ]
         count = self.outbox.pending()
         self.outbox.save(path)
         where = self.job.run_dir if self.job is not None else path

@@ -32,9 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Outbox", "PENDING_FILE", "RUN_FILE", "record_run"]
+__all__ = ["Outbox", "PENDING_FILE", "PENDING_FILES", "RUN_FILE", "record_run"]
 
 PENDING_FILE = "mlflow-pending.json"  # in a run directory: what the server did not take
+PENDING_FILES = "mlflow-pending-files"  # beside it: the curves and model made for the upload
 RUN_FILE = "mlflow.json"  # in a run directory: the MLflow run it was logged to
 _PER_BATCH = 100  # params or tags per log_batch (MLflow's limit)
 _METRICS_PER_BATCH = 1000

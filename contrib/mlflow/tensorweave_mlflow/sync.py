@@ -4,7 +4,8 @@ When the MLflow tracking server was down at the end of a training, ``MLflowLogge
 the unsent params, tags, metric values (with their original steps and times), files and the
 run's end to ``RUN/mlflow-pending.json``. ``sync`` sends them to the server the run used
 (or ``tracking_uri``), into the same MLflow run (made now if the server never saw it), and
-deletes the file once everything is sent. No TensorFlow.
+deletes the file (and ``RUN/mlflow-pending-files/``, the curves and exported model made for
+the upload) once everything is sent. No TensorFlow.
 
 >>> import tempfile
 >>> sync(tempfile.mkdtemp())
@@ -15,10 +16,11 @@ nothing to send: ... has no mlflow-pending.json
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import tensorweave as tw
-from tensorweave_mlflow.outbox import PENDING_FILE, Outbox, record_run
+from tensorweave_mlflow.outbox import PENDING_FILE, PENDING_FILES, Outbox, record_run
 
 __all__ = ["MLflowSyncError", "sync"]
 
@@ -51,6 +53,7 @@ def sync(run: str | os.PathLike[str], tracking_uri: str | None = None) -> int:
         )
     record_run(run_dir, outbox)
     path.unlink()
+    shutil.rmtree(run_dir / PENDING_FILES, ignore_errors=True)
     print(
         f"sent {count} values of {run_dir} to {outbox.tracking_uri} "
         f"(experiment {outbox.experiment_id}, run {outbox.run_id})"

@@ -7,10 +7,11 @@ cost). Its phases, each a function below:
 
 - a ``tensorweave train --mlflow URL`` run (a subprocess): MLflow's client finds the run, its
   params, metric histories, tags and artifacts;
-- MLflow's UI in a real browser shows the run's metric and ``tensorweave`` tags;
-- the server stopped mid-training and back before the end: nothing lost, one warning;
-- the server stopped mid-training for good: the training ends (exit 0), the values are saved
-  in the run, and ``tensorweave mlflow sync RUN`` sends them once the server is back.
+- the server killed in the middle of a ``tensorweave train`` for good: the training ends
+  (exit 0) with one warning, then one saying how many values were not sent and where;
+- a training that starts while the server is down and brings it back at step 4: nothing is
+  lost (the whole metric history), one warning;
+- ``tensorweave mlflow sync RUN`` then sends what the first outage left.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import warnings
 from pathlib import Path
 
 import pytest
@@ -59,8 +61,9 @@ class Server:
             "1",
         ]
         log = open(self.where / "server.log", "ab")  # noqa: SIM115 (the process keeps it)
+        env = {**os.environ, "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false"}  # no job runner
         self.process = subprocess.Popen(
-            command, stdout=log, stderr=log, cwd=self.where, start_new_session=True
+            command, stdout=log, stderr=log, cwd=self.where, env=env, start_new_session=True
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -73,10 +76,11 @@ class Server:
                 time.sleep(0.5)
         raise AssertionError(f"mlflow server did not answer /health within {timeout:.0f} s")
 
-    def stop(self) -> None:
+    def stop(self, *, crash: bool = False) -> None:
+        """End the server and its uvicorn worker (``crash``: at once, with SIGKILL)."""
         if self.process is None or self.process.poll() is not None:
             return
-        os.killpg(self.process.pid, signal.SIGTERM)  # the server and its uvicorn worker
+        os.killpg(self.process.pid, signal.SIGKILL if crash else signal.SIGTERM)
         try:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
@@ -114,8 +118,13 @@ def tensorweave(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.slow
 def test_runs_reach_a_real_tracking_server_and_survive_its_outage(server, tmp_path):
-    run_id = _a_cli_training_is_found_with_mlflows_client(server, tmp_path)
-    assert run_id
+    _a_cli_training_is_found_with_mlflows_client(server, tmp_path)
+    # two outages for one restart of the server (a start is most of the cost): it dies in
+    # the middle of a `tensorweave train` and stays down to the end; the next training starts
+    # while it is down and brings it back; then the first run's values are synced
+    pending_run = _a_server_gone_for_good_leaves_what_was_not_sent_in_the_run(server, tmp_path)
+    _a_server_back_before_the_end_loses_nothing(server)
+    _sync_sends_what_the_first_outage_left(server, tmp_path, pending_run)
 
 
 def _a_cli_training_is_found_with_mlflows_client(server: Server, tmp_path: Path) -> str:
@@ -166,3 +175,112 @@ def _a_cli_training_is_found_with_mlflows_client(server: Server, tmp_path: Path)
     config = client.download_artifacts(found.info.run_id, "config.json", str(tmp_path))
     assert Path(config).read_bytes() == (run / "config.json").read_bytes()
     return found.info.run_id
+
+
+def _a_server_back_before_the_end_loses_nothing(server: Server) -> None:
+    import numpy as np
+    from mlflow.tracking import MlflowClient
+
+    import tensorweave as tw
+    import tensorweave_train as twt
+    from tensorweave_mlflow import MLflowLogger, MLflowUnreachableWarning
+
+    x, t = tw.Input(n_units=4, name="x"), tw.Input(n_units=1, name="t")
+    y = tw.layers["Linear.v1"](x, n_units=1)
+    model = twt.Model(
+        inputs=x, outputs=y, targets=t, loss=tw.losses["mse.v1"](t, y), optimizer=twt.SGD(0.1)
+    )
+    data = {"x": np.random.default_rng(0).normal(size=(64, 4)).astype("float32")}
+    data["t"] = data["x"].sum(axis=1, keepdims=True)
+
+    losses: dict[int, float] = {}
+
+    def outage(event: twt.Event, state: twt.TrainState) -> None:
+        losses[state.step] = float(state.loss)
+        if state.step == 4:
+            server.start()  # back before the end (the logger's next send finds it)
+
+    logger = MLflowLogger(tracking_uri=server.url, run_name="outage-back", every_n_steps=1)
+    logger.retry_seconds = 0.0
+    assert server.process is not None and server.process.poll() is not None  # down
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.train(
+            data,
+            epochs=2,
+            batch_size=8,
+            verbose=0,
+            callbacks=[twt.LambdaCallback(outage, twt.on_step()), logger],
+        )
+    unreachable = [w for w in caught if issubclass(w.category, MLflowUnreachableWarning)]
+    assert len(unreachable) == 1 and "Training goes on" in str(unreachable[0].message)
+
+    client = MlflowClient(server.url)
+    run = client.get_run(logger.outbox.run_id)
+    assert run.info.status == "FINISHED" and run.info.run_name == "outage-back"
+    history = client.get_metric_history(run.info.run_id, "step_loss")
+    assert sorted((m.step, m.value) for m in history) == [
+        (step, pytest.approx(loss, rel=1e-6)) for step, loss in sorted(losses.items())
+    ]
+    assert len(losses) == 16
+    assert [m.step for m in client.get_metric_history(run.info.run_id, "loss")] == [1, 2]
+
+
+def _a_server_gone_for_good_leaves_what_was_not_sent_in_the_run(
+    server: Server, tmp_path: Path
+) -> Path:
+    run = tmp_path / "run-outage"
+    argv = ["train", "digits", "--train.epochs=3", "--train.limit=200", "--quiet"]
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("MLFLOW_", "TENSORWEAVE_MLFLOW"))
+    }
+    env.update(TF_CPP_MIN_LOG_LEVEL="3", TENSORWEAVE_RUNS=str(tmp_path / "runs"))
+    training = subprocess.Popen(
+        [sys.executable, "-m", "tensorweave", *argv, "--run-dir", str(run), "--mlflow", server.url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    deadline = time.monotonic() + 600
+    while not (run / "mlflow.json").exists():  # the MLflow run is made: the training started
+        assert training.poll() is None and time.monotonic() < deadline, training.communicate()
+        time.sleep(0.05)
+    server.stop(crash=True)
+    out, err = training.communicate(timeout=900)
+    assert training.returncode == 0, out[-2000:] + err[-3000:]  # the training never dies of it
+    assert err.count("did not take the run's values") == 1, err[-3000:]  # warned once
+    pending = run / "mlflow-pending.json"
+    assert f"were not sent to the MLflow tracking server {server.url}" in err
+    assert f"they are saved in {pending}" in err and f"tensorweave mlflow sync {run}" in err
+    saved = json.loads(pending.read_text())
+    assert saved["status"] == "FINISHED" and saved["metrics"]
+    assert saved["run_id"] == json.loads((run / "mlflow.json").read_text())["run_id"]
+    assert (run / "mlflow-pending-files" / "curves.svg").is_file()  # made for the upload
+    return run
+
+
+def _sync_sends_what_the_first_outage_left(server: Server, tmp_path: Path, run: Path) -> None:
+    from mlflow.tracking import MlflowClient
+
+    pending = run / "mlflow-pending.json"
+    run_id = json.loads((run / "mlflow.json").read_text())["run_id"]
+    synced = tensorweave("mlflow", "sync", str(run), cwd=tmp_path)
+    assert synced.returncode == 0, synced.stderr[-3000:]
+    assert f"of {run} to {server.url}" in synced.stdout and f"run {run_id})" in synced.stdout
+    assert not pending.exists() and not (run / "mlflow-pending-files").exists()
+    assert "nothing to send" in tensorweave("mlflow", "sync", str(run), cwd=tmp_path).stdout
+
+    client = MlflowClient(server.url)
+    found = client.get_run(run_id)
+    assert found.info.status == "FINISHED"
+    summary = json.loads((run / "summary.json").read_text())
+    history = client.get_metric_history(run_id, "val_loss")
+    assert sorted((m.step, m.value) for m in history) == [
+        (epoch, pytest.approx(row["val_loss"], rel=1e-6))
+        for epoch, row in enumerate(summary["history"], 1)
+    ]
+    assert {"summary.json", "curves.svg", "model"} <= {
+        a.path for a in client.list_artifacts(run_id)
+    }
