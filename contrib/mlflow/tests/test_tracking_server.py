@@ -7,6 +7,7 @@ cost). Its phases, each a function below:
 
 - a ``tensorweave train --mlflow URL`` run (a subprocess): MLflow's client finds the run, its
   params, metric histories, tags and artifacts;
+- MLflow's UI in a real browser shows the run's metric and ``tensorweave`` tags;
 - the server killed in the middle of a ``tensorweave train`` for good: the training ends
   (exit 0) with one warning, then one saying how many values were not sent and where;
 - a training that starts while the server is down and brings it back at step 4: nothing is
@@ -118,7 +119,8 @@ def tensorweave(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.slow
 def test_runs_reach_a_real_tracking_server_and_survive_its_outage(server, tmp_path):
-    _a_cli_training_is_found_with_mlflows_client(server, tmp_path)
+    run_id = _a_cli_training_is_found_with_mlflows_client(server, tmp_path)
+    _mlflows_ui_shows_the_run_in_a_browser(server, tmp_path, run_id)
     # two outages for one restart of the server (a start is most of the cost): it dies in
     # the middle of a `tensorweave train` and stays down to the end; the next training starts
     # while it is down and brings it back; then the first run's values are synced
@@ -175,6 +177,19 @@ def _a_cli_training_is_found_with_mlflows_client(server: Server, tmp_path: Path)
     config = client.download_artifacts(found.info.run_id, "config.json", str(tmp_path))
     assert Path(config).read_bytes() == (run / "config.json").read_bytes()
     return found.info.run_id
+
+
+def _mlflows_ui_shows_the_run_in_a_browser(server: Server, tmp_path: Path, run_id: str) -> None:
+    from mlflow.tracking import MlflowClient
+
+    from tensorweave.testing.browser import check_not_blank, open_browser, wait_for_text
+
+    experiment = MlflowClient(server.url).get_run(run_id).info.experiment_id
+    with open_browser() as browser:
+        browser.get(f"{server.url}/#/experiments/{experiment}/runs/{run_id}")  # MLflow 3's route
+        text = wait_for_text(browser, "tensorweave.provider.tensorweave-layers", timeout=120)
+        assert "digits-mlp" in text and "val_loss" in text and "tensorweave.run_dir" in text
+        check_not_blank(browser, tmp_path / "mlflow-run.png")
 
 
 def _a_server_back_before_the_end_loses_nothing(server: Server) -> None:
