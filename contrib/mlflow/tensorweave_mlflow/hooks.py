@@ -25,16 +25,14 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import tensorweave as tw
+from tensorweave_mlflow.jobs import JobContext, forget, job_of, remember
 
 __all__ = [
     "TRACKING_ENV",
-    "JobContext",
-    "job_of",
     "tracking_uri",
     "tensorweave_train_arguments",
     "tensorweave_train_options",
@@ -46,26 +44,7 @@ __all__ = [
 
 TRACKING_ENV = "TENSORWEAVE_MLFLOW"  # the default of --mlflow
 COMMANDS = ("train", "resume")
-
-
-@dataclass
-class JobContext:
-    """A ``tensorweave train``/``resume`` job in progress, as the job hooks tell it."""
-
-    run_dir: Path
-    config: Any
-    kind: str
-    name: str | None = None
-    loggers: list[Any] = field(default_factory=list)
-
-
-_jobs: dict[int, JobContext] = {}  # id(job.model) -> its job
 _selected: list[str | None] = [None]  # the --mlflow of this process's command
-
-
-def job_of(model: Any) -> JobContext | None:
-    """The job training ``model``, if a ``tensorweave`` job is (else ``None``)."""
-    return _jobs.get(id(model))
 
 
 def tracking_uri() -> str | None:
@@ -96,7 +75,7 @@ def tensorweave_train_options(options: Any, command: str) -> None:
 def tensorweave_job_started(job: Any, run_dir: Path, config: Any, kind: str) -> None:
     """Remember the job's run directory and filled config, for its loggers."""
     name = getattr(getattr(job, "run", None), "name", None)
-    _jobs[id(job.model)] = JobContext(Path(run_dir), config, kind, name)
+    remember(job.model, JobContext(Path(run_dir), config, kind, name))
 
 
 def _listed_in(config: Any) -> bool:
@@ -122,7 +101,7 @@ def tensorweave_job_ended(
     job: Any, run_dir: Path, kind: str, summary: Any, error: BaseException | None
 ) -> None:
     """The job's loggers upload its files and end their MLflow runs."""
-    context = _jobs.pop(id(job.model), None)
+    context = forget(job.model)
     for logger in context.loggers if context is not None else ():
         logger.finish_job(context, summary, error)
 

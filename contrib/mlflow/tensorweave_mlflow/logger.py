@@ -40,7 +40,7 @@ from typing import Any
 
 import tensorweave as tw
 import tensorweave_train as twt
-from tensorweave_mlflow.hooks import JobContext, job_of
+from tensorweave_mlflow.jobs import JobContext, job_of
 from tensorweave_mlflow.outbox import PENDING_FILE, PENDING_FILES, RUN_FILE, Outbox, record_run
 from tensorweave_mlflow.params import flatten, mlflow_key, provider_tags
 

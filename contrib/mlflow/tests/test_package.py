@@ -19,6 +19,7 @@ def test_the_hook_and_sync_modules_stay_light():
         "tensorweave_mlflow",
         [
             "tensorweave_mlflow.hooks",
+            "tensorweave_mlflow.jobs",
             "tensorweave_mlflow.params",
             "tensorweave_mlflow.outbox",
             "tensorweave_mlflow.sync",
