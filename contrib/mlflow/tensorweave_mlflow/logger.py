@@ -44,7 +44,7 @@ from tensorweave_mlflow.jobs import JobContext, job_of
 from tensorweave_mlflow.outbox import PENDING_FILE, PENDING_FILES, RUN_FILE, Outbox, record_run
 from tensorweave_mlflow.params import flatten, mlflow_key, provider_tags
 
-__all__ = ["MLflowLogger", "MLflowUnreachableWarning"]
+__all__ = ["MLflowLogger", "MLflowUnreachableWarning", "previous_run"]
 
 RUN_FILES = ("config.json", "summary.json", "log.csv", "source.toml", "processors.json")
 
@@ -129,7 +129,7 @@ class MLflowLogger(twt.Callback):
             job.loggers.append(self)
         name = self.run_name or _name(job, state)
         outbox = Outbox(self.tracking_uri, self.experiment, name, retry_seconds=self.retry_seconds)
-        previous = _previous_run(job, self.tracking_uri)
+        previous = previous_run(job, self.tracking_uri)
         if previous is not None:
             outbox.run_id, outbox.experiment_id = previous
         tags = {"tensorweave.version": tw.__version__}
@@ -252,7 +252,7 @@ def _name(job: JobContext | None, state: twt.TrainState) -> str | None:
     return getattr(state.model, "name", None) or None
 
 
-def _previous_run(job: JobContext | None, tracking_uri: str | None) -> tuple[str, str] | None:
+def previous_run(job: JobContext | None, tracking_uri: str | None) -> tuple[str, str] | None:
     """A resumed job's MLflow run (``RUN/mlflow.json``, same server), to log on to it."""
     if job is None or job.kind != "resume" or not (job.run_dir / RUN_FILE).is_file():
         return None

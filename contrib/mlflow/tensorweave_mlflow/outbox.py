@@ -39,6 +39,7 @@ PENDING_FILES = "mlflow-pending-files"  # beside it: the curves and model made f
 RUN_FILE = "mlflow.json"  # in a run directory: the MLflow run it was logged to
 _PER_BATCH = 100  # params or tags per log_batch (MLflow's limit)
 _METRICS_PER_BATCH = 1000
+EXPERIMENT_TAGS = {"mlflow.experimentKind": "custom_model_development"}
 _QUICK = {"MLFLOW_HTTP_REQUEST_MAX_RETRIES": "0", "MLFLOW_HTTP_REQUEST_TIMEOUT": "10"}
 
 
@@ -164,8 +165,8 @@ class Outbox:
 
     def _create_run(self, client: Any) -> None:
         found = client.get_experiment_by_name(self.experiment)
-        if found is None:
-            self.experiment_id = client.create_experiment(self.experiment)
+        if found is None:  # MLflow's UI shows it as model training, not a GenAI experiment
+            self.experiment_id = client.create_experiment(self.experiment, tags=EXPERIMENT_TAGS)
         else:
             self.experiment_id = found.experiment_id
         run = client.create_run(self.experiment_id, run_name=self.run_name)

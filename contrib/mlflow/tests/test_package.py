@@ -6,6 +6,9 @@ import pytest
 
 from tensorweave.cli import main
 from tensorweave.testing import check_lazy_package, check_light_modules
+from tensorweave_mlflow import hooks
+from tensorweave_mlflow.jobs import JobContext, forget, remember
+from tensorweave_mlflow.logger import MLflowLogger
 from tensorweave_mlflow.outbox import Outbox
 from tensorweave_mlflow.params import flatten
 
@@ -60,3 +63,29 @@ def test_an_outbox_keeps_everything_when_nothing_answers(tmp_path):
     assert box.flush() is False and box.failures == 1  # not again before retry_seconds
     again = Outbox.load(box.save(tmp_path / "p.json"))
     assert (again.params, [m[:2] for m in again.metrics]) == ({"lr": "0.1"}, [("loss", 0.5)])
+
+
+def test_a_job_run_with_mlflow_gets_one_logger_unless_its_config_lists_one(tmp_path, monkeypatch):
+    model = object()
+    monkeypatch.setattr(hooks, "_selected", ["http://127.0.0.1:5000"])
+    remember(model, JobContext(tmp_path, {"callbacks": []}, "train", "r"))
+    try:
+        [logger] = hooks.tensorweave_train_callbacks(model=model)
+        assert isinstance(logger, MLflowLogger) and logger.tracking_uri == "http://127.0.0.1:5000"
+        listed = {"callbacks": [{"@callbacks": "tensorweave-mlflow:MLflowLogger.v1"}]}
+        remember(model, JobContext(tmp_path, listed, "train", "r"))
+        assert hooks.tensorweave_train_callbacks(model=model) == []
+    finally:
+        forget(model)
+    assert hooks.tensorweave_train_callbacks(model=model) == []  # not a job's model
+
+
+def test_a_resumed_job_logs_on_to_its_mlflow_run(tmp_path):
+    from tensorweave_mlflow.logger import previous_run
+    from tensorweave_mlflow.outbox import record_run
+
+    url = "http://127.0.0.1:5000"
+    record_run(tmp_path, Outbox(url, run_id="abc", experiment_id="7"))
+    assert previous_run(JobContext(tmp_path, {}, "resume"), url) == ("abc", "7")
+    assert previous_run(JobContext(tmp_path, {}, "train"), url) is None  # a new run
+    assert previous_run(JobContext(tmp_path, {}, "resume"), "http://elsewhere:5000") is None
