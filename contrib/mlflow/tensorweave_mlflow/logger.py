@@ -170,14 +170,8 @@ class MLflowLogger(twt.Callback):
                 for key, value in (summary.get("valid") or {}).items():
                     self.outbox.log_metric(mlflow_key(f"final_val_{key}"), value, step=0)
             self.add_files(job.run_dir)
-        status = (
-            "FINISHED"
-            if error is None
-            else "KILLED"
-            if isinstance(error, KeyboardInterrupt)
-            else "FAILED"
-        )
-        self.finish(status)
+        stopped = isinstance(error, KeyboardInterrupt | twt.Interrupted)  # Ctrl-C
+        self.finish("FINISHED" if error is None else "KILLED" if stopped else "FAILED")
 
     def add_files(self, run_dir: Path) -> None:
         """Queue the run directory's files, its curves and (``log_model``) the exported model."""

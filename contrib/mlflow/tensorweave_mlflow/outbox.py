@@ -165,7 +165,7 @@ class Outbox:
 
     def _create_run(self, client: Any) -> None:
         found = client.get_experiment_by_name(self.experiment)
-        if found is None:  # MLflow's UI shows it as model training, not a GenAI experiment
+        if found is None:  # tagged a model-training experiment (mlflow.experimentKind)
             self.experiment_id = client.create_experiment(self.experiment, tags=EXPERIMENT_TAGS)
         else:
             self.experiment_id = found.experiment_id
