@@ -37,7 +37,7 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_layers._shapes import owner as name_owner
 from tensorweave_layers._spatial import describe
-from tensorweave_layers.preprocessing._adapt import batches
+from tensorweave_layers.preprocessing._adapt import Adaptable, adapt_option, no_data
 from tensorweave_layers.preprocessing._encode import check_mode, encode, encoded_shape
 
 __all__ = ["IntegerLookup", "StringLookup"]
@@ -45,7 +45,7 @@ __all__ = ["IntegerLookup", "StringLookup"]
 Vocabulary = Sequence[Any] | str | None
 
 
-class _IndexLookup(tw.Layer):
+class _IndexLookup(Adaptable, tw.Layer):
     """What both lookups share; subclasses set the token kind."""
 
     kind = "string"  # or "int"
@@ -61,6 +61,7 @@ class _IndexLookup(tw.Layer):
         oov_token: Any,
         vocabulary: Vocabulary,
         output_mode: str,
+        adapt: bool | None,
         name: str | None,
         share_state_with: tw.Layer | None,
     ) -> None:
@@ -92,6 +93,7 @@ class _IndexLookup(tw.Layer):
         )
         self.given = None if vocabulary is None else self._tokens(self._read(vocabulary))
         given = self.given
+        self.adapt_from_config = adapt_option(adapt, given is not None, owner, "vocabulary=")
         if (
             self.max_tokens is not None
             and given
@@ -219,28 +221,17 @@ class _IndexLookup(tw.Layer):
         """How many indices there are, special ones included."""
         return self.token_start + int(tf.size(self.state.vocabulary))
 
-    def adapt(self, data: Any) -> None:
-        """Count the tokens of ``data`` in one pass and keep the most frequent (Keras's
-        order: by count, ties by the larger token), at most ``max_tokens`` indices."""
-        counts: Counter[Any] = Counter()
-        for batch in batches(data, rank=None, owner=self.owner):
-            if self.kind == "string" and batch.dtype.kind not in "USO":
-                raise tw.InputValueError(
-                    f"{self.owner}.adapt got {batch.dtype} values, not strings. Fix: adapt on "
-                    "the string column (numbers go to IntegerLookup.v1 or Normalization.v1)."
-                )
-            if self.kind == "int" and batch.dtype.kind not in "iu":
-                raise tw.InputValueError(
-                    f"{self.owner}.adapt got {batch.dtype} values, not integers."
-                )
-            values, n = np.unique(batch.ravel(), return_counts=True)
-            for value, k in zip(values.tolist(), n.tolist(), strict=True):
-                counts[self._plain(value)] += k
-        for special in (self.mask_token, self.oov_token):
-            if special is not None:
-                counts.pop(self._plain(special), None)
-        ranked = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
-        self.set_vocabulary([t for t, _ in ranked])
+    def adapter(self) -> _Counts:
+        """A pass counting the tokens and keeping the most frequent (Keras's order: by
+        count, ties by the larger token), at most ``max_tokens`` indices."""
+        return _Counts(self)
+
+    def adapted(self) -> dict[str, Any]:
+        """The adapted vocabulary's size and first tokens, for a run's record."""
+        return {
+            "vocabulary_size": self.vocabulary_size(),
+            "vocabulary_head": self.get_vocabulary()[:10],
+        }
 
     # --- the lookup ----------------------------------------------------------------------
     def compute(self, x: Any) -> tf.Tensor:
@@ -301,6 +292,8 @@ class StringLookup(_IndexLookup):
             to learn them with ``adapt``.
         output_mode: ``"int"`` (indices), ``"one_hot"``, ``"multi_hot"`` or ``"count"``
             (vectors); int64, as Keras's.
+        adapt: whether ``tensorweave train`` adapts it on the training split before
+            training: by default without ``vocabulary``; ``false`` with it.
     """
 
     kind = "string"
@@ -316,12 +309,13 @@ class StringLookup(_IndexLookup):
         oov_token: str = "[UNK]",
         vocabulary: Sequence[str] | str | None = None,
         output_mode: str = "int",
+        adapt: bool | None = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
         super().__init__(
             x, max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
-            oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, name=name,
+            oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, adapt=adapt, name=name,
             share_state_with=share_state_with,
         )  # fmt: skip
 
@@ -343,11 +337,49 @@ class IntegerLookup(_IndexLookup):
         oov_token: int = -1,
         vocabulary: Sequence[int] | str | None = None,
         output_mode: str = "int",
+        adapt: bool | None = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
         super().__init__(
             x, max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
-            oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, name=name,
+            oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, adapt=adapt, name=name,
             share_state_with=share_state_with,
         )  # fmt: skip
+
+
+class _Counts:
+    """Token counts over batches."""
+
+    def __init__(self, layer: _IndexLookup) -> None:
+        self.layer = layer
+        self.counts: Counter[Any] = Counter()
+        self.seen = False
+
+    def update(self, batch: np.ndarray) -> None:
+        """Count the tokens of ``batch``."""
+        layer = self.layer
+        if layer.kind == "string" and batch.dtype.kind not in "USO":
+            raise tw.InputValueError(
+                f"{layer.owner}.adapt got {batch.dtype} values, not strings. Fix: adapt on "
+                "the string column (numbers go to IntegerLookup.v1 or Normalization.v1)."
+            )
+        if layer.kind == "int" and batch.dtype.kind not in "iu":
+            raise tw.InputValueError(f"{layer.owner}.adapt got {batch.dtype} values, not integers.")
+        if not batch.size:
+            return
+        self.seen = True
+        values, n = np.unique(batch.ravel(), return_counts=True)
+        for value, k in zip(values.tolist(), n.tolist(), strict=True):
+            self.counts[layer._plain(value)] += k
+
+    def finish(self) -> None:
+        """Set the vocabulary (``AdaptError`` when no token came)."""
+        layer = self.layer
+        if not self.seen:
+            raise no_data(layer.owner)
+        for special in (layer.mask_token, layer.oov_token):
+            if special is not None:
+                self.counts.pop(layer._plain(special), None)
+        ranked = sorted(self.counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+        layer.set_vocabulary([t for t, _ in ranked])
