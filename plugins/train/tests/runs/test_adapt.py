@@ -206,3 +206,73 @@ def test_killed_and_resumed_keeps_the_adapted_state_and_the_final_weights(
     first = dict(trained["summary"]["adapted"], seconds=None)
     assert dict(summary["adapted"], seconds=None) == first
     assert summary["weights_sha256"] == trained["summary"]["weights_sha256"]
+
+
+ROWS = [
+    {"a": 62.5, "b": -1.0, "city": "rome"},
+    {"a": 41.0, "b": -4.5, "city": "oslo"},
+    {"a": 55.0, "b": -3.0, "city": "tokyo"},  # never seen: the OOV index
+]
+
+
+def _python_probabilities(run: Path) -> np.ndarray:
+    import tensorweave_train as twt
+
+    model = twt.load_model(run)
+    columns = {
+        "a": np.array([r["a"] for r in ROWS], "float32"),
+        "b": np.array([r["b"] for r in ROWS], "float32"),
+        "city": np.array([r["city"] for r in ROWS]),
+    }
+    lookup = next(n for n in model.layers if n.name == "city_id")
+    assert tw.compile(lookup)(columns["city"]).numpy().tolist() == [2, 1, 0]  # tokyo: OOV 0
+    return np.asarray(model.predict(columns))
+
+
+@pytest.mark.slow
+def test_predict_and_export_take_raw_rows_with_strings(
+    trained: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tensorweave predict RUN --input rows.json`` (raw values, a string column, an unseen
+    string) gives ``model.predict``'s probabilities; so do a CSV of the rows, and the
+    exported SavedModel and Predictor on the raw strings."""
+    import tensorflow as tf
+
+    import tensorweave_train as twt
+    from tensorweave_train.commands.predict import cmd_predict
+
+    expected = _python_probabilities(trained["run"])
+    rows = tmp_path / "rows.json"
+    rows.write_text(json.dumps(ROWS))
+    done = subprocess.run(
+        [EXE, "predict", str(trained["run"]), "--input", str(rows), "--probabilities"],
+        env=ENV, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    np.testing.assert_allclose(json.loads(done.stdout), expected, atol=1e-6)
+    # the same rows as a CSV file (typed as the run's table.v1 columns), in this process
+    table = tmp_path / "rows.csv"
+    table.write_text("a,b,city\n" + "".join(f"{r['a']},{r['b']},{r['city']}\n" for r in ROWS))
+    assert cmd_predict([str(trained["run"]), "--input", str(table), "--probabilities"]) == 0
+    np.testing.assert_allclose(json.loads(capsys.readouterr().out), expected, atol=1e-6)
+    # exported: the SavedModel takes the raw strings, with the adapted state inside
+    out = twt.export_run(trained["run"], tmp_path / "export")
+    loaded = tf.saved_model.load(str(out / "model"))
+    serve = loaded.signatures["serving_default"]
+    got = serve(
+        a=tf.constant([r["a"] for r in ROWS], tf.float32),
+        b=tf.constant([r["b"] for r in ROWS], tf.float32),
+        city=tf.constant([r["city"] for r in ROWS]),
+    )
+    np.testing.assert_allclose(next(iter(got.values())).numpy(), expected, atol=1e-6)
+    predictor = twt.Predictor.load(out)
+    columns = {k: [r[k] for r in ROWS] for k in ("a", "b", "city")}
+    np.testing.assert_allclose(np.asarray(predictor(columns)), expected, atol=1e-6)
+
+
+def test_predict_names_a_row_without_an_input(tmp_path: Path) -> None:
+    from tensorweave_train.commands.predict import _row_columns
+    from tensorweave_train.runs.processors import PredictInputError
+
+    with pytest.raises(PredictInputError, match=r"row 1 of rows.json.*'city'.*Fix"):
+        _row_columns([{"a": 1, "city": "x"}, {"a": 2}], "rows.json")
