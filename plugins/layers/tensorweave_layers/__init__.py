@@ -88,6 +88,7 @@ _EXPORTS = {
     "RandomZoom": "preprocessing.geometric",
     "RandomTranslation": "preprocessing.geometric",
     "RandomCrop": "preprocessing.geometric",
+    "TextVectorization": "preprocessing.text",
     # norm
     "BatchNorm": "norm.batch_norm",
     "LayerNorm": "norm.layer_norm",

@@ -29,7 +29,7 @@ def _also(component: str, *names: str, kind: str = "layers", usage: str = "") ->
     return C(component, also=names, kind=kind, usage=usage)
 
 
-#: what ``describe TextVectorization`` and the other preprocessing layers not built yet answer
+#: what ``describe MixUp`` and the other preprocessing layers not built yet answer
 PREPROCESSING_NOTE = "not available yet: see issue #36 (preprocessing layers)"
 #: Keras's preprocessing and augmentation layers that are not components yet (issue #36)
 PREPROCESSING = (
@@ -41,7 +41,7 @@ PREPROCESSING = (
     "RandomErasing", "RandomGaussianBlur", "RandomGrayscale", "RandomHue",
     "RandomInvert", "RandomPerspective", "RandomPosterization",
     "RandomSaturation", "RandomSharpness", "RandomShear",
-    "STFTSpectrogram", "Solarization", "TextVectorization",
+    "STFTSpectrogram", "Solarization",
 )  # fmt: skip
 
 COUNTERPARTS = (
@@ -254,5 +254,6 @@ COUNTERPARTS = (
     _keras("RandomZoom.v1", "RandomZoom"),
     _keras("RandomTranslation.v1", "RandomTranslation"),
     _keras("RandomCrop.v1", "RandomCrop"),
+    _keras("TextVectorization.v1", "TextVectorization"),
     *(C("", also=(K + name,), note=PREPROCESSING_NOTE) for name in PREPROCESSING),
 )

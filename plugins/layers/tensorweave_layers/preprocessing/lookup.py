@@ -37,15 +37,15 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_layers._shapes import owner as name_owner
 from tensorweave_layers._spatial import describe
-from tensorweave_layers.preprocessing._adapt import Adaptable, adapt_option, no_data
+from tensorweave_layers.preprocessing._adapt import Adaptable, Adapter, adapt_option, no_data
 from tensorweave_layers.preprocessing._encode import check_mode, encode, encoded_shape
 
-__all__ = ["IntegerLookup", "StringLookup"]
+__all__ = ["Counts", "IndexLookup", "IntegerLookup", "StringLookup"]
 
 Vocabulary = Sequence[Any] | str | None
 
 
-class _IndexLookup(Adaptable, tw.Layer):
+class IndexLookup(Adaptable, tw.Layer):
     """What both lookups share; subclasses set the token kind."""
 
     kind = "string"  # or "int"
@@ -221,10 +221,10 @@ class _IndexLookup(Adaptable, tw.Layer):
         """How many indices there are, special ones included."""
         return self.token_start + int(tf.size(self.state.vocabulary))
 
-    def adapter(self) -> _Counts:
+    def adapter(self) -> Adapter:
         """A pass counting the tokens and keeping the most frequent (Keras's order: by
         count, ties by the larger token), at most ``max_tokens`` indices."""
-        return _Counts(self)
+        return Counts(self)
 
     def adapted(self) -> dict[str, Any]:
         """The adapted vocabulary's size and first tokens, for a run's record."""
@@ -236,6 +236,10 @@ class _IndexLookup(Adaptable, tw.Layer):
     # --- the lookup ----------------------------------------------------------------------
     def compute(self, x: Any) -> tf.Tensor:
         """The index of each token, encoded as ``output_mode`` says."""
+        return encode(self.indices(x), self.output_mode, self.depth, tf.int64)
+
+    def indices(self, x: Any) -> tf.Tensor:
+        """The index of each token of ``x`` (any shape), in Keras's index space."""
         flat = tf.reshape(x, [-1])
         keys, order, vocab = self.state.keys, self.state.order, self.state.vocabulary
         size = tf.size(keys, out_type=tf.int64)
@@ -263,8 +267,7 @@ class _IndexLookup(Adaptable, tw.Layer):
                 message=f"{self.owner}: a token is not in the vocabulary and num_oov_indices=0. "
                 "Fix: num_oov_indices=1 gives unseen tokens an index.",
             )
-        index = tf.reshape(index, tf.shape(x))
-        return encode(index, self.output_mode, self.depth, tf.int64)
+        return tf.reshape(index, tf.shape(x))
 
     def _oov(self, flat: tf.Tensor) -> tf.Tensor:
         n = self.num_oov_indices
@@ -279,7 +282,7 @@ class _IndexLookup(Adaptable, tw.Layer):
         return bucket + self.oov_start
 
 
-class StringLookup(_IndexLookup):
+class StringLookup(IndexLookup):
     """Map strings to integer indices (see the module for the index space).
 
     Args:
@@ -320,7 +323,7 @@ class StringLookup(_IndexLookup):
         )  # fmt: skip
 
 
-class IntegerLookup(_IndexLookup):
+class IntegerLookup(IndexLookup):
     """Map integers (ids, codes, labels) to contiguous indices; arguments as ``StringLookup``'s,
     with integer tokens (``oov_token=-1``, ``mask_token`` an integer or ``None``)."""
 
@@ -348,10 +351,10 @@ class IntegerLookup(_IndexLookup):
         )  # fmt: skip
 
 
-class _Counts:
+class Counts:
     """Token counts over batches."""
 
-    def __init__(self, layer: _IndexLookup) -> None:
+    def __init__(self, layer: IndexLookup) -> None:
         self.layer = layer
         self.counts: Counter[Any] = Counter()
         self.seen = False
