@@ -64,11 +64,21 @@ class IndexLookup(Adaptable, tw.Layer):
         adapt: bool | None,
         name: str | None,
         share_state_with: tw.Layer | None,
+        invert: bool = False,
     ) -> None:
         owner = name_owner(self.layer_type, name)
         self.owner = owner
+        self.invert = bool(invert)
         wants = tf.string if self.kind == "string" else None
-        if (wants and x.dtype != wants) or (not wants and not x.dtype.is_integer):
+        if invert and (not x.dtype.is_integer or output_mode != "int"):
+            raise tw.InputValueError(
+                f"{owner}: invert=True maps indices back to tokens, so it takes integers and "
+                f"output_mode='int'; got {describe(x)} {x.dtype.name}, output_mode="
+                f"{output_mode!r}. Fix: feed it the indices of a lookup."
+            )
+        if invert:
+            pass
+        elif (wants and x.dtype != wants) or (not wants and not x.dtype.is_integer):
             need = "strings" if wants else "integers"
             raise tw.InputValueError(
                 f"{owner} looks up {need}, but {describe(x)} is {x.dtype.name}. Fix: give it an "
@@ -123,9 +133,8 @@ class IndexLookup(Adaptable, tw.Layer):
                 f"{describe(x)}. Fix: reshape it, or use output_mode='int'."
             )
         shape = encoded_shape(x.shape, output_mode, self.depth)
-        super().__init__(
-            x, shape=shape, dtype=tf.int64, name=name, share_state_with=share_state_with
-        )
+        out = (tf.string if self.kind == "string" else tf.int64) if invert else tf.int64
+        super().__init__(x, shape=shape, dtype=out, name=name, share_state_with=share_state_with)
 
     # --- the vocabulary -------------------------------------------------------------------
     def _read(self, vocabulary: Sequence[Any] | str) -> list[Any]:
@@ -235,8 +244,22 @@ class IndexLookup(Adaptable, tw.Layer):
 
     # --- the lookup ----------------------------------------------------------------------
     def compute(self, x: Any) -> tf.Tensor:
-        """The index of each token, encoded as ``output_mode`` says."""
+        """The index of each token, encoded as ``output_mode`` says (with ``invert``: the
+        token of each index, the OOV token for an index out of range)."""
+        if self.invert:
+            return self.tokens(x)
         return encode(self.indices(x), self.output_mode, self.depth, tf.int64)
+
+    def tokens(self, x: Any) -> tf.Tensor:
+        """The token of each index of ``x`` (``invert=True``)."""
+        dtype = tf.string if self.kind == "string" else tf.int64
+        specials = tf.constant(self._specials() or [], dtype=dtype, shape=[len(self._specials())])
+        table = tf.concat([specials, tf.cast(self.state.vocabulary, dtype)], axis=0)
+        index = tf.cast(x, tf.int64)
+        inside = (index >= 0) & (index < tf.size(table, out_type=tf.int64))
+        oov = tf.constant(self._plain(self.oov_token), dtype)
+        return tf.where(inside, tf.gather(table, tf.clip_by_value(index, 0, tf.maximum(
+            tf.size(table, out_type=tf.int64) - 1, 0))), oov)  # fmt: skip
 
     def indices(self, x: Any) -> tf.Tensor:
         """The index of each token of ``x`` (any shape), in Keras's index space."""
@@ -297,6 +320,7 @@ class StringLookup(IndexLookup):
             (vectors); int64, as Keras's.
         adapt: whether ``tensorweave train`` adapts it on the training split before
             training: by default without ``vocabulary``; ``false`` with it.
+        invert: map indices (integers) back to their tokens, as Keras's ``invert=True``.
     """
 
     kind = "string"
@@ -313,12 +337,13 @@ class StringLookup(IndexLookup):
         vocabulary: Sequence[str] | str | None = None,
         output_mode: str = "int",
         adapt: bool | None = None,
+        invert: bool = False,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
         super().__init__(
             x, max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
-            oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, adapt=adapt, name=name,
+            oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, adapt=adapt, name=name, invert=invert,
             share_state_with=share_state_with,
         )  # fmt: skip
 
@@ -341,12 +366,13 @@ class IntegerLookup(IndexLookup):
         vocabulary: Sequence[int] | str | None = None,
         output_mode: str = "int",
         adapt: bool | None = None,
+        invert: bool = False,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
         super().__init__(
             x, max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
-            oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, adapt=adapt, name=name,
+            oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, adapt=adapt, name=name, invert=invert,
             share_state_with=share_state_with,
         )  # fmt: skip
 
