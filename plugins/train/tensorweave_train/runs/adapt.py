@@ -59,7 +59,9 @@ def adaptable_layers(model: Any) -> list[tw.Layer]:
         return []
     seen: set[int] = set()
     out = []
-    for node in model.inference_graph.nodes:
+    graph = getattr(model, "inference_graph", None)  # a model of its own may have none
+    nodes = graph.nodes if graph is not None else getattr(model, "layers", ())
+    for node in nodes:
         if _wants(node) and id(node.state) not in seen:
             seen.add(id(node.state))
             out.append(node)
