@@ -70,7 +70,7 @@ def _as_graph(value: Any) -> Graph:
 
 
 def _size(v: Any) -> int:
-    return int(np.prod(v.shape.as_list())) if v.shape.rank else 1
+    return int(np.prod(v.shape.as_list()) if v.shape.is_fully_defined() else np.size(v.numpy()))
 
 
 def summary_rows(graph: Any, *, roles: Mapping[Layer, str] | None = None) -> list[SummaryRow]:

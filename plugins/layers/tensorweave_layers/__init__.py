@@ -82,6 +82,13 @@ _EXPORTS = {
     "RandomFlip": "preprocessing.augment",
     "RandomContrast": "preprocessing.augment",
     "RandomBrightness": "preprocessing.augment",
+    "Resizing": "preprocessing.image",
+    "CenterCrop": "preprocessing.image",
+    "RandomRotation": "preprocessing.geometric",
+    "RandomZoom": "preprocessing.geometric",
+    "RandomTranslation": "preprocessing.geometric",
+    "RandomCrop": "preprocessing.geometric",
+    "TextVectorization": "preprocessing.text",
     # norm
     "BatchNorm": "norm.batch_norm",
     "LayerNorm": "norm.layer_norm",

@@ -29,19 +29,19 @@ def _also(component: str, *names: str, kind: str = "layers", usage: str = "") ->
     return C(component, also=names, kind=kind, usage=usage)
 
 
-#: what ``describe TextVectorization`` and the other preprocessing layers not built yet answer
+#: what ``describe MixUp`` and the other preprocessing layers not built yet answer
 PREPROCESSING_NOTE = "not available yet: see issue #36 (preprocessing layers)"
 #: Keras's preprocessing and augmentation layers that are not components yet (issue #36)
 PREPROCESSING = (
-    "AugMix", "AutoContrast", "CenterCrop",
+    "AugMix", "AutoContrast",
     "ContrastLimitedAdaptiveHistogramEqualization", "CutMix", "Equalization",
     "HashedCrossing", "MaxNumBoundingBoxes", "MelSpectrogram",
     "MixUp", "RandAugment", "RandomColorDegeneration",
-    "RandomColorJitter", "RandomCrop", "RandomElasticTransform",
+    "RandomColorJitter", "RandomElasticTransform",
     "RandomErasing", "RandomGaussianBlur", "RandomGrayscale", "RandomHue",
-    "RandomInvert", "RandomPerspective", "RandomPosterization", "RandomRotation",
-    "RandomSaturation", "RandomSharpness", "RandomShear", "RandomTranslation", "RandomZoom",
-    "STFTSpectrogram", "Solarization", "TextVectorization",
+    "RandomInvert", "RandomPerspective", "RandomPosterization",
+    "RandomSaturation", "RandomSharpness", "RandomShear",
+    "STFTSpectrogram", "Solarization",
 )  # fmt: skip
 
 COUNTERPARTS = (
@@ -119,7 +119,7 @@ COUNTERPARTS = (
     _keras("UpSampling1D.v1", "UpSampling1D"),
     _keras("UpSampling2D.v1", "UpSampling2D", TL + "UpSampling2d"),
     _keras("UpSampling3D.v1", "UpSampling3D"),
-    _keras("Resize.v1", "Resizing"),
+    _also("Resize.v1", "tf.image.resize"),
     _keras("ZeroPadding1D.v1", "ZeroPadding1D", TL + "ZeroPad1d"),
     _keras("ZeroPadding2D.v1", "ZeroPadding2D", TL + "ZeroPad2d"),
     _keras("ZeroPadding3D.v1", "ZeroPadding3D", TL + "ZeroPad3d"),
@@ -248,5 +248,12 @@ COUNTERPARTS = (
     _keras("RandomFlip.v1", "RandomFlip"),
     _keras("RandomContrast.v1", "RandomContrast"),
     _keras("RandomBrightness.v1", "RandomBrightness"),
+    _keras("Resizing.v1", "Resizing"),
+    _keras("CenterCrop.v1", "CenterCrop"),
+    _keras("RandomRotation.v1", "RandomRotation"),
+    _keras("RandomZoom.v1", "RandomZoom"),
+    _keras("RandomTranslation.v1", "RandomTranslation"),
+    _keras("RandomCrop.v1", "RandomCrop"),
+    _keras("TextVectorization.v1", "TextVectorization"),
     *(C("", also=(K + name,), note=PREPROCESSING_NOTE) for name in PREPROCESSING),
 )

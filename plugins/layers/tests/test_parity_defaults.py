@@ -206,7 +206,8 @@ def test_describe_shows_a_component_s_deliberate_differences():
         ("ReLU", 'Activation.v1 with activation="relu"'),
         ("LeakyReLU", 'Activation.v1 with activation="leaky_relu"'),
         ("Normalization", "Normalization.v1"),
-        ("TextVectorization", "not available yet: see issue #36 (preprocessing layers)"),
+        ("TextVectorization", "TextVectorization.v1"),
+        ("MixUp", "not available yet: see issue #36 (preprocessing layers)"),
         ("StringLookup", "StringLookup.v1"),
         ("Dense", "FC.v1"),
     ],
@@ -235,13 +236,14 @@ def test_every_keras_layer_name_gets_an_answer():
 
 
 def test_a_preprocessing_name_not_built_yet_points_at_its_issue():
-    for name in ("TextVectorization", "RandomRotation", "CenterCrop"):
+    for name in ("MixUp", "RandomShear", "AugMix"):
         assert "issue #36" in _answer(name)
 
 
 def test_a_built_preprocessing_name_points_at_its_component():
     for name in ("Normalization", "Rescaling", "Discretization", "StringLookup",
                  "IntegerLookup", "CategoryEncoding", "Hashing", "RandomFlip", "RandomContrast",
-                 "RandomBrightness"):  # fmt: skip
+                 "RandomBrightness", "Resizing", "CenterCrop", "RandomRotation", "RandomZoom",
+                 "RandomTranslation", "RandomCrop", "TextVectorization"):  # fmt: skip
         assert _answer(name) == f"layers:{name}.v1"
         assert name not in PREPROCESSING

@@ -9,14 +9,14 @@ any iterable of batches, read one batch at a time (never the whole data at once)
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
 
-__all__ = ["batches", "AdaptError"]
+__all__ = ["batches", "AdaptError", "Adaptable", "Adapter", "adapt_option"]
 
 #: rows per batch when ``adapt`` is given one in-memory array
 CHUNK = 4096
@@ -96,3 +96,77 @@ def _check_rank(batch: np.ndarray, rank: int | None, owner: str) -> None:
             f"input), got shape {batch.shape}. Fix: batch the data, or reshape it to the "
             "layer's input shape."
         )
+
+
+class Adapter(Protocol):
+    """One streaming pass of ``adapt``: ``update`` with each batch, then ``finish``."""
+
+    def update(self, batch: np.ndarray) -> None:
+        """Take one batch (numpy, batch first) into the running state."""
+
+    def finish(self) -> None:
+        """Write the learned state into the layer's variables (raises ``AdaptError`` when
+        no value came)."""
+
+
+def adapt_option(adapt: bool | None, given: bool, owner: str, state: str) -> bool:
+    """Whether a job adapts the layer before training: ``adapt=None`` (the default) when
+    its ``state`` was not ``given``; ``True`` asks for it (refused with the state given),
+    ``False`` refuses it (the state must then be given).
+
+    >>> adapt_option(None, False, "L", "mean="), adapt_option(False, True, "L", "mean=")
+    (True, False)
+    """
+    if adapt is None:
+        return not given
+    if adapt and given:
+        raise tw.ArgumentError(
+            f"{owner}: adapt=true learns the state, but {state} gives it. Fix: drop {state} "
+            "(to adapt on the training split), or set adapt=false."
+        )
+    if not adapt and not given:
+        raise tw.ArgumentError(
+            f"{owner}: adapt=false, but no {state} gives the state, so the layer would have "
+            f"none. Fix: give {state}, or drop adapt=false to adapt on the training split."
+        )
+    return bool(adapt)
+
+
+class Adaptable:
+    """A layer whose state ``adapt`` learns, in one pass over batches, through an
+    ``Adapter``. ``adapt_from_config`` tells a training job (``tensorweave train``) to adapt
+    it on the training split before training (``runs.adapt`` of tensorweave-train)."""
+
+    owner: str
+    #: adapt it on the job's training split before training (the ``adapt`` option)
+    adapt_from_config: bool = False
+    #: the input rank batches must have (``None``: any), and whether an in-memory array is
+    #: one batch (as Keras summarizes it)
+    adapt_rank: int | None = None
+    adapt_whole: bool = False
+
+    def adapter(self) -> Adapter:
+        """A new pass that learns this layer's state."""
+        raise NotImplementedError
+
+    def adapt(self, data: Any) -> None:
+        """Learn the state from ``data`` in one pass, batch by batch, as Keras's ``adapt``:
+        a numpy array or tensor (batch first), a ``tf.data.Dataset`` (``(x, y)`` elements use
+        ``x``; an unbatched one is batched) or any iterable of batches. Replaces the previous
+        state."""
+        adapter = self.adapter()
+        for batch in batches(data, rank=self.adapt_rank, owner=self.owner, whole=self.adapt_whole):
+            adapter.update(batch)
+        adapter.finish()
+
+    def adapted(self) -> dict[str, Any]:
+        """What the state holds, for a run's record (``{"mean": [...]}``, ``{"vocabulary_size": n}``)."""
+        return {}
+
+
+def no_data(owner: str) -> AdaptError:
+    """The error of an ``adapt`` pass that saw no value."""
+    return AdaptError(
+        f"{owner}.adapt got no data (an empty array or dataset): there is nothing to learn "
+        "its state from. Fix: adapt on the training split, or give the state as options."
+    )

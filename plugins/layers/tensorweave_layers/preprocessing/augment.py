@@ -28,12 +28,12 @@ import tensorweave as tw
 from tensorweave_layers._shapes import owner as name_owner
 from tensorweave_layers._spatial import describe
 
-__all__ = ["RandomBrightness", "RandomContrast", "RandomFlip"]
+__all__ = ["Augment", "RandomBrightness", "RandomContrast", "RandomFlip"]
 
 Factor = float | Sequence[float]
 
 
-class _Augment(tw.Layer):
+class Augment(tw.Layer):
     """An image augmentation: ``augment(images, rng)`` while training, else the identity."""
 
     layer_type = "Augment"
@@ -45,6 +45,7 @@ class _Augment(tw.Layer):
         training: bool,
         name: str | None,
         share_state_with: tw.Layer | None,
+        shape: tuple[int | None, ...] | None = None,
     ) -> None:
         owner = name_owner(self.layer_type, name)
         if x.sparse or len(x.shape) != 4 or not (x.dtype.is_floating or x.dtype.is_integer):
@@ -55,7 +56,10 @@ class _Augment(tw.Layer):
             )
         self.training = bool(training)
         out = x.dtype if x.dtype.is_floating else tf.float32
-        super().__init__(x, shape=x.shape, dtype=out, name=name, share_state_with=share_state_with)
+        super().__init__(
+            x, shape=x.shape if shape is None else shape, dtype=out, name=name,
+            share_state_with=share_state_with,
+        )  # fmt: skip
 
     def init_state(self) -> None:
         """The random generator (checkpointed, so a resumed run draws on)."""
@@ -65,8 +69,12 @@ class _Augment(tw.Layer):
         """Augmented images while training; ``x`` unchanged otherwise."""
         x = tf.cast(x, self.compute_dtype)
         if not self.training:
-            return tf.identity(x)
+            return self.infer(x)
         return self.augment(x, self.state.rng)
+
+    def infer(self, x: tf.Tensor) -> tf.Tensor:
+        """What the layer does at inference: nothing (``RandomCrop`` crops the centre)."""
+        return tf.identity(x)
 
     def augment(self, x: tf.Tensor, rng: tf.random.Generator) -> tf.Tensor:
         raise NotImplementedError
@@ -78,7 +86,7 @@ class _Augment(tw.Layer):
 
     def reuse_with(  # type: ignore[override]  # explicit per-use options
         self, x: tw.Layer, *, training: bool | None = None, name: str | None = None
-    ) -> _Augment:
+    ) -> Augment:
         """A node on ``x`` sharing the generator; ``training=False`` is the identity."""
         options = {k: getattr(self, k) for k in self.options}
         return type(self)(
@@ -114,7 +122,7 @@ def _range(value_range: Sequence[float], owner: str) -> tuple[float, float]:
     return lo, hi
 
 
-class RandomFlip(_Augment):
+class RandomFlip(Augment):
     """Flip each image left-right and/or up-down, each with probability 1/2.
 
     Args:
@@ -152,7 +160,7 @@ class RandomFlip(_Augment):
         return x
 
 
-class RandomContrast(_Augment):
+class RandomContrast(Augment):
     """Scale each image's deviation from its per-channel mean by a random factor in
     ``[1 - lower, 1 + upper]``, then clip to ``value_range``.
 
@@ -196,7 +204,7 @@ class RandomContrast(_Augment):
         return tf.clip_by_value((x - mean) * factor + mean, lo, hi)
 
 
-class RandomBrightness(_Augment):
+class RandomBrightness(Augment):
     """Add one random delta per image, ``uniform(lower, upper) * (high - low)`` of the
     ``value_range``, then clip to it.
 

@@ -29,13 +29,13 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_layers._shapes import owner as name_owner
 from tensorweave_layers._spatial import describe
-from tensorweave_layers.preprocessing._adapt import AdaptError, batches
+from tensorweave_layers.preprocessing._adapt import Adaptable, AdaptError, adapt_option, no_data
 from tensorweave_layers.preprocessing._encode import check_mode, encode, encoded_shape
 
 __all__ = ["Discretization"]
 
 
-class Discretization(tw.Layer):
+class Discretization(Adaptable, tw.Layer):
     """Map each value to the index of its bin.
 
     Args:
@@ -44,6 +44,8 @@ class Discretization(tw.Layer):
         num_bins: how many bins ``adapt`` makes (``num_bins - 1`` quantile edges).
         epsilon: the quantile summary's precision (Keras's default ``0.01``).
         output_mode: ``"int"``, ``"one_hot"``, ``"multi_hot"`` or ``"count"``.
+        adapt: whether ``tensorweave train`` adapts it on the training split before
+            training: by default with ``num_bins``; ``false`` with ``bin_boundaries``.
     """
 
     compute_precision = "float32"
@@ -56,6 +58,7 @@ class Discretization(tw.Layer):
         num_bins: int | None = None,
         epsilon: float = 0.01,
         output_mode: str = "int",
+        adapt: bool | None = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
@@ -80,6 +83,10 @@ class Discretization(tw.Layer):
             self.bin_count = tw.positive_int(num_bins, "num_bins", owner)
             edges = []
         self.given = None if bin_boundaries is None else edges
+        self.adapt_from_config = adapt_option(
+            adapt, self.given is not None, owner, "bin_boundaries="
+        )
+        self.adapt_whole = True  # an in-memory array is summarized whole, as Keras does
         self.num_bins = num_bins
         self.epsilon = float(epsilon)
         if not 0.0 < self.epsilon < 1.0:
@@ -111,33 +118,21 @@ class Discretization(tw.Layer):
         """The inner bin edges (given or adapted)."""
         return self.state.bin_boundaries
 
-    def adapt(self, data: Any) -> None:
-        """Learn ``num_bins - 1`` quantile edges from ``data`` in one pass (see the module).
-
-        A numpy array is summarized whole, as Keras does; a dataset or iterable batch by
-        batch. Raises ``AdaptError`` for a layer built with ``bin_boundaries``, or data with
-        fewer distinct quantiles than bins."""
+    def adapter(self) -> _Quantiles:
+        """A pass learning ``num_bins - 1`` quantile edges (see the module): a numpy array
+        is summarized whole, as Keras does; a dataset or iterable batch by batch. Raises
+        ``AdaptError`` for a layer built with ``bin_boundaries``, or data with fewer
+        distinct quantiles than bins."""
         if self.num_bins is None:
             raise AdaptError(
                 f"{self.owner} was given bin_boundaries: there is nothing to adapt. Fix: build "
                 "it with num_bins=N instead to learn N bins."
             )
-        summary = np.array([[], []], dtype="float32")
-        for batch in batches(data, rank=None, owner=self.owner, whole=True):
-            if batch.dtype.kind not in "biuf":
-                raise tw.InputValueError(
-                    f"{self.owner}.adapt got values of dtype {batch.dtype}, not numbers."
-                )
-            summary = _merge(
-                _summarize(batch.astype("float32"), self.epsilon), summary, self.epsilon
-            )
-        edges = _compress(summary, 1.0 / self.bin_count)[0, :-1]
-        if len(edges) != self.bin_count - 1:
-            raise AdaptError(
-                f"{self.owner}.adapt found {len(edges)} edges in the data, not num_bins - 1 = "
-                f"{self.bin_count - 1}: too few values. Fix: adapt on more data, or lower num_bins."
-            )
-        self.state.bin_boundaries.assign(edges.astype("float32"))
+        return _Quantiles(self)
+
+    def adapted(self) -> dict[str, Any]:
+        """The adapted edges, for a run's record."""
+        return {"bin_boundaries": self.bin_boundaries.numpy().tolist()}
 
     def compute(self, x: Any) -> tf.Tensor:
         """The bin index of each value, encoded as ``output_mode`` says."""
@@ -174,3 +169,38 @@ def _compress(summary: np.ndarray, epsilon: float) -> np.ndarray:
     cum_weights = np.interp(percents, cum_percents, cum_weights)
     new_weights = cum_weights - np.concatenate((np.array([0]), cum_weights[:-1]))
     return np.stack((new_bins, new_weights)).astype("float32")
+
+
+class _Quantiles:
+    """Keras's merged quantile summary over batches."""
+
+    def __init__(self, layer: Discretization) -> None:
+        self.layer = layer
+        self.summary = np.array([[], []], dtype="float32")
+        self.seen = False
+
+    def update(self, batch: np.ndarray) -> None:
+        """Summarize ``batch`` and merge it into the running summary."""
+        if batch.dtype.kind not in "biuf":
+            raise tw.InputValueError(
+                f"{self.layer.owner}.adapt got values of dtype {batch.dtype}, not numbers."
+            )
+        if batch.size:
+            self.seen = True
+            epsilon = self.layer.epsilon
+            self.summary = _merge(
+                _summarize(batch.astype("float32"), epsilon), self.summary, epsilon
+            )
+
+    def finish(self) -> None:
+        """Assign the edges (``AdaptError`` with no value or too few distinct ones)."""
+        layer = self.layer
+        if not self.seen:
+            raise no_data(layer.owner)
+        edges = _compress(self.summary, 1.0 / layer.bin_count)[0, :-1]
+        if len(edges) != layer.bin_count - 1:
+            raise AdaptError(
+                f"{layer.owner}.adapt found {len(edges)} edges in the data, not num_bins - 1 = "
+                f"{layer.bin_count - 1}: too few values. Fix: adapt on more data, or lower num_bins."
+            )
+        layer.state.bin_boundaries.assign(edges.astype("float32"))

@@ -37,15 +37,15 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_layers._shapes import owner as name_owner
 from tensorweave_layers._spatial import describe
-from tensorweave_layers.preprocessing._adapt import batches
+from tensorweave_layers.preprocessing._adapt import Adaptable, Adapter, adapt_option, no_data
 from tensorweave_layers.preprocessing._encode import check_mode, encode, encoded_shape
 
-__all__ = ["IntegerLookup", "StringLookup"]
+__all__ = ["Counts", "IndexLookup", "IntegerLookup", "StringLookup"]
 
 Vocabulary = Sequence[Any] | str | None
 
 
-class _IndexLookup(tw.Layer):
+class IndexLookup(Adaptable, tw.Layer):
     """What both lookups share; subclasses set the token kind."""
 
     kind = "string"  # or "int"
@@ -61,13 +61,24 @@ class _IndexLookup(tw.Layer):
         oov_token: Any,
         vocabulary: Vocabulary,
         output_mode: str,
+        adapt: bool | None,
         name: str | None,
         share_state_with: tw.Layer | None,
+        invert: bool = False,
     ) -> None:
         owner = name_owner(self.layer_type, name)
         self.owner = owner
+        self.invert = bool(invert)
         wants = tf.string if self.kind == "string" else None
-        if (wants and x.dtype != wants) or (not wants and not x.dtype.is_integer):
+        if invert and (not x.dtype.is_integer or output_mode != "int"):
+            raise tw.InputValueError(
+                f"{owner}: invert=True maps indices back to tokens, so it takes integers and "
+                f"output_mode='int'; got {describe(x)} {x.dtype.name}, output_mode="
+                f"{output_mode!r}. Fix: feed it the indices of a lookup."
+            )
+        if invert:
+            pass
+        elif (wants and x.dtype != wants) or (not wants and not x.dtype.is_integer):
             need = "strings" if wants else "integers"
             raise tw.InputValueError(
                 f"{owner} looks up {need}, but {describe(x)} is {x.dtype.name}. Fix: give it an "
@@ -92,6 +103,7 @@ class _IndexLookup(tw.Layer):
         )
         self.given = None if vocabulary is None else self._tokens(self._read(vocabulary))
         given = self.given
+        self.adapt_from_config = adapt_option(adapt, given is not None, owner, "vocabulary=")
         if (
             self.max_tokens is not None
             and given
@@ -121,9 +133,8 @@ class _IndexLookup(tw.Layer):
                 f"{describe(x)}. Fix: reshape it, or use output_mode='int'."
             )
         shape = encoded_shape(x.shape, output_mode, self.depth)
-        super().__init__(
-            x, shape=shape, dtype=tf.int64, name=name, share_state_with=share_state_with
-        )
+        out = (tf.string if self.kind == "string" else tf.int64) if invert else tf.int64
+        super().__init__(x, shape=shape, dtype=out, name=name, share_state_with=share_state_with)
 
     # --- the vocabulary -------------------------------------------------------------------
     def _read(self, vocabulary: Sequence[Any] | str) -> list[Any]:
@@ -219,32 +230,39 @@ class _IndexLookup(tw.Layer):
         """How many indices there are, special ones included."""
         return self.token_start + int(tf.size(self.state.vocabulary))
 
-    def adapt(self, data: Any) -> None:
-        """Count the tokens of ``data`` in one pass and keep the most frequent (Keras's
-        order: by count, ties by the larger token), at most ``max_tokens`` indices."""
-        counts: Counter[Any] = Counter()
-        for batch in batches(data, rank=None, owner=self.owner):
-            if self.kind == "string" and batch.dtype.kind not in "USO":
-                raise tw.InputValueError(
-                    f"{self.owner}.adapt got {batch.dtype} values, not strings. Fix: adapt on "
-                    "the string column (numbers go to IntegerLookup.v1 or Normalization.v1)."
-                )
-            if self.kind == "int" and batch.dtype.kind not in "iu":
-                raise tw.InputValueError(
-                    f"{self.owner}.adapt got {batch.dtype} values, not integers."
-                )
-            values, n = np.unique(batch.ravel(), return_counts=True)
-            for value, k in zip(values.tolist(), n.tolist(), strict=True):
-                counts[self._plain(value)] += k
-        for special in (self.mask_token, self.oov_token):
-            if special is not None:
-                counts.pop(self._plain(special), None)
-        ranked = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
-        self.set_vocabulary([t for t, _ in ranked])
+    def adapter(self) -> Adapter:
+        """A pass counting the tokens and keeping the most frequent (Keras's order: by
+        count, ties by the larger token), at most ``max_tokens`` indices."""
+        return Counts(self)
+
+    def adapted(self) -> dict[str, Any]:
+        """The adapted vocabulary's size and first tokens, for a run's record."""
+        return {
+            "vocabulary_size": self.vocabulary_size(),
+            "vocabulary_head": self.get_vocabulary()[:10],
+        }
 
     # --- the lookup ----------------------------------------------------------------------
     def compute(self, x: Any) -> tf.Tensor:
-        """The index of each token, encoded as ``output_mode`` says."""
+        """The index of each token, encoded as ``output_mode`` says (with ``invert``: the
+        token of each index, the OOV token for an index out of range)."""
+        if self.invert:
+            return self.tokens(x)
+        return encode(self.indices(x), self.output_mode, self.depth, tf.int64)
+
+    def tokens(self, x: Any) -> tf.Tensor:
+        """The token of each index of ``x`` (``invert=True``)."""
+        dtype = tf.string if self.kind == "string" else tf.int64
+        specials = tf.constant(self._specials() or [], dtype=dtype, shape=[len(self._specials())])
+        table = tf.concat([specials, tf.cast(self.state.vocabulary, dtype)], axis=0)
+        index = tf.cast(x, tf.int64)
+        inside = (index >= 0) & (index < tf.size(table, out_type=tf.int64))
+        oov = tf.constant(self._plain(self.oov_token), dtype)
+        return tf.where(inside, tf.gather(table, tf.clip_by_value(index, 0, tf.maximum(
+            tf.size(table, out_type=tf.int64) - 1, 0))), oov)  # fmt: skip
+
+    def indices(self, x: Any) -> tf.Tensor:
+        """The index of each token of ``x`` (any shape), in Keras's index space."""
         flat = tf.reshape(x, [-1])
         keys, order, vocab = self.state.keys, self.state.order, self.state.vocabulary
         size = tf.size(keys, out_type=tf.int64)
@@ -272,8 +290,7 @@ class _IndexLookup(tw.Layer):
                 message=f"{self.owner}: a token is not in the vocabulary and num_oov_indices=0. "
                 "Fix: num_oov_indices=1 gives unseen tokens an index.",
             )
-        index = tf.reshape(index, tf.shape(x))
-        return encode(index, self.output_mode, self.depth, tf.int64)
+        return tf.reshape(index, tf.shape(x))
 
     def _oov(self, flat: tf.Tensor) -> tf.Tensor:
         n = self.num_oov_indices
@@ -288,7 +305,7 @@ class _IndexLookup(tw.Layer):
         return bucket + self.oov_start
 
 
-class StringLookup(_IndexLookup):
+class StringLookup(IndexLookup):
     """Map strings to integer indices (see the module for the index space).
 
     Args:
@@ -301,6 +318,9 @@ class StringLookup(_IndexLookup):
             to learn them with ``adapt``.
         output_mode: ``"int"`` (indices), ``"one_hot"``, ``"multi_hot"`` or ``"count"``
             (vectors); int64, as Keras's.
+        adapt: whether ``tensorweave train`` adapts it on the training split before
+            training: by default without ``vocabulary``; ``false`` with it.
+        invert: map indices (integers) back to their tokens, as Keras's ``invert=True``.
     """
 
     kind = "string"
@@ -316,17 +336,19 @@ class StringLookup(_IndexLookup):
         oov_token: str = "[UNK]",
         vocabulary: Sequence[str] | str | None = None,
         output_mode: str = "int",
+        adapt: bool | None = None,
+        invert: bool = False,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
         super().__init__(
             x, max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
-            oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, name=name,
+            oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, adapt=adapt, name=name, invert=invert,
             share_state_with=share_state_with,
         )  # fmt: skip
 
 
-class IntegerLookup(_IndexLookup):
+class IntegerLookup(IndexLookup):
     """Map integers (ids, codes, labels) to contiguous indices; arguments as ``StringLookup``'s,
     with integer tokens (``oov_token=-1``, ``mask_token`` an integer or ``None``)."""
 
@@ -343,11 +365,50 @@ class IntegerLookup(_IndexLookup):
         oov_token: int = -1,
         vocabulary: Sequence[int] | str | None = None,
         output_mode: str = "int",
+        adapt: bool | None = None,
+        invert: bool = False,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
         super().__init__(
             x, max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
-            oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, name=name,
+            oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, adapt=adapt, name=name, invert=invert,
             share_state_with=share_state_with,
         )  # fmt: skip
+
+
+class Counts:
+    """Token counts over batches."""
+
+    def __init__(self, layer: IndexLookup) -> None:
+        self.layer = layer
+        self.counts: Counter[Any] = Counter()
+        self.seen = False
+
+    def update(self, batch: np.ndarray) -> None:
+        """Count the tokens of ``batch``."""
+        layer = self.layer
+        if layer.kind == "string" and batch.dtype.kind not in "USO":
+            raise tw.InputValueError(
+                f"{layer.owner}.adapt got {batch.dtype} values, not strings. Fix: adapt on "
+                "the string column (numbers go to IntegerLookup.v1 or Normalization.v1)."
+            )
+        if layer.kind == "int" and batch.dtype.kind not in "iu":
+            raise tw.InputValueError(f"{layer.owner}.adapt got {batch.dtype} values, not integers.")
+        if not batch.size:
+            return
+        self.seen = True
+        values, n = np.unique(batch.ravel(), return_counts=True)
+        for value, k in zip(values.tolist(), n.tolist(), strict=True):
+            self.counts[layer._plain(value)] += k
+
+    def finish(self) -> None:
+        """Set the vocabulary (``AdaptError`` when no token came)."""
+        layer = self.layer
+        if not self.seen:
+            raise no_data(layer.owner)
+        for special in (layer.mask_token, layer.oov_token):
+            if special is not None:
+                self.counts.pop(layer._plain(special), None)
+        ranked = sorted(self.counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+        layer.set_vocabulary([t for t, _ in ranked])

@@ -29,7 +29,7 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_layers._shapes import owner as name_owner
 from tensorweave_layers._spatial import describe
-from tensorweave_layers.preprocessing._adapt import batches
+from tensorweave_layers.preprocessing._adapt import Adaptable, adapt_option, no_data
 
 __all__ = ["Normalization"]
 
@@ -37,7 +37,7 @@ EPSILON = 1e-7  # keras.backend.epsilon()
 Stat = float | Sequence[Any] | None
 
 
-class Normalization(tw.Layer):
+class Normalization(Adaptable, tw.Layer):
     """Standardize features with a mean and variance given or learned by ``adapt``.
 
     Args:
@@ -48,6 +48,8 @@ class Normalization(tw.Layer):
             it does, the layer is the identity: mean 0, variance 1). A number or an array
             that broadcasts to the kept axes.
         invert: undo a normalization: ``mean + x * sqrt(variance)``.
+        adapt: whether ``tensorweave train`` adapts it on the training split before
+            training: by default when ``mean``/``variance`` are not given; ``false`` with them.
     """
 
     compute_precision = "float32"  # statistics in float32 under mixed precision
@@ -60,6 +62,7 @@ class Normalization(tw.Layer):
         mean: Stat = None,
         variance: Stat = None,
         invert: bool = False,
+        adapt: bool | None = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
@@ -99,7 +102,10 @@ class Normalization(tw.Layer):
         self.given = (
             None if mean is None else (self._fit(mean, "mean"), self._fit(variance, "variance"))
         )
-        self.input_rank = rank
+        self.input_rank = self.adapt_rank = rank
+        self.adapt_from_config = adapt_option(
+            adapt, self.given is not None, owner, "mean=/variance="
+        )
         self.invert = bool(invert)
         out = x.dtype if x.dtype.is_floating else tf.float32
         super().__init__(x, shape=x.shape, dtype=out, name=name, share_state_with=share_state_with)
@@ -138,39 +144,17 @@ class Normalization(tw.Layer):
         """How many values per kept entry ``adapt`` read (0 if never adapted)."""
         return self.state.count
 
-    def adapt(self, data: Any) -> None:
-        """Learn ``mean`` and ``variance`` from ``data`` in one pass, batch by batch.
+    def adapter(self) -> _Moments:
+        """A pass learning ``mean`` and ``variance`` (``adapt(data)`` runs one)."""
+        return _Moments(self)
 
-        ``data``: a numpy array or tensor (batch first, the layer's input rank), a
-        ``tf.data.Dataset`` of batches (``(x, y)`` elements use ``x``; an unbatched dataset
-        is batched) or any iterable of batches. Replaces the previous state, as Keras's.
-        """
-        count, mean, m2 = 0, np.zeros(self.stat_shape), np.zeros(self.stat_shape)
-        for batch in batches(data, rank=self.input_rank, owner=self.owner):
-            if batch.dtype.kind not in "biuf":
-                raise tw.InputValueError(
-                    f"{self.owner}.adapt got values of dtype {batch.dtype}, not numbers. Fix: "
-                    "adapt on the numeric column (strings go to StringLookup.v1)."
-                )
-            for a in self.keep:
-                if batch.shape[a] != self.broadcast[a]:
-                    raise tw.ShapeError(
-                        f"{self.owner}.adapt: a batch of shape {batch.shape} does not fit the "
-                        f"layer's input {self.inputs[0].shape}. Fix: adapt on data shaped as "
-                        "the input."
-                    )
-            values = batch.astype("float64")
-            n = int(np.prod([batch.shape[a] for a in self.reduce]))
-            b_mean = values.mean(axis=self.reduce)
-            b_m2 = values.var(axis=self.reduce) * n
-            total = count + n
-            delta = b_mean - mean
-            mean = mean + delta * (n / total)
-            m2 = m2 + b_m2 + delta**2 * (count * n / total)
-            count = total
-        self.state.mean.assign(mean.astype("float32"))
-        self.state.variance.assign((m2 / count).astype("float32"))
-        self.state.count.assign(count)
+    def adapted(self) -> dict[str, Any]:
+        """The adapted statistics, for a run's record."""
+        return {
+            "mean": self.mean.numpy().tolist(),
+            "variance": self.variance.numpy().tolist(),
+            "count": int(self.count.numpy()),
+        }
 
     def compute(self, x: Any) -> tf.Tensor:
         """Standardize ``x`` (or, with ``invert``, undo it)."""
@@ -179,3 +163,46 @@ class Normalization(tw.Layer):
         variance = tf.reshape(tf.cast(self.state.variance, x.dtype), self.broadcast)
         scale = tf.maximum(tf.sqrt(variance), tf.constant(EPSILON, x.dtype))
         return mean + x * scale if self.invert else (x - mean) / scale
+
+
+class _Moments:
+    """Running mean and variance over batches (Chan/Welford, float64)."""
+
+    def __init__(self, layer: Normalization) -> None:
+        self.layer = layer
+        self.count, self.mean, self.m2 = 0, np.zeros(layer.stat_shape), np.zeros(layer.stat_shape)
+
+    def update(self, batch: np.ndarray) -> None:
+        """Combine ``batch``'s mean and variance into the running ones."""
+        layer = self.layer
+        if batch.dtype.kind not in "biuf":
+            raise tw.InputValueError(
+                f"{layer.owner}.adapt got values of dtype {batch.dtype}, not numbers. Fix: "
+                "adapt on the numeric column (strings go to StringLookup.v1)."
+            )
+        for a in layer.keep:
+            if batch.ndim != layer.input_rank or batch.shape[a] != layer.broadcast[a]:
+                raise tw.ShapeError(
+                    f"{layer.owner}.adapt: a batch of shape {batch.shape} does not fit the "
+                    f"layer's input {layer.inputs[0].shape}. Fix: adapt on data shaped as "
+                    "the input."
+                )
+        if not batch.size:
+            return
+        values = batch.astype("float64")
+        n = int(np.prod([batch.shape[a] for a in layer.reduce]))
+        b_mean = values.mean(axis=layer.reduce)
+        b_m2 = values.var(axis=layer.reduce) * n
+        total = self.count + n
+        delta = b_mean - self.mean
+        self.mean = self.mean + delta * (n / total)
+        self.m2 = self.m2 + b_m2 + delta**2 * (self.count * n / total)
+        self.count = total
+
+    def finish(self) -> None:
+        """Assign the statistics (``AdaptError`` when no value came)."""
+        if not self.count:
+            raise no_data(self.layer.owner)
+        self.layer.state.mean.assign(self.mean.astype("float32"))
+        self.layer.state.variance.assign((self.m2 / self.count).astype("float32"))
+        self.layer.state.count.assign(self.count)

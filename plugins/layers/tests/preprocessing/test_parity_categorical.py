@@ -122,3 +122,30 @@ def test_hashing_matches_keras(options, value):
         shape=value.shape[1:], dtype=value.dtype.name if value.dtype.kind != "U" else "string"
     )
     _same(tw.layers["Hashing.v1"](x, **options), keras.layers.Hashing(**options), value)
+
+
+@pytest.mark.parametrize(
+    ("kind", "vocab", "extra"),
+    [
+        ("String", ["a", "b", "c"], {}),
+        ("Integer", [7, 3, 9], {}),
+        ("String", ["a", "b"], {"mask_token": "", "num_oov_indices": 2}),
+    ],
+)
+def test_inverted_lookups_equal_keras(kind, vocab, extra):
+    ours = tw.layers[f"{kind}Lookup.v1"](
+        tw.Input(shape=(None,), dtype="int64"), vocabulary=vocab, invert=True, **extra
+    )
+    theirs = getattr(keras.layers, f"{kind}Lookup")(vocabulary=vocab, invert=True, **extra)
+    idx = np.array([[0, 1, 2, 3, 4, 9], [1, 1, 0, -1, 2, 3]])
+    assert tw.compile(ours)(idx).numpy().tolist() == np.asarray(theirs(idx)).tolist()
+
+
+def test_an_inverted_lookup_undoes_an_adapted_one():
+    tokens = np.array([["oslo", "rome"], ["rome", "lima"]])
+    look = tw.layers["StringLookup.v1"](tw.Input(shape=(2,), dtype="string"))
+    look.adapt(tokens)
+    back = tw.layers["StringLookup.v1"](look, invert=True, share_state_with=look)
+    assert tw.compile(back)(tokens).numpy().astype(str).tolist() == tokens.tolist()
+    with pytest.raises(tw.InputValueError, match="invert=True"):
+        tw.layers["StringLookup.v1"](tw.Input(shape=(), dtype="string"), invert=True)

@@ -5,7 +5,10 @@ a run trained on image files (``image_folder.v1``) takes ``--input`` image files
 decoded and resized exactly as training decoded them, and answers one JSON object per file
 (``{"file": ..., "class": ..., "id": ..., "probability": ...}``);
 a model with several inputs takes one array per input, by name (an ``.npz`` file or a JSON
-object). The run's saved pre-processing turns it into the model's input and its
+object), or **raw rows**: a JSON list of objects (``[{"age": 41, "city": "rome"}, ...]``) or
+a ``.csv`` file with a header line, one row per example, its values typed as the run's
+``table.v1`` columns were (strings stay strings: the model's lookups map them, an unseen
+one to the OOV index). The run's saved pre-processing turns it into the model's input and its
 post-processing turns the outputs into answers (class ids). A file that cannot be read
 is refused with exit code 2 naming it (``tensorweave_data.read_input``); input holding NaN
 or infinite values is refused with their count, or predicted with one warning under
@@ -20,6 +23,7 @@ probabilities instead; several runs predict as an ensemble combined by ``--voter
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 from pathlib import Path
 from typing import Any
@@ -44,8 +48,9 @@ def predict_parser() -> CommandParser:
         nargs="+",
         metavar="FILE",
         help="a .npy, .npz, .json or .txt file of raw examples (several inputs: an .npz or a "
-        "JSON object with one array per input name); a run trained on image files also takes "
-        "image files and folders of them",
+        "JSON object with one array per input name, or rows: a JSON list of objects or a .csv "
+        "file with a header); a run trained on image files also takes image files and folders "
+        "of them",
     )
     p.add_argument("--text", help="raw text input (character models)")
     p.add_argument("--generate", type=int, default=0, help="append N predicted items")
@@ -65,7 +70,7 @@ def predict_parser() -> CommandParser:
 _OWNER = "tensorweave predict --input"
 
 
-def _raw(args: argparse.Namespace) -> Any:
+def _raw(args: argparse.Namespace, run: Any = None) -> Any:
     if args.text is not None:
         return args.text
     if not args.input:
@@ -75,8 +80,93 @@ def _raw(args: argparse.Namespace) -> Any:
             "tensorweave predict: several --input files are image files only (a run trained "
             "on image_folder.v1); give one .npy, .npz, .json or text file"
         )
+    path = Path(args.input[0])
+    types = _column_types(run)
+    if path.suffix.lower() == ".csv":
+        return _csv_columns(path, types)
     # one reader per format: a bad file is a BadFileError naming it (exit code 2)
-    return read_input(Path(args.input[0]), owner=_OWNER)
+    raw = read_input(path, owner=_OWNER)
+    if isinstance(raw, list) and raw and all(isinstance(r, dict) for r in raw):
+        return _row_columns(raw, str(path))
+    return raw
+
+
+def _column_types(run: Any) -> dict[str, str]:
+    """The run's ``table.v1`` column types (``{"age": "int64", "city": "string"}``), or {}."""
+    if run is None:
+        return {}
+    try:
+        types = run.processors.info.get("types")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return dict(types) if isinstance(types, dict) else {}
+
+
+def _row_columns(rows: list[dict[str, Any]], where: str) -> dict[str, list[Any]]:
+    """Rows (objects of one value per input) as one list per input, in row order.
+
+    >>> _row_columns([{"a": 1, "c": "x"}, {"a": 2, "c": "y"}], "rows.json")
+    {'a': [1, 2], 'c': ['x', 'y']}
+    """
+    from tensorweave_train.runs.processors import PredictInputError
+
+    names = list(rows[0])
+    for i, row in enumerate(rows):
+        if set(row) != set(names):
+            missing = sorted(set(names) - set(row)) or sorted(set(row) - set(names))
+            raise PredictInputError(
+                f"{_OWNER}: row {i} of {where} does not have the fields of row 0 ({names}): "
+                f"{missing[0]!r} differs. Fix: give every row the same fields (one per input)."
+            )
+    return {n: [row[n] for row in rows] for n in names}
+
+
+def _csv_columns(path: Path, types: dict[str, str]) -> dict[str, list[Any]]:
+    """A CSV file's rows as one list per column, each value typed as the run's column (a
+    number column parsed, a string column kept); columns of unknown type are numbers when
+    every value parses as one."""
+    from tensorweave_train.runs.processors import PredictInputError
+
+    try:
+        with path.open(newline="", encoding="utf-8") as f:
+            rows = list(csv.reader(f))
+    except (OSError, UnicodeDecodeError) as err:
+        raise PredictInputError(f"{_OWNER}: cannot read {path}: {err}") from err
+    if len(rows) < 2:
+        raise PredictInputError(
+            f"{_OWNER}: {path} has no rows. Fix: a header line with the input names, then one "
+            "line per example."
+        )
+    header, body = rows[0], rows[1:]
+    columns: dict[str, list[Any]] = {}
+    for j, name in enumerate(header):
+        values = []
+        for line, row in enumerate(body, start=2):
+            if len(row) != len(header):
+                raise PredictInputError(
+                    f"{_OWNER}: {path} line {line} has {len(row)} fields, the header "
+                    f"{len(header)}. Fix: one value per column on every line."
+                )
+            values.append(row[j])
+        columns[name] = _typed(values, types.get(name), f"{path} column {name!r}")
+    return columns
+
+
+def _typed(values: list[str], kind: str | None, where: str) -> list[Any]:
+    from tensorweave_train.runs.processors import PredictInputError
+
+    if kind == "string":
+        return values
+    parse = int if kind in ("int64", "int32") else float
+    try:
+        return [parse(v) for v in values]
+    except ValueError as err:
+        if kind is None:
+            return values  # not numbers: strings
+        raise PredictInputError(
+            f"{_OWNER}: {where} holds {err.args[0].split(': ')[-1]}, not {kind} (the type the "
+            "run was trained on). Fix: give a number there."
+        ) from err
 
 
 def _names_images(inputs: list[str] | None, run: Any) -> bool:
@@ -104,7 +194,7 @@ def cmd_predict(argv: list[str]) -> int:
     run = Run(need_run_dir(args, parser))
     if _names_images(args.input, run):
         return _predict_images(run, args)
-    raw = _raw(args)
+    raw = _raw(args, run)
     if args.probabilities or args.top_k is not None:
         return _print_scores(run, raw, args)
     if args.more_runs or args.voter:

@@ -36,6 +36,7 @@ from tensorweave_train.callbacks.stop_on_nan import StopOnNaN
 from tensorweave_train.loop.checkpoints import writing_for
 from tensorweave_train.loop.nonfinite import non_finite
 from tensorweave_train.runs import determinism
+from tensorweave_train.runs.adapt import ADAPTED, adapt_job, adapted_record, dataset_name
 from tensorweave_train.runs.cluster import Cluster
 from tensorweave_train.runs.directory import (
     RunDirError,
@@ -145,7 +146,8 @@ def weights_sha256(model: Any) -> str:
     """A checksum of the model's variables (the same on every worker of a synchronous run)."""
     digest = hashlib.sha256()
     for v in model.variables:
-        digest.update(v.numpy().tobytes())
+        value = v.numpy()  # a string variable (a vocabulary): its bytes, not object pointers
+        digest.update(b"\0".join(value.ravel()) if value.dtype == object else value.tobytes())
     return digest.hexdigest()
 
 
@@ -220,6 +222,7 @@ def _fit(
         # what on_error = "skip" skipped (only when it did): {"scan": 1, "train": 2}
         **({"skipped": skipped} if (skipped := skipped_records(job, splits)) else {}),
         "weights_sha256": weights_sha256(job.model),
+        **adapted_record(run.path),  # what the preprocessing layers adapted on (runs.adapt)
     }
     if dist.is_chief:
         (run.path / Run.SUMMARY).write_text(json.dumps(summary, indent=2) + "\n")
@@ -334,6 +337,7 @@ def _train_planned(
         job = build_job(plan, [k for k in plan.config if k != "callbacks"], data=data)
     filled = twc.fill(plan)
     _check_data(job)  # missing fields, NaN: before anything is written
+    adapted = adapt_job(job, dataset_name(cfg), out)  # before training, on the train split
     explicit = run_dir if run_dir is not None else job.run.dir
     kind = "train"
     if dist.cluster is not None:
@@ -354,6 +358,8 @@ def _train_planned(
         files = {}
         if source is not None and Path(source).is_file():
             files[f"source{Path(source).suffix}"] = Path(source).read_text()
+        if adapted is not None:
+            files[ADAPTED] = json.dumps(adapted, indent=2) + "\n"
         where, lock = write_run_directory(
             explicit, filled, name=job.run.name, overwrite=overwrite, files=files
         )
