@@ -350,7 +350,8 @@ class Stream(Mapping[str, Column]):
         shard.cache = self.cache
         if self.cache not in (None, "memory"):
             shard.cache = f"{self.cache}.worker{i}of{n}"
-        shard.limit = self.limit
+        # a [:n] cut of the whole epoch: each worker its share of the n
+        shard.limit = None if self.limit is None else self.limit // n + (i < self.limit % n)
         return shard
 
     # -- reading ------------------------------------------------------------------------------

@@ -44,7 +44,15 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-__all__ = ["Batches", "as_batches", "order_batch", "split_validation", "GATHER_BYTES", "GATHER_MAX"]
+__all__ = [
+    "Batches",
+    "as_batches",
+    "order_batch",
+    "split_validation",
+    "stream_of",
+    "GATHER_BYTES",
+    "GATHER_MAX",
+]
 
 # Shuffled arrays are gathered (one fancy-indexing copy) up to this many bytes and batches
 # at a time, and yielded as consecutive slices of the gathered block, which
@@ -113,7 +121,7 @@ def _is_arrays(data: Any) -> bool:
     return bool(values) and all(isinstance(v, np.ndarray) for v in values)
 
 
-def _stream_of(data: Any) -> Any:
+def stream_of(data: Any) -> Any:
     """The stream whose columns ``data`` holds (a mapping or tuple of them), else ``None``."""
     values = list(data.values()) if isinstance(data, Mapping) else data
     if not isinstance(values, (list, tuple)) or not values:
@@ -174,7 +182,7 @@ def as_batches(
 
         return Batches(make_arrays, length)
 
-    stream = _stream_of(data)
+    stream = stream_of(data)
     if stream is not None:
         fields = [c.field for c in order_batch(data, feeds)]
         size = int(batch_size or 32)

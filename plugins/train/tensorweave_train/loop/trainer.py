@@ -42,7 +42,7 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_train.loop.checkpoints import Checkpointer
 from tensorweave_train.loop.data import Batches
-from tensorweave_train.loop.distribute import restore, shard_mode
+from tensorweave_train.loop.distribute import restore, shard_mode, worker_batches
 from tensorweave_train.loop.events import Callback, Event, TrainedModel, TrainState
 from tensorweave_train.loop.execution import Executed, run_epoch
 from tensorweave_train.loop.history import History
@@ -241,8 +241,13 @@ class Trainer:
         bad = None if self._warned else non_finite(data)
         if bad is not None:
             warnings.warn(f"the training data's {bad}", NonFiniteWarning, stacklevel=3)
-        batches = model.batches(data, batch_size=batch_size, shuffle=shuffle, seed=seed)
-        model.steps.shard = shard_mode(data if model.distributed else None, shard)
+        if model.distributed:  # a file dataset: each worker reads its own share
+            batches, model.steps.shard = worker_batches(
+                model, data, shard, batch_size=batch_size, shuffle=shuffle, seed=seed
+            )
+        else:
+            batches = model.batches(data, batch_size=batch_size, shuffle=shuffle, seed=seed)
+            model.steps.shard = shard_mode(None, shard)
         state.steps_per_epoch = batches.length
         model.build()
         if resume is not None and resume is not False:
