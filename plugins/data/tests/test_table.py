@@ -202,3 +202,25 @@ def test_tensorweave_train_on_a_csv_file(tmp_path: Path) -> None:
     d = table(tmp_path / "houses.csv")
     assert summary["train_examples"] == len(d.train) and len(d.train) + len(d.valid) == 200
     assert summary["steps"] == -(-len(d.train) // 16) and "accuracy" in summary["valid"]
+
+
+@pytest.mark.slow
+def test_killed_mid_epoch_and_resumed_gives_the_same_weights(tmp_path: Path) -> None:
+    """``table.v1`` (a CSV file, rows shuffled in a seeded buffer): SIGKILL after the
+    mid-epoch checkpoint at step 4 (of 6), run again: bit-identical final weights, and the
+    checkpoint holds the input position (epoch, batches and examples consumed, the seed of
+    the epoch's order)."""
+    from .test_image_folder import killed_and_resumed
+
+    rng = np.random.default_rng(0)
+    lines = ["size,rooms,city,expensive\n"]
+    for i in range(24):  # 6 batches of 4
+        size = rng.uniform(20, 200)
+        lines.append(
+            f"{size:.2f},{rng.integers(1, 6)},{['Oslo', 'Bergen'][i % 2]},{int(size > 100)}\n"
+        )
+    csv = tmp_path / "houses.csv"
+    csv.write_text("".join(lines))
+    position = killed_and_resumed(tmp_path, csv, "table")
+    assert position["epoch"] == 0 and position["batches"] == 4 and position["examples"] == 16
+    assert position["seed"] == 7 and position["batch_size"] == 4 and position["files"] == 1

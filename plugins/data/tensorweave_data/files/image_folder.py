@@ -39,7 +39,6 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_data.datasets import DataSplits
 from tensorweave_data.files.streaming import (
-    AUTOTUNE,
     FileDataError,
     SkippedRecordsWarning,
     Stream,
@@ -301,7 +300,7 @@ def image_folder(
                     tf.constant(y, tf.int64, shape=[len(y)]),
                 )
             )
-            return ds.map(example, num_parallel_calls=AUTOTUNE, deterministic=True)
+            return ds  # (path, label) records: the stream decodes them (decode=example)
 
         def explain(
             err: Exception, first: int, count: int, epoch_order: int | None
@@ -331,6 +330,7 @@ def image_folder(
             explain=explain,
             files=split_paths.tolist(),
             subset=lambda idx: stream(split, rows[np.asarray(idx, dtype=np.int64)]),
+            decode=example,
         )
 
     info: dict[str, Any] = {

@@ -213,7 +213,7 @@ def worker_batches(
     def make(epoch: int, skip: int) -> Iterator[tuple[Any, ...]]:
         return itertools.islice(mine.epoch(epoch, skip), max(steps - skip, 0))
 
-    return Batches(make, steps), "off"
+    return Batches(make, steps, position=mine.position, check=mine.check), "off"
 
 
 def _share(strategy: tf.distribute.Strategy, value: Any, mine: bool) -> np.ndarray:

@@ -156,6 +156,7 @@ class Trainer:
         # one NaN policy: a callback guarding against NaN/inf (StopOnNaN), else the
         # NonFiniteWarning of the data and (once) of an epoch's loss or weights
         self._warned = any(c.guards_non_finite for c in self.callbacks)
+        self.batches: Batches | None = None  # the data being trained on (run)
 
     @property
     def stopped(self) -> bool:
@@ -249,6 +250,7 @@ class Trainer:
             batches = model.batches(data, batch_size=batch_size, shuffle=shuffle, seed=seed)
             model.steps.shard = shard_mode(None, shard)
         state.steps_per_epoch = batches.length
+        self.batches = batches  # the input position a checkpoint saves (snapshot)
         model.build()
         if resume is not None and resume is not False:
             self._resume(resume)
@@ -333,6 +335,7 @@ class Trainer:
             "values": dict(s.values),
             "history": list(s.history),
             "seed": s.seed,
+            "input": self.batches.position(s.epoch, s.epoch_step) if self.batches else None,
             "callbacks": {
                 f"{i}:{type(c).__name__}": c.state_dict() for i, c in enumerate(self.callbacks)
             },
@@ -355,6 +358,8 @@ class Trainer:
             return
         s = self.state
         s.epoch, s.step, s.epoch_step = snap["epoch"], snap["step"], snap["epoch_step"]
+        if self.batches is not None and not snap.get("epoch_done"):
+            self.batches.check(snap.get("input"), s.epoch, s.epoch_step)
         s.loss_sum = tf.constant(snap["loss_sum"], tf.float32)
         self.model.train_metrics.restore(snap.get("train_metrics", {}))
         s.values = dict(snap["values"])
