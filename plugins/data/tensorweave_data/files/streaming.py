@@ -22,12 +22,10 @@ stream for batches (``Stream.batches``), without converting anything to numpy.
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -40,7 +38,6 @@ __all__ = [
     "Column",
     "FileDataError",
     "SkippedRecordsWarning",
-    "expand_paths",
     "epoch_seed",
     "check_choice",
     "file_dataset",
@@ -119,38 +116,6 @@ def epoch_seed(seed: int, epoch: int) -> int:
     True
     """
     return int(np.random.default_rng([int(seed), int(epoch)]).integers(0, 2**31 - 1))
-
-
-def expand_paths(owner: str, paths: str | os.PathLike[str] | Sequence[Any]) -> list[str]:
-    """The files ``paths`` names (a file, a folder's files, a glob, or a list of these),
-    sorted; a name that matches nothing raises ``FileDataError`` naming it.
-
-    >>> expand_paths("x", [__file__]) == [__file__]
-    True
-    """
-    items = [paths] if isinstance(paths, str | os.PathLike) else list(paths)
-    if not items:
-        raise FileDataError(f"{owner}: no paths given. Fix: name a file, a folder or a glob.")
-    found: list[str] = []
-    for item in items:
-        text = os.fspath(item)
-        if any(c in text for c in "*?["):
-            matched = sorted(p for p in glob.glob(text, recursive=True) if os.path.isfile(p))
-        elif os.path.isdir(text):
-            matched = sorted(
-                str(p) for p in Path(text).rglob("*") if p.is_file() and not p.name.startswith(".")
-            )
-        elif os.path.isfile(text):
-            matched = [text]
-        else:
-            matched = []
-        if not matched:
-            raise FileDataError(
-                f"{owner}: {text!r} matches no file (working directory {os.getcwd()}). "
-                "Fix: give an existing file, a folder of files or a glob such as 'data/*.csv'."
-            )
-        found += matched
-    return found
 
 
 class Column:

@@ -44,11 +44,11 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_data.datasets import DataSplits
+from tensorweave_data.files.paths import expand_paths
 from tensorweave_data.files.streaming import (
     FileDataError,
     Stream,
     check_choice,
-    expand_paths,
     file_dataset,
     held_out,
 )

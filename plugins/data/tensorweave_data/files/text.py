@@ -38,11 +38,11 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_data.datasets import VOCAB, DataSplits
 from tensorweave_data.files.image_folder import keras_split, scan_folder
+from tensorweave_data.files.paths import expand_paths
 from tensorweave_data.files.streaming import (
     FileDataError,
     Stream,
     check_choice,
-    expand_paths,
     file_dataset,
     held_out,
 )

@@ -39,11 +39,11 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_data.datasets import DataSplits
+from tensorweave_data.files.paths import expand_paths
 from tensorweave_data.files.streaming import (
     FileDataError,
     Stream,
     check_choice,
-    expand_paths,
     file_dataset,
     held_out,
     tf_message,
