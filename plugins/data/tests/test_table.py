@@ -224,3 +224,19 @@ def test_killed_mid_epoch_and_resumed_gives_the_same_weights(tmp_path: Path) -> 
     position = killed_and_resumed(tmp_path, csv, "table")
     assert position["epoch"] == 0 and position["batches"] == 4 and position["examples"] == 16
     assert position["seed"] == 7 and position["batch_size"] == 4 and position["files"] == 1
+
+
+def test_a_saved_input_position_is_checked_against_the_data(tmp_path: Path) -> None:
+    """The position a checkpoint saves (``Batches.position``) names the examples consumed
+    and the epoch's order; resuming with another batch size or seed is refused."""
+    from tensorweave_train.loop.data import as_batches
+
+    d = table(write_rows(tmp_path / "t.csv", 0, 20), validation_split=0.0)
+    feeds = [tw.Input(shape=[], name="size", dtype="int64"), tw.Input(shape=[], name="price")]
+    saved = as_batches(dict(d.train), feeds, batch_size=4, shuffle=True, seed=1).position(2, 3)
+    assert saved["examples"] == 12 and saved["epoch"] == 2 and saved["order"] is not None
+    as_batches(dict(d.train), feeds, batch_size=4, shuffle=True, seed=1).check(saved, 2, 3)
+    with pytest.raises(FileDataError, match=r"12 examples into epoch 3 with batch_size 4.*Fix"):
+        as_batches(dict(d.train), feeds, batch_size=8, shuffle=True, seed=1).check(saved, 2, 3)
+    with pytest.raises(FileDataError, match=r"with seed \(the epoch's order\)"):
+        as_batches(dict(d.train), feeds, batch_size=4, shuffle=True, seed=2).check(saved, 2, 3)

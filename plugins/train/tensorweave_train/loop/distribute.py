@@ -59,6 +59,7 @@ __all__ = [
 ]
 
 SHARDS = ("auto", "data", "off")
+_SHARED_POSITION = ("epoch", "examples", "seed", "order")  # the same on every worker
 _POLICIES = {"AUTO": "data", "DATA": "data", "OFF": "off"}
 
 
@@ -213,7 +214,12 @@ def worker_batches(
     def make(epoch: int, skip: int) -> Iterator[tuple[Any, ...]]:
         return itertools.islice(mine.epoch(epoch, skip), max(steps - skip, 0))
 
-    return Batches(make, steps, position=mine.position, check=mine.check), "off"
+    def same_order(saved: dict[str, Any], now: dict[str, Any]) -> None:
+        # the chief saved its own share's position: the workers' batch sizes and files may
+        # differ from it, the epoch's order seed may not
+        share.check_position({k: v for k, v in saved.items() if k in _SHARED_POSITION}, now)
+
+    return Batches(make, steps, position=mine.position, check=same_order), "off"
 
 
 def _share(strategy: tf.distribute.Strategy, value: Any, mine: bool) -> np.ndarray:
