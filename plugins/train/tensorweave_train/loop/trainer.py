@@ -335,7 +335,9 @@ class Trainer:
             "values": dict(s.values),
             "history": list(s.history),
             "seed": s.seed,
-            "input": self.batches.position(s.epoch, s.epoch_step) if self.batches else None,
+            "input": (
+                None if self.batches is None else self.batches.position(s.epoch, s.epoch_step)
+            ),
             "callbacks": {
                 f"{i}:{type(c).__name__}": c.state_dict() for i, c in enumerate(self.callbacks)
             },
