@@ -40,7 +40,7 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_data.datasets import DataSplits
 from tensorweave_data.files.path_labels import read_path_labels
-from tensorweave_data.files.paths import fetch, local_path, scheme
+from tensorweave_data.files.paths import local_copy
 from tensorweave_data.files.streaming import (
     FileDataError,
     SkippedRecordsWarning,
@@ -90,19 +90,6 @@ def _files(folder: str, formats: tuple[str, ...]) -> tuple[list[str], list[str]]
             rel = os.path.relpath(os.path.join(root, name), folder)
             (images if name.lower().endswith(formats) else others).append(rel)
     return images, others
-
-
-def _local(path: str, *, directory: bool) -> str:
-    """A local path for ``path``: a ``file://`` URL's path, another URL's local copy
-    (``files.paths.fetch``: a folder or a manifest with the images beside it)."""
-    path = local_path(_NAME, path)
-    if scheme(path) is None:
-        return path
-    if directory:
-        return fetch(_NAME, path, directory=True)[0]
-    # a manifest: its folder is copied, so that its relative paths resolve
-    folder = fetch(_NAME, path.rsplit("/", 1)[0], directory=True)[0]
-    return os.path.join(folder, path.rsplit("/", 1)[1])
 
 
 def keras_split(n: int, validation_split: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -275,13 +262,13 @@ def image_folder(
             f"path,label rows), not {'both' if directory is not None else 'neither'}."
         )
     if manifest is not None:
-        root = _local(os.fspath(manifest), directory=False)
+        root = local_copy(_NAME, os.fspath(manifest), directory=False)
         paths, ids, class_names = read_path_labels(
             root, labels, formats=IMAGE_FORMATS, check=is_image
         )
         skipped: list[str] = []
     else:
-        root = _local(os.fspath(directory), directory=True)  # type: ignore[arg-type]
+        root = local_copy(_NAME, os.fspath(directory), directory=True)  # type: ignore[arg-type]
         paths, ids, class_names, skipped = scan_folder(root, labels, on_error)
     channels = COLOR_MODES[color_mode]
     n_classes = len(class_names)

@@ -29,7 +29,15 @@ from typing import Any
 
 from tensorweave_data.files.streaming import FileDataError
 
-__all__ = ["TF_SCHEMES", "expand_paths", "scheme", "local_path", "fetch", "cache_root"]
+__all__ = [
+    "TF_SCHEMES",
+    "expand_paths",
+    "scheme",
+    "local_path",
+    "local_copy",
+    "fetch",
+    "cache_root",
+]
 
 TF_SCHEMES = ("gs",)
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
@@ -51,6 +59,19 @@ def local_path(owner: str, path: str) -> str:
     if scheme(path) == "file":
         return path[len("file://") :]
     return path
+
+
+def local_copy(owner: str, path: str, *, directory: bool) -> str:
+    """A local path for ``path``: a plain path as is, a ``file://`` URL's path, another
+    URL's local copy (``fetch``): a folder (``directory``), or a file with its folder (a
+    manifest, so that the relative paths it lists resolve)."""
+    path = local_path(owner, path)
+    if scheme(path) is None:
+        return path
+    if directory:
+        return fetch(owner, path, directory=True)[0]
+    folder = fetch(owner, path.rsplit("/", 1)[0], directory=True)[0]
+    return os.path.join(folder, path.rsplit("/", 1)[1])
 
 
 def cache_root() -> Path:
