@@ -29,8 +29,9 @@ from typing import Any
 import numpy as np
 
 import tensorweave as tw
+from tensorweave_data.array_files import read_npy, read_npz
 from tensorweave_data.datasets import DataSplits, split_indices
-from tensorweave_data.reading import BadFileError, read_npy, read_npz
+from tensorweave_data.reading import BadFileError
 
 __all__ = ["arrays", "read_arrays"]
 

@@ -1,9 +1,11 @@
-"""A training run on ``image_folder.v1`` for the resume test:
-``python files_resume_script.py RUN_DIR OUT.npz FOLDER DELAY``.
+"""A training run on a file dataset for the resume tests:
+``python files_resume_script.py RUN_DIR OUT.npz SOURCE DELAY [KIND]``.
 
-A small CNN (the config of ``test_image_folder``) trains 3 epochs of 6 steps on the
-folder's streamed images (shuffled, seed 7), checkpointing every 4 steps into RUN_DIR and
-resuming from it when it holds a checkpoint; sleeps DELAY seconds per step so a test can
+KIND ``image_folder`` (the default): a small CNN (the config of ``test_image_folder``) on
+the folder SOURCE's streamed images; KIND ``table``: the model of ``test_table``'s config on
+the CSV file SOURCE (one input per column, shuffled in a seeded buffer). Either trains 3
+epochs of 6 steps (batches of 4, shuffled, seed 7), checkpointing every 4 steps into RUN_DIR
+and resuming from it when it holds a checkpoint; sleeps DELAY seconds per step so a test can
 kill it mid-epoch; saves the final weights to OUT.npz.
 """
 
@@ -13,18 +15,39 @@ import sys
 import time
 
 
-def main(run_dir: str, out: str, folder: str, delay: str) -> None:
+def _model_and_data(source: str, kind: str):
     import tomllib
 
-    import numpy as np
-    from test_image_folder import CONFIG
-
-    import tensorweave_train as twt
-    from tensorweave_data.files.image_folder import image_folder
     from tensorweave_train.runs.job import build_model
 
-    model = build_model(tomllib.loads(CONFIG.format(root=folder)))
-    data = image_folder(folder, image_size=[8, 8], validation_split=0.0)
+    if kind == "table":
+        from test_table import CONFIG
+
+        from tensorweave_data.files.table import table
+
+        data = table(
+            source,
+            label="expensive",
+            columns=["size", "rooms"],
+            types={"size": "float32", "rooms": "float32"},
+            validation_split=0.0,
+            shuffle_buffer=8,
+        )
+        return build_model(tomllib.loads(CONFIG)), data
+    from test_image_folder import CONFIG
+
+    from tensorweave_data.files.image_folder import image_folder
+
+    model = build_model(tomllib.loads(CONFIG.format(root=source)))
+    return model, image_folder(source, image_size=[8, 8], validation_split=0.0)
+
+
+def main(run_dir: str, out: str, source: str, delay: str, kind: str = "image_folder") -> None:
+    import numpy as np
+
+    import tensorweave_train as twt
+
+    model, data = _model_and_data(source, kind)
     callbacks = [
         twt.CheckpointCallback(run_dir, every_steps=4, every_epochs=None, keep=2),
         twt.LambdaCallback(lambda ev, st: time.sleep(float(delay)), twt.on_step()),
@@ -44,4 +67,4 @@ if __name__ == "__main__":
     import os
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    main(*sys.argv[1:5])
+    main(*sys.argv[1:6])

@@ -285,21 +285,20 @@ def test_cache_keeps_the_decoded_images_after_the_first_epoch(tmp_path: Path, wh
     assert epoch(1) == second
 
 
-@pytest.mark.slow
-def test_killed_mid_epoch_and_resumed_gives_the_same_weights(tmp_path: Path) -> None:
-    """SIGKILL after the mid-epoch checkpoint at step 4 (of 6 per epoch), run again: the
-    final weights are bit-identical to an uninterrupted run's."""
+def killed_and_resumed(tmp_path: Path, source: Path, kind: str) -> dict:
+    """Train ``files_resume_script.py`` on ``source`` uninterrupted, then again SIGKILLed
+    after its mid-epoch checkpoint at step 4 (of 6 per epoch) and run again: the final
+    weights must be bit-identical. Returns the input position the checkpoint saved."""
     import signal
     import time
 
-    folder = make_folder(tmp_path / "imgs", per_class=8)  # 24 images: 6 batches of 4
     script = Path(__file__).with_name("files_resume_script.py")
     env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
 
     def run(name: str, delay: float) -> subprocess.Popen[str]:
         return subprocess.Popen(
             [sys.executable, str(script), str(tmp_path / name), str(tmp_path / f"{name}.npz"),
-             str(folder), str(delay)],
+             str(source), str(delay), kind],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         )  # fmt: skip
 
@@ -314,7 +313,9 @@ def test_killed_mid_epoch_and_resumed_gives_the_same_weights(tmp_path: Path) -> 
         time.sleep(0.05)
     killed.send_signal(signal.SIGKILL)
     killed.wait(timeout=30)
-    assert [p.name for p in (tmp_path / "killed").glob("checkpoints/ckpt-*")] == ["ckpt-0000000004"]
+    saved = list((tmp_path / "killed").glob("checkpoints/ckpt-*"))
+    assert [p.name for p in saved] == ["ckpt-0000000004"]
+    position = json.loads((saved[0] / "state.json").read_text())["input"]
     resumed = run("killed", 0.0)
     out, err = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, err[-2000:]
@@ -323,6 +324,31 @@ def test_killed_mid_epoch_and_resumed_gives_the_same_weights(tmp_path: Path) -> 
     assert len(a.files) == len(b.files) > 0
     for key in a.files:
         np.testing.assert_array_equal(a[key], b[key])
+    return dict(position)
+
+
+@pytest.mark.slow
+def test_killed_mid_epoch_and_resumed_gives_the_same_weights(tmp_path: Path) -> None:
+    """SIGKILL after the mid-epoch checkpoint at step 4 (of 6 per epoch), run again: the
+    final weights are bit-identical to an uninterrupted run's; the checkpoint saved the
+    input position, and the resume skips image paths, not decoded images."""
+    folder = make_folder(tmp_path / "imgs", per_class=8)  # 24 images: 6 batches of 4
+    position = killed_and_resumed(tmp_path, folder, "image_folder")
+    assert position["epoch"] == 0 and position["batches"] == 4 and position["examples"] == 16
+    assert position["skip"] == "records" and position["order"] is not None
+
+
+def test_a_resume_decodes_none_of_the_images_it_skips(tmp_path: Path) -> None:
+    """The input position is skipped over image paths: a corrupt image among the skipped
+    examples is never opened, while reading the epoch from its start names it."""
+    folder = make_folder(tmp_path / "imgs", per_class=4)  # 12 images: 3 batches of 4
+    s = image_folder(folder, image_size=[8, 8], validation_split=0.0).train
+    order = [Path(p) for p in s.files()]
+    order[0].write_bytes(b"not an image")  # the first example of the unshuffled epoch
+    with pytest.raises(FileDataError, match=order[0].name):
+        list(s.batches(["x", "y"], batch_size=4))
+    rest = list(s.batches(["x", "y"], batch_size=4, skip=1))
+    assert [len(b[0]) for b in rest] == [4, 4]
 
 
 def test_tensorweave_train_names_a_bad_folder_or_image_and_leaves_nothing(tmp_path: Path) -> None:

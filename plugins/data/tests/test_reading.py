@@ -1,4 +1,4 @@
-"""The readers of ``tensorweave_data.reading``: every way a file can be bad is one
+"""The readers of ``tensorweave_data.reading`` and ``array_files``: every way a file can be bad is one
 ``BadFileError`` naming the file, and nothing a forged header declares is allocated."""
 
 from __future__ import annotations
@@ -12,15 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tensorweave_data.reading import (
-    BadFileError,
-    read_csv,
-    read_input,
-    read_json,
-    read_npy,
-    read_npz,
-    read_text,
-)
+from tensorweave_data.array_files import read_input, read_npy, read_npz
+from tensorweave_data.reading import BadFileError, read_csv, read_json, read_text
 
 
 def _header(shape: tuple[int, ...], descr: str = "<f8") -> bytes:

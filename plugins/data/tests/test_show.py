@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tensorweave_data.show import parse_show, show, tile_images
+from tensorweave_data.show import parse_show, show
+from tensorweave_data.split_summary import tile_images
 
 CLASSES = ("cat", "dog", "eel")
 PER_CLASS = (2, 3, 5)
@@ -151,6 +152,7 @@ def test_show_never_lists_a_stream_whole(monkeypatch: pytest.MonkeyPatch) -> Non
     """``show`` reads a stream batch by batch: a stream of 3,000 examples is counted and
     sampled without the whole split ever in one batch."""
     from tensorweave_data import show as show_module
+    from tensorweave_data import split_summary
     from tensorweave_data.datasets import DataSplits
     from tensorweave_data.files.streaming import Stream
 
@@ -158,14 +160,15 @@ def test_show_never_lists_a_stream_whole(monkeypatch: pytest.MonkeyPatch) -> Non
         return tf.data.Dataset.range(3000).map(lambda i: {"x": tf.cast(i, tf.float32)})
 
     sizes: list[int] = []
-    real = show_module._batches
+    real = split_summary.batches_of
 
     def spy(split: object, batch: int = 256):  # type: ignore[no-untyped-def]
         for b in real(split, batch):
             sizes.append(len(b["x"]))
             yield b
 
-    monkeypatch.setattr(show_module, "_batches", spy)
+    monkeypatch.setattr(show_module, "batches_of", spy)  # the samples
+    monkeypatch.setattr(split_summary, "batches_of", spy)  # the counting
     lines: list[str] = []
     data = DataSplits(train=Stream("numbers", examples), valid={"x": np.zeros([0])})  # type: ignore[arg-type]
     show(data, title="numbers", samples=2, out=lines.append, progress=lambda *a, **k: None)

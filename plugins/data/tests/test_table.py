@@ -202,3 +202,41 @@ def test_tensorweave_train_on_a_csv_file(tmp_path: Path) -> None:
     d = table(tmp_path / "houses.csv")
     assert summary["train_examples"] == len(d.train) and len(d.train) + len(d.valid) == 200
     assert summary["steps"] == -(-len(d.train) // 16) and "accuracy" in summary["valid"]
+
+
+@pytest.mark.slow
+def test_killed_mid_epoch_and_resumed_gives_the_same_weights(tmp_path: Path) -> None:
+    """``table.v1`` (a CSV file, rows shuffled in a seeded buffer): SIGKILL after the
+    mid-epoch checkpoint at step 4 (of 6), run again: bit-identical final weights, and the
+    checkpoint holds the input position (epoch, batches and examples consumed, the seed of
+    the epoch's order)."""
+    from .test_image_folder import killed_and_resumed
+
+    rng = np.random.default_rng(0)
+    lines = ["size,rooms,city,expensive\n"]
+    for i in range(24):  # 6 batches of 4
+        size = rng.uniform(20, 200)
+        lines.append(
+            f"{size:.2f},{rng.integers(1, 6)},{['Oslo', 'Bergen'][i % 2]},{int(size > 100)}\n"
+        )
+    csv = tmp_path / "houses.csv"
+    csv.write_text("".join(lines))
+    position = killed_and_resumed(tmp_path, csv, "table")
+    assert position["epoch"] == 0 and position["batches"] == 4 and position["examples"] == 16
+    assert position["seed"] == 7 and position["batch_size"] == 4 and position["files"] == 1
+
+
+def test_a_saved_input_position_is_checked_against_the_data(tmp_path: Path) -> None:
+    """The position a checkpoint saves (``Batches.position``) names the examples consumed
+    and the epoch's order; resuming with another batch size or seed is refused."""
+    from tensorweave_train.loop.data import as_batches
+
+    d = table(write_rows(tmp_path / "t.csv", 0, 20), validation_split=0.0)
+    feeds = [tw.Input(shape=[], name="size", dtype="int64"), tw.Input(shape=[], name="price")]
+    saved = as_batches(dict(d.train), feeds, batch_size=4, shuffle=True, seed=1).position(2, 3)
+    assert saved["examples"] == 12 and saved["epoch"] == 2 and saved["order"] is not None
+    as_batches(dict(d.train), feeds, batch_size=4, shuffle=True, seed=1).check(saved, 2, 3)
+    with pytest.raises(FileDataError, match=r"12 examples into epoch 3 with batch_size 4.*Fix"):
+        as_batches(dict(d.train), feeds, batch_size=8, shuffle=True, seed=1).check(saved, 2, 3)
+    with pytest.raises(FileDataError, match=r"with seed \(the epoch's order\)"):
+        as_batches(dict(d.train), feeds, batch_size=4, shuffle=True, seed=2).check(saved, 2, 3)

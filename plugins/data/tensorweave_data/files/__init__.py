@@ -1,7 +1,9 @@
 """Datasets read from your own files, streamed through ``tf.data`` (never whole in memory).
 
 ``image_folder.v1`` (``files.image_folder``): class subfolders of images, as Keras's
-``image_dataset_from_directory``. Each returns ``DataSplits`` whose ``train``/``valid`` are
+``image_dataset_from_directory``, or a ``path,label`` manifest (``files.path_labels``);
+``table.v1``, ``text_folder.v1``, ``text_lines.v1``, ``tfrecord.v1``. Their paths may be
+fsspec URLs (``files.paths``). Each returns ``DataSplits`` whose ``train``/``valid`` are
 ``files.streaming.Stream`` objects: mappings ``{field: Column}`` the training loop reads
 batch by batch (see ``docs/data.md``).
 """

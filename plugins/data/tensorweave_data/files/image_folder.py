@@ -9,7 +9,8 @@ tf.data graph (``tf.io.read_file``, ``tf.image.decode_image``), resized bilinear
 ``image_size`` (center-cropped to its aspect ratio first with ``crop_to_aspect_ratio``),
 ``float32`` pixel values in [0, 255]: nothing is held in memory but the list of paths.
 
-The folder is scanned before training: a missing folder, a class folder without images, a
+Instead of ``directory``, ``manifest`` names a CSV or JSON file of ``path,label`` rows
+(``files.path_labels``). The folder is scanned before training: a missing folder, a class folder without images, a
 folder with no images (or only unsupported types) and a file whose first bytes are not an
 image raise ``FileDataError`` naming it; a file that fails to decode later (truncated) is
 named when its batch is read. ``on_error = "skip"`` drops such files instead and counts them.
@@ -38,8 +39,9 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_data.datasets import DataSplits
+from tensorweave_data.files.path_labels import read_path_labels
+from tensorweave_data.files.paths import local_copy
 from tensorweave_data.files.streaming import (
-    AUTOTUNE,
     FileDataError,
     SkippedRecordsWarning,
     Stream,
@@ -55,6 +57,7 @@ __all__ = [
     "scan_folder",
     "keras_split",
     "decode_image",
+    "is_image",
 ]
 
 IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
@@ -65,7 +68,8 @@ _NAME = "image_folder.v1"
 _MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"BM")
 
 
-def _is_image(path: str) -> bool:
+def is_image(path: str) -> bool:
+    """Whether the file's first bytes are a JPEG, PNG, BMP or GIF header."""
     try:
         with open(path, "rb") as f:
             head = f.read(8)
@@ -158,7 +162,7 @@ def scan_folder(
     skipped: list[str] = []
     keep = np.ones(len(paths), dtype=bool)
     for i, p in enumerate(paths if check else []):
-        if not _is_image(p):
+        if not is_image(p):
             if on_error != "skip":
                 raise FileDataError(
                     f"{name}: {p!r} is not a JPEG, PNG, BMP or GIF image (its first bytes are "
@@ -211,7 +215,7 @@ def decode_image(
 
 
 def image_folder(
-    directory: str | os.PathLike[str],
+    directory: str | os.PathLike[str] | None = None,
     image_size: Sequence[int] | None = (256, 256),
     color_mode: str = "rgb",
     labels: str | None = "inferred",
@@ -221,6 +225,7 @@ def image_folder(
     rename: Mapping[str, str] | None = None,
     cache: str | None = None,
     on_error: str = "error",
+    manifest: str | os.PathLike[str] | None = None,
 ) -> DataSplits:
     """Images of class subfolders, streamed: ``x`` float32 ``[*image_size, channels]`` in
     [0, 255], ``y`` the class id (int64) or its one-hot vector (``labels="categorical"``).
@@ -239,6 +244,9 @@ def image_folder(
         rename: fields renamed, e.g. ``{x = "image", y = "label"}``.
         cache: ``"memory"`` or a file path: keep the decoded images after the first epoch.
         on_error: ``"error"`` (stop at a bad image, naming it) or ``"skip"`` (drop it, count).
+        manifest: instead of ``directory``, a CSV (``path,label`` header) or JSON (a list of
+            ``{"path", "label"}``) file listing the images (``files.path_labels``); paths
+            relative to its folder, the class names its sorted labels.
     """
     labels = None if labels in (None, "none") else labels
     check_choice(_NAME, "labels", labels, LABEL_MODES)
@@ -248,8 +256,20 @@ def image_folder(
         raise tw.ArgumentError(
             f"{_NAME}: validation_split must be in [0, 1), got {validation_split!r}."
         )
-    root = os.fspath(directory)
-    paths, ids, class_names, skipped = scan_folder(root, labels, on_error)
+    if (directory is None) == (manifest is None):
+        raise tw.ArgumentError(
+            f"{_NAME}: give either directory (class subfolders) or manifest (a CSV/JSON file of "
+            f"path,label rows), not {'both' if directory is not None else 'neither'}."
+        )
+    if manifest is not None:
+        root = local_copy(_NAME, os.fspath(manifest), directory=False)
+        paths, ids, class_names = read_path_labels(
+            root, labels, formats=IMAGE_FORMATS, check=is_image
+        )
+        skipped: list[str] = []
+    else:
+        root = local_copy(_NAME, os.fspath(directory), directory=True)  # type: ignore[arg-type]
+        paths, ids, class_names, skipped = scan_folder(root, labels, on_error)
     channels = COLOR_MODES[color_mode]
     n_classes = len(class_names)
     size = None if image_size is None else [int(s) for s in image_size]
@@ -301,7 +321,7 @@ def image_folder(
                     tf.constant(y, tf.int64, shape=[len(y)]),
                 )
             )
-            return ds.map(example, num_parallel_calls=AUTOTUNE, deterministic=True)
+            return ds  # (path, label) records: the stream decodes them (decode=example)
 
         def explain(
             err: Exception, first: int, count: int, epoch_order: int | None
@@ -331,10 +351,11 @@ def image_folder(
             explain=explain,
             files=split_paths.tolist(),
             subset=lambda idx: stream(split, rows[np.asarray(idx, dtype=np.int64)]),
+            decode=example,
         )
 
     info: dict[str, Any] = {
-        "directory": root,
+        "directory" if manifest is None else "manifest": root,
         "files": len(paths),
         "x_shape": shape,
         "image_size": shape[:2],

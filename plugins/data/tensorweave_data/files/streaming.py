@@ -22,12 +22,10 @@ stream for batches (``Stream.batches``), without converting anything to numpy.
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -40,7 +38,6 @@ __all__ = [
     "Column",
     "FileDataError",
     "SkippedRecordsWarning",
-    "expand_paths",
     "epoch_seed",
     "check_choice",
     "file_dataset",
@@ -121,38 +118,6 @@ def epoch_seed(seed: int, epoch: int) -> int:
     return int(np.random.default_rng([int(seed), int(epoch)]).integers(0, 2**31 - 1))
 
 
-def expand_paths(owner: str, paths: str | os.PathLike[str] | Sequence[Any]) -> list[str]:
-    """The files ``paths`` names (a file, a folder's files, a glob, or a list of these),
-    sorted; a name that matches nothing raises ``FileDataError`` naming it.
-
-    >>> expand_paths("x", [__file__]) == [__file__]
-    True
-    """
-    items = [paths] if isinstance(paths, str | os.PathLike) else list(paths)
-    if not items:
-        raise FileDataError(f"{owner}: no paths given. Fix: name a file, a folder or a glob.")
-    found: list[str] = []
-    for item in items:
-        text = os.fspath(item)
-        if any(c in text for c in "*?["):
-            matched = sorted(p for p in glob.glob(text, recursive=True) if os.path.isfile(p))
-        elif os.path.isdir(text):
-            matched = sorted(
-                str(p) for p in Path(text).rglob("*") if p.is_file() and not p.name.startswith(".")
-            )
-        elif os.path.isfile(text):
-            matched = [text]
-        else:
-            matched = []
-        if not matched:
-            raise FileDataError(
-                f"{owner}: {text!r} matches no file (working directory {os.getcwd()}). "
-                "Fix: give an existing file, a folder of files or a glob such as 'data/*.csv'."
-            )
-        found += matched
-    return found
-
-
 class Column:
     """One field of a ``Stream``: its dtype, shape (batch dimension ``None``) and length."""
 
@@ -212,6 +177,12 @@ class Stream(Mapping[str, Column]):
         subset: ``subset(indices)`` -> the same split read from only the files
             ``files()[i] for i in indices`` (what ``sharded`` uses to give each worker its
             own files); ``None``: the stream can only be sharded by example.
+        decode: ``decode(record)`` -> the example dict, when ``examples`` yields cheap
+            records (a path and a label, a serialized record, a row of strings) rather
+            than examples: they are then shuffled, cut (``limit``) and skipped (a resumed
+            epoch's consumed examples) before decoding, so a resume decodes nothing it
+            skips. (With ``on_error = "skip"`` or a ``cache`` they are decoded first: which
+            records fail is only known by decoding them.)
     """
 
     def __init__(
@@ -227,6 +198,7 @@ class Stream(Mapping[str, Column]):
         limit: int | None = None,
         files: Sequence[str] = (),
         subset: Callable[[list[int]], Stream] | None = None,
+        decode: Callable[..., dict[str, tf.Tensor]] | None = None,
     ) -> None:
         check_choice(name, "on_error", on_error, ON_ERROR)
         self.name = name
@@ -239,6 +211,7 @@ class Stream(Mapping[str, Column]):
         self.limit = limit
         self._files = list(files)
         self._subset = subset
+        self._decode = decode
         #: ``"file"`` or ``"data"`` for a worker's shard (``sharded``), else ``None``
         self.sharding: str | None = None
         self._spec: dict[str, tf.TensorSpec] | None = None
@@ -252,7 +225,7 @@ class Stream(Mapping[str, Column]):
     def element_spec(self) -> dict[str, tf.TensorSpec]:
         """``{field: tf.TensorSpec}`` of one example (nothing is read)."""
         if self._spec is None:
-            self._spec = dict(self._examples(None).element_spec)
+            self._spec = dict(self._decoded(self._examples(None)).element_spec)
         return self._spec
 
     def __getitem__(self, field: str) -> Column:
@@ -291,6 +264,7 @@ class Stream(Mapping[str, Column]):
                 limit=n if self.limit is None else min(n, self.limit),
                 files=self._files,
                 subset=self._subset,
+                decode=self._decode,
             )
             stream.sharding = self.sharding
             self._limited[n] = stream
@@ -343,6 +317,7 @@ class Stream(Mapping[str, Column]):
                 shuffle_buffer=self.shuffle_buffer,
                 on_error=self.on_error,
                 files=self._files,
+                decode=self._decode,
             )
             shard.sharding = "data"
         shard.shuffle_buffer = self.shuffle_buffer
@@ -350,19 +325,35 @@ class Stream(Mapping[str, Column]):
         shard.cache = self.cache
         if self.cache not in (None, "memory"):
             shard.cache = f"{self.cache}.worker{i}of{n}"
-        shard.limit = self.limit
+        # a [:n] cut of the whole epoch: each worker its share of the n
+        shard.limit = None if self.limit is None else self.limit // n + (i < self.limit % n)
         return shard
 
     # -- reading ------------------------------------------------------------------------------
+    @property
+    def _late(self) -> bool:
+        """Whether records are decoded after the shuffle, the cut and the skip (``decode``)."""
+        return self._decode is not None and self.on_error == "error" and self.cache is None
+
+    def _decoded(self, records: tf.data.Dataset) -> tf.data.Dataset:
+        if self._decode is None:
+            return records
+        return records.map(self._decode, num_parallel_calls=AUTOTUNE, deterministic=True)
+
     def _base(self, order: int | None) -> tf.data.Dataset:
         ds = self._examples(order)
+        if not self._late:
+            ds = self._decoded(ds)
         if self.on_error == "skip":
             ds = ds.ignore_errors()
         return ds
 
-    def dataset(self, *, shuffle: bool = False, seed: int = 0, epoch: int = 0) -> tf.data.Dataset:
-        """The examples of ``epoch`` (``{field: tensor}``, unbatched), in the order of
-        ``(seed, epoch)`` when ``shuffle``, else in the files' order."""
+    def dataset(
+        self, *, shuffle: bool = False, seed: int = 0, epoch: int = 0, start: int = 0
+    ) -> tf.data.Dataset:
+        """The examples of ``epoch`` (``{field: tensor}``, unbatched) from the ``start``-th
+        on, in the order of ``(seed, epoch)`` when ``shuffle``, else in the files' order.
+        The first ``start`` are skipped before decoding when the stream can (``decode``)."""
         order = epoch_seed(seed, epoch) if shuffle else None
         if self.cache is not None:
             if self._cached is None:
@@ -378,7 +369,51 @@ class Stream(Mapping[str, Column]):
                 ds = ds.shuffle(self.shuffle_buffer, seed=order, reshuffle_each_iteration=False)
         if self.limit is not None:
             ds = ds.take(self.limit)
-        return ds
+        if start:
+            ds = ds.skip(int(start))
+        return self._decoded(ds) if self._late else ds
+
+    def position(
+        self, epoch: int, batches: int, *, batch_size: int, shuffle: bool, seed: int
+    ) -> dict[str, Any]:
+        """Where an epoch read in ``batch_size`` batches stands after ``batches`` of them:
+        what a checkpoint saves (``tensorweave_train.loop.data.Batches.position``) and
+        ``check_position`` compares on resume.
+
+        >>> import tensorflow as tf
+        >>> s = Stream("n", lambda order: tf.data.Dataset.from_tensor_slices({"x": tf.range(5)}))
+        >>> s.position(2, 1, batch_size=2, shuffle=True, seed=7)["examples"]
+        2
+        """
+        return {
+            "stream": self.name,
+            "epoch": int(epoch),
+            "batches": int(batches),
+            "examples": int(batches) * int(batch_size),
+            "batch_size": int(batch_size),
+            "seed": int(seed),
+            "order": epoch_seed(seed, epoch) if shuffle else None,
+            "files": len(self._files),
+            "skip": "records" if self._late else "examples",
+        }
+
+    def check_position(self, saved: Mapping[str, Any], now: Mapping[str, Any]) -> None:
+        """Raise ``FileDataError`` when a checkpoint's input position ``saved`` does not
+        fit this stream read as ``now`` (``position``): another batch size, seed or set of
+        files would resume at another example."""
+        for key, what in (
+            ("batch_size", "batch_size"),
+            ("order", "seed (the epoch's order)"),
+            ("files", "number of files"),
+        ):
+            if key in saved and saved[key] != now[key]:
+                raise FileDataError(
+                    f"{self.name}: the checkpoint was saved reading {saved['examples']} "
+                    f"examples into epoch {saved['epoch'] + 1} with {what} {saved[key]!r}; "
+                    f"the data is now read with {now[key]!r}, so resuming would continue at "
+                    "another example. Fix: resume with the same data, batch_size and seed, "
+                    "or train anew."
+                )
 
     def batches(
         self,
@@ -399,11 +434,9 @@ class Stream(Mapping[str, Column]):
                 f"{self.name}: no field {missing} (fields: {sorted(self.element_spec)}). Fix: "
                 "name the model's inputs after the fields, or rename the fields (rename=...)."
             )
-        ds = self.dataset(shuffle=shuffle, seed=seed, epoch=epoch)
+        ds = self.dataset(shuffle=shuffle, seed=seed, epoch=epoch, start=skip * int(batch_size))
         ds = ds.map(lambda ex: tuple(ex[f] for f in names), num_parallel_calls=AUTOTUNE)
         ds = ds.batch(int(batch_size)).prefetch(AUTOTUNE)
-        if skip:
-            ds = ds.skip(skip)
         seen = 0
         batch_index = skip
         order = epoch_seed(seed, epoch) if shuffle else None

@@ -44,12 +44,11 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_data.datasets import DataSplits
+from tensorweave_data.files.paths import expand_paths
 from tensorweave_data.files.streaming import (
-    AUTOTUNE,
     FileDataError,
     Stream,
     check_choice,
-    expand_paths,
     file_dataset,
     held_out,
 )
@@ -256,7 +255,7 @@ def table(
             ds = ds.map(lambda p, i, r: r)
             if missing == "drop":
                 ds = ds.filter(not_missing)
-            return ds.map(parse, num_parallel_calls=AUTOTUNE, deterministic=True)
+            return ds  # rows of strings: the stream parses them (decode=parse)
 
         def explain(err: Exception, first: int, count: int, order: int | None) -> Exception | None:
             if parquet:
@@ -283,6 +282,7 @@ def table(
             explain=explain,
             files=split_files,
             subset=lambda idx: table_stream(split, [split_files[j] for j in idx], keep),
+            decode=parse,
         )
 
     streams = {}

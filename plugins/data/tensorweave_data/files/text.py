@@ -38,12 +38,11 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_data.datasets import VOCAB, DataSplits
 from tensorweave_data.files.image_folder import keras_split, scan_folder
+from tensorweave_data.files.paths import expand_paths
 from tensorweave_data.files.streaming import (
-    AUTOTUNE,
     FileDataError,
     Stream,
     check_choice,
-    expand_paths,
     file_dataset,
     held_out,
 )
@@ -116,7 +115,7 @@ def text_folder(
                     tf.constant(y, tf.int64, shape=[len(y)]),
                 )
             )
-            return ds.map(example, num_parallel_calls=AUTOTUNE, deterministic=True)
+            return ds  # (path, label) records: the stream decodes them (decode=example)
 
         return Stream(
             f"{name} {split}",
@@ -125,6 +124,7 @@ def text_folder(
             cache=cache,
             files=split_paths.tolist(),
             subset=lambda idx: stream(split, rows[np.asarray(idx, dtype=np.int64)]),
+            decode=example,
         )
 
     info: dict[str, Any] = {"directory": root, "files": len(paths)}

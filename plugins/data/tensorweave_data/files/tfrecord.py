@@ -39,12 +39,11 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_data.datasets import DataSplits
+from tensorweave_data.files.paths import expand_paths
 from tensorweave_data.files.streaming import (
-    AUTOTUNE,
     FileDataError,
     Stream,
     check_choice,
-    expand_paths,
     file_dataset,
     held_out,
     tf_message,
@@ -171,7 +170,7 @@ def tfrecord(
             ds = file_dataset(split_files, order, records)
             if keep is not None:
                 ds = ds.filter(lambda p, i, r: in_valid(p, i) == (keep == "valid"))
-            return ds.map(lambda p, i, r: parse(r), num_parallel_calls=AUTOTUNE, deterministic=True)
+            return ds.map(lambda p, i, r: r)  # serialized records: the stream parses them
 
         def explain(err: Exception, first: int, count: int, order: int | None) -> Exception | None:
             return _find_bad_record(split_files, compression, parse)
@@ -185,6 +184,7 @@ def tfrecord(
             files=split_files,
             length=0 if not split_files else None,
             subset=lambda idx: stream(split, [split_files[j] for j in idx], keep),
+            decode=parse,
         )
 
     if valid_files:

@@ -9,7 +9,10 @@ Layout of a run directory::
                                                    hyperparameters, the global tf.random
                                                    Generator
             state.json                             step, epoch, data position (batches
-                                                   consumed in the epoch), seed, values,
+                                                   consumed in the epoch), seed, the input
+                                                   position ("input": Batches.position, for
+                                                   a stream its examples, batch size and
+                                                   the epoch's order seed), values,
                                                    history, callbacks' memory
             MANIFEST.json                          sha256 and size of every other file
         ckpt-0000000060/ ...

@@ -44,7 +44,15 @@ import tensorflow as tf
 
 import tensorweave as tw
 
-__all__ = ["Batches", "as_batches", "order_batch", "split_validation", "GATHER_BYTES", "GATHER_MAX"]
+__all__ = [
+    "Batches",
+    "as_batches",
+    "order_batch",
+    "split_validation",
+    "stream_of",
+    "GATHER_BYTES",
+    "GATHER_MAX",
+]
 
 # Shuffled arrays are gathered (one fancy-indexing copy) up to this many bytes and batches
 # at a time, and yielded as consecutive slices of the gathered block, which
@@ -80,15 +88,41 @@ def order_batch(batch: Any, feeds: Sequence[tw.Layer]) -> tuple[Any, ...]:
 
 
 class Batches:
-    """A resumable source of batches: ``epoch(e, skip)`` and (when known) ``len``."""
+    """A resumable source of batches: ``epoch(e, skip)`` and (when known) ``len``.
+
+    ``position(e, k)`` is where the input stands after ``k`` batches of epoch ``e`` (what
+    a checkpoint saves: the epoch, the batches consumed and, for a stream, the examples,
+    the batch size and the seed of the epoch's order); ``check(saved, e, k)`` raises when
+    a checkpoint's saved position does not fit this data (a stream read with another batch
+    size, seed or set of files would resume at another example)."""
 
     def __init__(
         self,
         make: Callable[[int, int], Iterator[tuple[Any, ...]]],
         length: int | None = None,
+        *,
+        position: Callable[[int, int], dict[str, Any]] | None = None,
+        check: Callable[[dict[str, Any], dict[str, Any]], None] | None = None,
     ) -> None:
         self._make = make
         self._length = length
+        self._position = position
+        self._check = check
+
+    def position(self, epoch: int, consumed: int) -> dict[str, Any]:
+        """Where the input stands after ``consumed`` batches of ``epoch`` (JSON-able).
+
+        >>> Batches(lambda e, s: iter([])).position(1, 3)
+        {'epoch': 1, 'batches': 3}
+        """
+        if self._position is None:
+            return {"epoch": int(epoch), "batches": int(consumed)}
+        return self._position(epoch, consumed)
+
+    def check(self, saved: dict[str, Any] | None, epoch: int, consumed: int) -> None:
+        """Raise when a checkpoint's input position ``saved`` does not fit this data."""
+        if saved and self._check is not None:
+            self._check(saved, self.position(epoch, consumed))
 
     def epoch(self, epoch: int, skip: int = 0) -> Iterator[tuple[Any, ...]]:
         """The batches of ``epoch``, starting after ``skip`` already consumed ones."""
@@ -113,7 +147,7 @@ def _is_arrays(data: Any) -> bool:
     return bool(values) and all(isinstance(v, np.ndarray) for v in values)
 
 
-def _stream_of(data: Any) -> Any:
+def stream_of(data: Any) -> Any:
     """The stream whose columns ``data`` holds (a mapping or tuple of them), else ``None``."""
     values = list(data.values()) if isinstance(data, Mapping) else data
     if not isinstance(values, (list, tuple)) or not values:
@@ -174,7 +208,7 @@ def as_batches(
 
         return Batches(make_arrays, length)
 
-    stream = _stream_of(data)
+    stream = stream_of(data)
     if stream is not None:
         fields = [c.field for c in order_batch(data, feeds)]
         size = int(batch_size or 32)
@@ -190,7 +224,13 @@ def as_batches(
                 )
             )
 
-        return Batches(make_stream, n_batches)
+        def where(epoch: int, consumed: int) -> dict[str, Any]:
+            found: dict[str, Any] = stream.position(
+                epoch, consumed, batch_size=size, shuffle=shuffle, seed=seed
+            )
+            return found
+
+        return Batches(make_stream, n_batches, position=where, check=stream.check_position)
 
     if isinstance(data, tf.data.Dataset):
         card = int(data.cardinality().numpy())

@@ -9,6 +9,14 @@ state for every worker after a restore.
   the workers' batches together. ``"auto"`` takes ``"data"`` for arrays and the dataset's own
   ``tf.data`` auto-shard policy for a ``tf.data.Dataset`` (``AUTO``/``DATA`` -> ``"data"``,
   ``OFF`` -> ``"off"``).
+- File datasets (``worker_batches``): under a multi-worker strategy with ``"auto"``, a stream
+  read from files (``tensorweave_data.files``) is read through ``Stream.sharded(workers,
+  index)``: each worker reads only its own share, in batches of its share of the global batch
+  (``worker_batch``), and every worker runs the same number of steps per epoch: the fewest
+  batches any worker has (``agree``). So each example is trained on at most once per epoch,
+  exactly once when the shares have the same number of batches; a worker with more batches
+  leaves its last ones out (said once, with the count), and no worker waits for ever in the
+  gradient all-reduce.
 - The chief (``is_chief``): the one worker that writes checkpoints, logs and TensorBoard.
 - ``restore``: on several workers only the chief reads the checkpoint; it then sends the
   variables and the loop's position to the others (``share_from_chief``), so every worker
@@ -23,8 +31,10 @@ state for every worker after a restore.
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -32,6 +42,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_train.loop.checkpoints import Checkpointer
+from tensorweave_train.loop.data import Batches, stream_of
 
 __all__ = [
     "SHARDS",
@@ -39,11 +50,16 @@ __all__ = [
     "replica_share",
     "is_chief",
     "worker_count",
+    "worker_index",
+    "worker_batch",
+    "worker_batches",
+    "agree",
     "restore",
     "share_from_chief",
 ]
 
 SHARDS = ("auto", "data", "off")
+_SHARED_POSITION = ("epoch", "examples", "seed", "order")  # the same on every worker
 _POLICIES = {"AUTO": "data", "DATA": "data", "OFF": "off"}
 
 
@@ -102,6 +118,108 @@ def worker_count(strategy: tf.distribute.Strategy) -> int:
         return 1
     local = max(1, len(strategy.extended.worker_devices))
     return max(1, int(strategy.num_replicas_in_sync) // local)
+
+
+def worker_index(strategy: tf.distribute.Strategy) -> int:
+    """This process's place among the workers of ``strategy`` (0: the chief; 0 in one
+    process): the index ``Stream.sharded`` takes."""
+    if worker_count(strategy) == 1:
+        return 0
+    resolver = strategy.cluster_resolver
+    task_type, task_id = resolver.task_type, int(resolver.task_id or 0)
+    has_chief = "chief" in resolver.cluster_spec().as_dict()
+    if task_type == "chief":
+        return 0
+    return task_id + 1 if has_chief else task_id
+
+
+def worker_batch(batch_size: int, workers: int, index: int) -> int:
+    """Worker ``index``'s share of a global batch of ``batch_size`` over ``workers``: the
+    shares differ by at most one and add up to ``batch_size``.
+
+    >>> [worker_batch(10, 3, i) for i in range(3)]
+    [4, 3, 3]
+    """
+    if batch_size < workers:
+        raise tw.ArgumentError(
+            f"[train] batch_size = {batch_size} is the global batch, shared by {workers} "
+            f"workers: some would get no example. Fix: batch_size >= {workers} (the workers)."
+        )
+    return batch_size // workers + (1 if index < batch_size % workers else 0)
+
+
+def agree(strategy: tf.distribute.Strategy, value: int) -> list[int]:
+    """Every worker's ``value``, in worker order, on every worker (one all-reduce: each
+    worker's first replica adds its value at its place). Every worker must call it."""
+    n, index = worker_count(strategy), worker_index(strategy)
+    local = max(1, len(strategy.extended.worker_devices))
+    mine = np.zeros(n, np.int64)
+    mine[index] = int(value)
+
+    def per_replica(ctx: tf.distribute.ValueContext) -> tf.Tensor:
+        first = ctx.replica_id_in_sync_group == index * local
+        return tf.constant(mine if first else np.zeros_like(mine))
+
+    shared = strategy.experimental_distribute_values_from_function(per_replica)
+    out = strategy.reduce(tf.distribute.ReduceOp.SUM, shared, axis=None).numpy()
+    return [int(v) for v in out]
+
+
+def worker_batches(
+    model: Any,
+    data: Any,
+    setting: str = "auto",
+    *,
+    batch_size: int | None = None,
+    shuffle: bool = True,
+    seed: int = 0,
+) -> tuple[Batches, str]:
+    """The batches this worker trains on and the loop's sharding (``shard_mode``).
+
+    A stream of a file dataset under a multi-worker strategy with ``setting == "auto"`` is
+    read through ``stream.sharded(workers, index)`` in batches of ``worker_batch`` (the
+    global batch stays ``batch_size``), cut to the step count every worker agrees on (the
+    fewest batches of any worker); sharding ``"off"`` (each worker's batch is its own).
+    Anything else is ``model.batches(data)`` with ``shard_mode(data, setting)``."""
+    mode = shard_mode(data, setting)
+    strategy = model.strategy
+    workers = worker_count(strategy)
+    stream = stream_of(data)
+    if workers == 1 or stream is None or setting != "auto":
+        return model.batches(data, batch_size=batch_size, shuffle=shuffle, seed=seed), mode
+    index = worker_index(strategy)
+    size = worker_batch(int(batch_size or 32), workers, index)
+    share = stream.sharded(workers, index)
+    if isinstance(data, tuple):
+        columns: Any = tuple(share[c.field] for c in data)
+    else:
+        columns = {name: share[c.field] for name, c in data.items()}
+    mine = model.batches(columns, batch_size=size, shuffle=shuffle, seed=seed)
+    counts = agree(strategy, len(mine))
+    steps = min(counts)
+    if steps == 0:
+        raise tw.TensorweaveError(
+            f"{stream.name}: a worker's share has no batch (batches per worker: {counts}). "
+            "Fix: more examples or files than workers, or fewer workers."
+        )
+    if max(counts) > steps:
+        left = sum(c - steps for c in counts)
+        warnings.warn(
+            f"{stream.name}: the workers' shares have {counts} batches; every worker trains "
+            f"{steps} per epoch, so up to {left} batch(es) of the larger shares are left out "
+            "each epoch (docs/distributed.md, 'File datasets').",
+            stacklevel=3,
+        )
+
+    def make(epoch: int, skip: int) -> Iterator[tuple[Any, ...]]:
+        return itertools.islice(mine.epoch(epoch, skip), max(steps - skip, 0))
+
+    def same_order(saved: dict[str, Any], now: dict[str, Any]) -> None:
+        # the chief saved its own share's position: the workers' batch sizes and files may
+        # differ from it, the epoch's order seed may not
+        share.check_position({k: v for k, v in saved.items() if k in _SHARED_POSITION}, now)
+
+    return Batches(make, steps, position=mine.position, check=same_order), "off"
 
 
 def _share(strategy: tf.distribute.Strategy, value: Any, mine: bool) -> np.ndarray:

@@ -42,7 +42,7 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_train.loop.checkpoints import Checkpointer
 from tensorweave_train.loop.data import Batches
-from tensorweave_train.loop.distribute import restore, shard_mode
+from tensorweave_train.loop.distribute import restore, shard_mode, worker_batches
 from tensorweave_train.loop.events import Callback, Event, TrainedModel, TrainState
 from tensorweave_train.loop.execution import Executed, run_epoch
 from tensorweave_train.loop.history import History
@@ -156,6 +156,7 @@ class Trainer:
         # one NaN policy: a callback guarding against NaN/inf (StopOnNaN), else the
         # NonFiniteWarning of the data and (once) of an epoch's loss or weights
         self._warned = any(c.guards_non_finite for c in self.callbacks)
+        self.batches: Batches | None = None  # the data being trained on (run)
 
     @property
     def stopped(self) -> bool:
@@ -241,9 +242,15 @@ class Trainer:
         bad = None if self._warned else non_finite(data)
         if bad is not None:
             warnings.warn(f"the training data's {bad}", NonFiniteWarning, stacklevel=3)
-        batches = model.batches(data, batch_size=batch_size, shuffle=shuffle, seed=seed)
-        model.steps.shard = shard_mode(data if model.distributed else None, shard)
+        if model.distributed:  # a file dataset: each worker reads its own share
+            batches, model.steps.shard = worker_batches(
+                model, data, shard, batch_size=batch_size, shuffle=shuffle, seed=seed
+            )
+        else:
+            batches = model.batches(data, batch_size=batch_size, shuffle=shuffle, seed=seed)
+            model.steps.shard = shard_mode(None, shard)
         state.steps_per_epoch = batches.length
+        self.batches = batches  # the input position a checkpoint saves (snapshot)
         model.build()
         if resume is not None and resume is not False:
             self._resume(resume)
@@ -328,6 +335,9 @@ class Trainer:
             "values": dict(s.values),
             "history": list(s.history),
             "seed": s.seed,
+            "input": (
+                None if self.batches is None else self.batches.position(s.epoch, s.epoch_step)
+            ),
             "callbacks": {
                 f"{i}:{type(c).__name__}": c.state_dict() for i, c in enumerate(self.callbacks)
             },
@@ -350,6 +360,8 @@ class Trainer:
             return
         s = self.state
         s.epoch, s.step, s.epoch_step = snap["epoch"], snap["step"], snap["epoch_step"]
+        if self.batches is not None and not snap.get("epoch_done"):
+            self.batches.check(snap.get("input"), s.epoch, s.epoch_step)
         s.loss_sum = tf.constant(snap["loss_sum"], tf.float32)
         self.model.train_metrics.restore(snap.get("train_metrics", {}))
         s.values = dict(snap["values"])

@@ -150,3 +150,19 @@ def test_damaged_manifest_falls_back_to_the_previous_checkpoint(tmp_path):
             assert ck.latest() == previous, manifest
     (newest / "MANIFEST.json").write_bytes(good)
     assert ck.latest() == newest
+
+
+def test_a_checkpoint_saves_the_input_position_even_of_data_of_unknown_length(tmp_path):
+    """``state.json`` holds ``"input"``: for batches from a function (no length known),
+    the epoch and the batches consumed."""
+    data = regression_data(n=16)
+
+    def batches():
+        for i in range(0, 16, 4):
+            yield {"x": data["x"][i : i + 4], "t": data["t"][i : i + 4]}
+
+    model = regression_model()
+    cb = twt.CheckpointCallback(tmp_path, every_steps=3, every_epochs=None, keep=3)
+    model.train(batches, epochs=1, callbacks=[cb], verbose=0)
+    saved = sorted((tmp_path / "checkpoints").glob("ckpt-*/state.json"))
+    assert json.loads(saved[0].read_text())["input"] == {"epoch": 0, "batches": 3}
