@@ -66,6 +66,9 @@ _EXPORTS = {
     "tfrecord": "files.tfrecord",
     "Stream": "files.streaming",
     "FileDataError": "files.streaming",
+    "record_data_manifest": "verify",
+    "warn_if_data_changed": "verify",
+    "ChangedDataWarning": "verify",
 }
 
 __all__ = [*_EXPORTS, "__version__"]

@@ -12,8 +12,8 @@ or are new, one line each::
 Exit codes: 0 identical (or nothing to compare), 1 changed, 2 bad usage (no such config or
 run, a run that recorded no manifest, a bad ``--against``).
 
-``record(data, run_dir)`` is what the train pack calls when a run starts (it writes the
-manifest of a file dataset, nothing for data in memory) and ``warn_if_changed(data,
+``record_data_manifest(data, run_dir)`` is what the train pack calls when a run starts (it writes the
+manifest of a file dataset, nothing for data in memory) and ``warn_if_data_changed(data,
 run_dir)`` when a run resumes (a ``ChangedDataWarning`` naming each changed file).
 """
 
@@ -37,7 +37,13 @@ from tensorweave_data.files.manifest import (
     manifest_of,
 )
 
-__all__ = ["ChangedDataWarning", "record", "warn_if_changed", "verify", "cmd_verify"]
+__all__ = [
+    "ChangedDataWarning",
+    "record_data_manifest",
+    "warn_if_data_changed",
+    "verify",
+    "cmd_verify",
+]
 
 EXIT_CHANGED = 1
 
@@ -46,7 +52,7 @@ class ChangedDataWarning(UserWarning):
     """Files a run read have changed, gone missing or appeared since it recorded them."""
 
 
-def record(data: Any, run_dir: str | Path) -> Manifest | None:
+def record_data_manifest(data: Any, run_dir: str | Path) -> Manifest | None:
     """Write the manifest of the files ``data`` reads to ``run_dir/data_manifest.json``
     (hashes cached by path, size and mtime); nothing for data held in memory."""
     manifest = manifest_of(data)
@@ -55,7 +61,7 @@ def record(data: Any, run_dir: str | Path) -> Manifest | None:
     return manifest
 
 
-def warn_if_changed(data: Any, run_dir: str | Path) -> Changes | None:
+def warn_if_data_changed(data: Any, run_dir: str | Path) -> Changes | None:
     """Compare the files ``data`` reads now with ``run_dir``'s recorded manifest (when it
     has one) and warn (``ChangedDataWarning``) naming every changed, missing or new file.
     The hashes of files whose size and mtime are unchanged come from the cache."""

@@ -27,7 +27,7 @@ from typing import Any
 
 import tensorweave as tw
 import tensorweave.config as twc
-import tensorweave_data.verify as data_files
+import tensorweave_data
 from tensorweave_train.callbacks.checkpoint import CheckpointCallback
 from tensorweave_train.callbacks.interrupt import InterruptToStop
 from tensorweave_train.callbacks.loggers import CSVLogger, TensorBoard
@@ -371,7 +371,9 @@ def _train_planned(
             Processors.of_data(job.data, [i.name for i in job.model.inputs]).save(
                 where / Run.PROCESSORS
             )
-            data_files.record(job.data, where)  # data_manifest.json: the files it reads
+            tensorweave_data.record_data_manifest(
+                job.data, where
+            )  # data_manifest.json: the files it reads
         if out is not None:
             doing = "continuing" if kind == "resume" else "training"
             out(f"{doing} {job.run.name}: {job.model}\n  run directory: {where}")
@@ -437,7 +439,7 @@ def _resume_planned(
             # restored: the overrides fit; the callbacks' paths inside the run
             job = run.job(overrides, parts=None, plan=plan, paths_outside=paths_outside)
         _check_data(job)
-        data_files.warn_if_changed(job.data, run.path)  # a file changed since: say which
+        tensorweave_data.warn_if_data_changed(job.data, run.path)  # a file changed since: say which
         if overrides:
             twc.save(twc.fill(plan), run.path / Run.CONFIG)
         note_resumed(run.path)  # the config's new hash; what differs in this environment
