@@ -674,6 +674,7 @@ def export_model(
                 raise _unsupported(model, request, err, config) from err
             raise
         spec = _model_json(model, request, fmt, config, processors)
+        (temp / MODEL_JSON).write_text(json.dumps(spec, indent=1))  # load() may read it
         if quantize is not None and validation is not None:
             spec["quantization"]["validation"] = _measured(
                 model, fmt.load(temp / fmt.artifact), validation, None
