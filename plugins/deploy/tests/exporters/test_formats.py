@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 import tensorflow as tf
+from sklearn.datasets import load_digits
 
 import tensorweave as tw
 import tensorweave_train as twt
@@ -55,6 +56,11 @@ def _litert(path: Path, x: np.ndarray) -> np.ndarray:
     return np.asarray(runner(x=x)["probs"])
 
 
+def _raw(x: np.ndarray) -> np.ndarray:
+    """The digits' processed images back to what the run's predictor takes: 64 pixels 0..16."""
+    return (x.reshape(len(x), 64) * 16.0).astype("float32")
+
+
 def _export(capsys: Any, run: Path, out: Path, *args: str) -> tuple[int, str]:
     code = cli_main(["export", str(run), "-o", str(out), *args])
     return code, capsys.readouterr().err
@@ -86,12 +92,37 @@ def test_onnx_export_in_onnxruntime_equals_predict(cnn, tmp_path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert sorted(p.name for p in out.iterdir()) == ["model.json", "model.onnx"]
     spec = json.loads((out / "model.json").read_text())
-    assert spec["format"] == "onnx" and spec["outputs"][0]["name"] == "probs"
+    assert spec["format"] == "onnx" and spec["written_by"] == "tensorweave export"
+    # the run's preprocessing is inside the graph: it takes the 64 raw pixels 0..16
+    assert spec["inputs"] == [{"name": "x", "shape": [None, 64], "dtype": "float32"}]
+    assert [s["step"] for s in spec["preprocess"]["inside"]] == ["normalize.v1", "reshape.v1"]
+    assert spec["preprocess"]["outside"] == []
+    assert spec["outputs"] == [{"name": "probs", "shape": [None, 10], "dtype": "float32"}]
+    assert spec["n_classes"] == 10 and spec["quantization"] == {"mode": None}
+    assert {
+        "path": "model.nodes.conv1",
+        "kind": "layers",
+        "name": "Conv2D.v1",
+        "provider": "tensorweave-layers 0.1.0",
+    } in spec["providers"]
+    assert {
+        "path": "data",
+        "kind": "datasets",
+        "name": "digits.v1",
+        "provider": "tensorweave-data 0.1.0",
+    } in spec["providers"]
+    assert spec["versions"]["tensorflow"] == tf.__version__
     session = ort.InferenceSession(str(out / "model.onnx"), providers=["CPUExecutionProvider"])
     assert [i.name for i in session.get_inputs()] == [i["name"] for i in spec["inputs"]]
     assert [o.name for o in session.get_outputs()] == ["probs"]
-    got = session.run(None, {"x": cnn["valid"]["x"]})[0]
+    got = session.run(None, {"x": _raw(cnn["valid"]["x"])})[0]
     np.testing.assert_allclose(got, cnn["predicted"], atol=1e-4)
+    raw = load_digits().data[:7].astype("float32")
+    np.testing.assert_allclose(
+        session.run(None, {"x": raw})[0],
+        twt.Run(cnn["run"]).predict(raw, postprocess=False),
+        atol=1e-4,
+    )
 
 
 @pytest.mark.slow
@@ -122,7 +153,7 @@ def test_litert_int8_keeps_accuracy_within_one_point(cnn, capsys, tmp_path) -> N
     assert code == 0, err
     y = cnn["valid"]["y"]
     before = _accuracy(cnn["predicted"], y)
-    after = _accuracy(_litert(tmp_path / "i8", cnn["valid"]["x"]), y)
+    after = _accuracy(_litert(tmp_path / "i8", _raw(cnn["valid"]["x"])), y)
     assert before > 0.85, "the fixture's model must have learnt something"
     assert abs(after - before) <= 0.01
     measured = json.loads((tmp_path / "i8" / "model.json").read_text())["quantization"]
@@ -181,3 +212,36 @@ def test_a_missing_converter_names_the_pip_command(monkeypatch, tmp_path) -> Non
     with pytest.raises(tw.TensorweaveError, match=r"pip install 'tensorweave-deploy\[litert\]'"):
         model.export(tmp_path / "m", format="litert")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_steps_without_a_tensorflow_form_stay_outside_and_are_listed(tmp_path) -> None:
+    import onnxruntime as ort
+
+    from tensorweave_train.runs.export import export_model
+    from tensorweave_train.runs.processors import Processors
+
+    tw.reset_names()
+    x = tw.Input(n_units=3, name="x")
+    model = twt.Model(inputs=x, outputs=tw.layers["FC.v1"](x, n_units=2, name="out"))
+    steps = Processors(
+        preprocess=[
+            {"@processors": "scale.v1", "factor": 0.5, "offset": 1.0},
+            {"@processors": "take.v1", "n": 3},
+            {"@processors": "cast.v1", "dtype": "float32"},
+        ]
+    )
+    where = export_model(model, tmp_path / "m", format="onnx", processors=steps)
+    spec = json.loads((where / "model.json").read_text())
+    assert spec["preprocess"]["inside"] == [
+        {"step": "scale.v1", "params": {"factor": 0.5, "offset": 1.0}}
+    ]
+    outside = spec["preprocess"]["outside"]
+    assert [(o["step"], o["why"]) for o in outside] == [
+        ("take.v1", "it has no TensorFlow form"),
+        ("cast.v1", "it follows a step that stays outside"),
+    ]
+    raw = np.arange(6, dtype="float32").reshape(2, 3)
+    session = ort.InferenceSession(str(where / "model.onnx"), providers=["CPUExecutionProvider"])
+    np.testing.assert_allclose(
+        session.run(None, {"x": raw})[0], model.predict(raw * 0.5 + 1.0), atol=1e-5
+    )

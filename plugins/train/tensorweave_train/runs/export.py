@@ -316,6 +316,7 @@ class ExportRequest:
     quantize: str | None = None
     calibration: list[np.ndarray] | None = None
     inside: list[dict[str, Any]] = field(default_factory=list)
+    outside: list[dict[str, Any]] = field(default_factory=list)
 
     def representative(self) -> Any:
         """Batches of one example each, as ``TFLiteConverter.representative_dataset`` takes."""
@@ -372,12 +373,11 @@ class SavedModelExporter:
         export_saved_model(request.model, path)
 
     def load(self, path: Path) -> Callable[[list[np.ndarray]], list[np.ndarray]]:
-        serving = tf.saved_model.load(str(path)).signatures["serving_default"]
-        names = [s.name for s in serving.structured_input_signature[1].values()]
+        loaded = tf.saved_model.load(str(path))  # kept: its variables live with it
 
         def run(values: list[np.ndarray]) -> list[np.ndarray]:
-            out = serving(**{n: tf.constant(v) for n, v in zip(names, values)})
-            return [out[k].numpy() for k in sorted(out, key=lambda k: int(k.rsplit("_", 1)[1]))]
+            out = loaded.serve(*[tf.constant(v) for v in values])  # positional, input order
+            return [np.asarray(o) for o in (out if isinstance(out, (tuple, list)) else [out])]
 
         return run
 
@@ -653,16 +653,40 @@ def export_model(
     names = signature_names(model.inputs)
     specs = [tf.TensorSpec(i.shape, i.dtype, n) for i, n in zip(model.inputs, names)]
     output_names = signature_names(model.outputs)
+    function = _serving_function(model, specs, output_names)
+    calibrate = _inputs_of(model, calibration, "calibration") if calibration is not None else None
+    inside: list[dict[str, Any]] = []
+    outside: list[dict[str, Any]] = []
+    forms: list[Any] = []
+    if processors is not None:
+        from tensorweave_train.runs.processors import image_decoding
+
+        images = image_decoding(getattr(processors, "info", {}) or {})
+        inside, outside, forms, raw = _inside_graph(model, processors, specs, images)
+        if not fmt.raw_inputs:  # the format keeps the steps in Python (predictor.json)
+            outside = [
+                {
+                    "step": str(s.get("@processors", "")),
+                    "params": {p: v for p, v in s.items() if not p.startswith("@")},
+                    "why": "the format keeps the run's steps in predictor.json",
+                }
+                for s in (processors.preprocess or [])
+            ]
+            inside, forms = [], []
+        elif forms:
+            specs = raw
+            function = _with_preprocessing(function, forms, specs)
+            calibrate = _raw_of(forms, calibrate) if calibrate is not None else None
     request = ExportRequest(
         model=model,
         format=format,
-        function=_serving_function(model, specs, output_names),
+        function=function,
         input_specs=specs,
         output_names=output_names,
         quantize=quantize,
-        calibration=_inputs_of(model, calibration, "calibration")
-        if calibration is not None
-        else None,
+        calibration=calibrate,
+        inside=inside,
+        outside=outside,
     )
     out.parent.mkdir(parents=True, exist_ok=True)
     temp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
@@ -676,8 +700,12 @@ def export_model(
         spec = _model_json(model, request, fmt, config, processors)
         (temp / MODEL_JSON).write_text(json.dumps(spec, indent=1))  # load() may read it
         if quantize is not None and validation is not None:
+            processed = _inputs_of(model, validation, "validation")
             spec["quantization"]["validation"] = _measured(
-                model, fmt.load(temp / fmt.artifact), validation, None
+                model,
+                fmt.load(temp / fmt.artifact),
+                validation,
+                _raw_of(forms, processed) if forms else None,
             )
         if processors is not None and format == "savedmodel":
             _write_predictor(model, processors, temp)
@@ -723,9 +751,8 @@ def _model_json(
 ) -> dict[str, Any]:
     """What ``model.json`` says of an export (see the module docstring)."""
     info = dict(getattr(processors, "info", {}) or {})
-    steps = list(getattr(processors, "preprocess", []) or [])
     inside = list(request.inside)
-    outside = steps[len(inside) :]
+    outside = list(request.outside)
     spec: dict[str, Any] = {
         "written_by": WRITTEN_BY,
         "format_version": MODEL_JSON_FORMAT,
@@ -747,9 +774,12 @@ def _model_json(
     }
     if request.quantize == "int8" and request.calibration is not None:
         spec["quantization"]["calibration_examples"] = len(request.calibration[0])
-    for key in ("class_names", "classes", "labels", "vocab", "n_classes"):
+    for key in ("class_names", "vocab", "vocab_size", "n_classes", "image_decoding"):
         if key in info:
-            spec["class_names" if key in ("classes", "labels") else key] = info[key]
+            spec[key] = info[key]
+    labels = [s for s in spec["postprocess"] if isinstance(s, Mapping) and "names" in s]
+    if "class_names" not in spec and labels:
+        spec["class_names"] = list(labels[0]["names"])
     if isinstance(config, Mapping) and isinstance(config.get("@versions"), Mapping):
         spec["versions"].update(config["@versions"])
     return spec
@@ -812,3 +842,115 @@ def export_trained_run(
         config=run.config(),
         processors=run.processors,
     )
+
+
+# -- preprocessing inside the exported graph -----------------------------------------------
+def _tf_step(name: str, params: Mapping[str, Any]) -> tuple[Any, Any, Any] | str:
+    """``(forward, inverse, raw_spec_of)`` of a preprocessing step that has a TensorFlow
+    form: ``forward`` maps a batch tensor as the step does, ``inverse`` maps a processed numpy
+    batch back to raw input (for int8 calibration and the measurements), ``raw_spec_of``
+    the spec of the step's input from the spec of its output. A string says why not."""
+    if params.get("field") is not None:
+        return "it works on one field of a record"
+    base = name.split(":")[-1]
+    if base in ("normalize.v1", "scale.v1"):
+        dtype = tf.as_dtype(params.get("dtype", "float32"))
+        if base == "normalize.v1":
+            mul, add = (
+                1.0 / float(params.get("std", 1.0)),
+                -float(params.get("mean", 0.0)) / float(params.get("std", 1.0)),
+            )
+        else:
+            mul, add = float(params.get("factor", 1.0)), float(params.get("offset", 0.0))
+        if mul == 0:
+            return "its factor is 0"
+        return (
+            lambda t: tf.cast(t, dtype) * mul + add,
+            lambda a: ((np.asarray(a, np.float64) - add) / mul).astype(np.float32),
+            lambda spec: tf.TensorSpec(spec.shape, tf.float32, spec.name),
+        )
+    if base == "cast.v1":
+        dtype = tf.as_dtype(params["dtype"])
+        return (
+            lambda t: tf.cast(t, dtype),
+            lambda a: np.asarray(a).astype(np.float32),
+            lambda spec: tf.TensorSpec(spec.shape, tf.float32, spec.name),
+        )
+    if base == "reshape.v1" and params.get("batched"):
+        shape = [int(d) for d in params["shape"]]
+        size = int(np.prod(shape)) if -1 not in shape else None
+        return (
+            lambda t: tf.reshape(t, [-1, *shape]),
+            lambda a: np.asarray(a).reshape(len(a), -1),
+            lambda spec: tf.TensorSpec([None, size], spec.dtype, spec.name),
+        )
+    if base == "one_hot.v1":
+        n = int(params["num_classes"])
+        return (
+            lambda t: tf.one_hot(tf.cast(t, tf.int64), n, dtype=tf.float32),
+            lambda a: np.argmax(np.asarray(a), axis=-1).astype(np.int64),
+            lambda spec: tf.TensorSpec(spec.shape[:-1], tf.int64, spec.name),
+        )
+    if base == "tokenize_chars.v1":
+        return "it reads strings, which the exported runtimes do not take"
+    return "it has no TensorFlow form"
+
+
+def _inside_graph(
+    model: Model, processors: Any, specs: list[tf.TensorSpec], images: Any
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[Any], list[tf.TensorSpec]]:
+    """The run's preprocessing split in two: the leading steps with a TensorFlow form (they
+    go inside the exported graph) and the rest (``outside``, each with why); the forward
+    and inverse functions of the inside steps, and the raw input specs they take."""
+    steps = [dict(s) for s in (getattr(processors, "preprocess", None) or [])]
+    inside: list[dict[str, Any]] = []
+    forms: list[Any] = []
+    outside: list[dict[str, Any]] = []
+    if images is not None:
+        outside.append(
+            {
+                "step": "image decoding",
+                "params": dict(images),
+                "why": "the exported graph takes decoded pixels; decode and resize the "
+                "image files as model.json's image_decoding says",
+            }
+        )
+    for k, step in enumerate(steps):
+        name = str(step.get("@processors", ""))
+        params = {p: v for p, v in step.items() if not p.startswith("@")}
+        form = _tf_step(name, params) if len(specs) == 1 else "the model has several inputs"
+        if isinstance(form, str):
+            outside += [
+                {
+                    "step": str(s.get("@processors", "")),
+                    "params": {p: v for p, v in s.items() if not p.startswith("@")},
+                    "why": form if j == 0 else "it follows a step that stays outside",
+                }
+                for j, s in enumerate(steps[k:])
+            ]
+            break
+        inside.append({"step": name, "params": params})
+        forms.append(form)
+    raw = list(specs)
+    for _, _, raw_spec_of in reversed(forms):
+        raw = [raw_spec_of(raw[0])]
+    return inside, outside, forms, raw
+
+
+def _with_preprocessing(inner: Any, forms: list[Any], raw: list[tf.TensorSpec]) -> Any:
+    """``inner`` (the serving function) after the inside steps, over the raw input."""
+
+    def serve(value: tf.Tensor) -> Any:
+        for forward, _, _ in forms:
+            value = forward(value)
+        return inner(value)
+
+    return tf.function(serve, input_signature=raw)
+
+
+def _raw_of(forms: list[Any], values: list[np.ndarray]) -> list[np.ndarray]:
+    """Processed inputs back to raw input through the inside steps' inverses."""
+    value = values[0]
+    for _, inverse, _ in reversed(forms):
+        value = inverse(value)
+    return [value]
