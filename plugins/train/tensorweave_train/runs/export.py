@@ -330,7 +330,11 @@ class ExportRequest:
 
 
 def export_formats() -> list[tuple[str, str]]:
-    """``(format, "distribution version")`` of every installed export format, sorted."""
+    """``(format, "distribution version")`` of every installed export format, sorted.
+
+    >>> ("savedmodel", "tensorweave-train 0.1.0") in export_formats()
+    True
+    """
     found = []
     for info in tw.registry("exporters").infos():
         found.append((info.name, f"{info.distribution} {info.version}".strip()))
@@ -615,6 +619,13 @@ def export_model(
         overwrite: replace ``path`` if it is an earlier tensorweave export.
         config, processors: the run's filled config (the providers in model.json) and its
             ``Processors`` (a SavedModel keeps them in ``predictor.json``).
+
+    >>> import tempfile, tensorweave as tw
+    >>> from tensorweave_train import Model
+    >>> x = tw.Input(n_units=2, name="x")
+    >>> where = export_model(Model(inputs=x, outputs=x * 2.0), Path(tempfile.mkdtemp()) / "out")
+    >>> sorted(p.name for p in where.iterdir())
+    ['model', 'model.json']
     """
     out = Path(path)
     fmt = exporter(format)
