@@ -461,6 +461,16 @@ def _layer_provider(layer: tw.Layer) -> str:
     return top
 
 
+def _registered_as(layer: tw.Layer) -> tuple[str, str]:
+    """The registered name of a layer's class and its provider (``"", module's dist``)."""
+    cls = type(layer)
+    target = f"{cls.__module__}:{cls.__qualname__}"
+    for info in tw.registry("layers").infos():
+        if info.target == target:
+            return info.name, f"{info.distribution} {info.version}".strip()
+    return "", _layer_provider(layer)
+
+
 def _ops_by_layer(model: Model, specs: list[tf.TensorSpec]) -> list[tuple[tw.Layer, set[str]]]:
     """The op types each layer of the inference graph emits, traced layer by layer."""
     graph = model.inference_graph
@@ -493,21 +503,17 @@ def _unsupported(
     ops = list(getattr(err, "ops", []) or [])
     nodes = (config or {}).get("model", {}).get("nodes", {}) if isinstance(config, Mapping) else {}
     lines = []
-    for layer, types in _ops_by_layer(model, request.input_specs):
+    specs = [tf.TensorSpec(i.shape, i.dtype) for i in model.inputs]  # the model's own
+    for layer, types in _ops_by_layer(model, specs):
         for op in ops:
             if op in types:
                 short = layer.name.rsplit("/", 1)[-1]
                 node = nodes.get(short, {}) if isinstance(nodes, Mapping) else {}
-                component = (
-                    node.get("@layers", type(layer).__name__)
-                    if isinstance(node, Mapping)
-                    else type(layer).__name__
-                )
-                provider = (
-                    node.get("@provider")
-                    if isinstance(node, Mapping) and node.get("@provider")
-                    else _layer_provider(layer)
-                )
+                registered, provider = _registered_as(layer)
+                if isinstance(node, Mapping) and node.get("@layers"):
+                    registered = str(node["@layers"])
+                    provider = str(node.get("@provider") or provider)
+                component = registered or type(layer).__name__
                 lines.append(
                     f"  layer {short!r} ({component}, from {provider}) emits the TensorFlow op "
                     f"{op}, which the {request.format} converter cannot express"
