@@ -707,6 +707,7 @@ def export_model(
     )
     out.parent.mkdir(parents=True, exist_ok=True)
     temp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    temp.chmod(0o755)  # mkdtemp's 0700 is for the temporary name only: an export is shared
     try:
         try:
             fmt.write(request, temp / fmt.artifact)

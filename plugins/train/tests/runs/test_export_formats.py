@@ -44,6 +44,7 @@ def test_model_export_writes_the_savedmodel_and_model_json(tmp_path) -> None:
     model = regression_model()
     where = model.export(tmp_path / "out")
     assert sorted(p.name for p in where.iterdir()) == ["model", "model.json"]
+    assert where.stat().st_mode & 0o755 == 0o755  # not the temporary directory's 0700
     spec = json.loads((where / "model.json").read_text())
     assert spec["written_by"] == "tensorweave export" and spec["format"] == "savedmodel"
     assert spec["inputs"] == [{"name": "x", "shape": [None, 4], "dtype": "float32"}]
