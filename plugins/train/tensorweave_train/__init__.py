@@ -330,10 +330,10 @@ class PackServices:
 
         return save_model(model, path, overwrite=overwrite)
 
-    def export_saved_model(self, model: Any, path: str, **kw: Any) -> str:
-        from tensorweave_train.runs.export import export_saved_model
+    def export_saved_model(self, model: Any, path: str | Path, **kw: Any) -> Path:
+        from tensorweave_train.runs.export import export_model
 
-        return export_saved_model(model, path, **kw)
+        return export_model(model, path, **kw)
 
     def progress(self, verbose: int) -> Any:
         from tensorweave_train.callbacks.progress import Progress

@@ -1,5 +1,6 @@
 """The component kinds this pack introduces: optimizers, schedules, trainers, callbacks,
-voters, and jobs (built-in job configs, ``tensorweave train NAME``).
+voters, jobs (built-in job configs, ``tensorweave train NAME``) and exporters (the formats of
+``tensorweave export --format``).
 
 Declared in the pack's ``pyproject.toml`` (entry-point group ``tensorweave.kinds``), so any
 pack may offer components of these kinds, each checked when it loads. Light on purpose (no
@@ -18,7 +19,16 @@ from typing import Any
 
 import tensorweave as tw
 
-__all__ = ["optimizers", "schedules", "trainers", "callbacks", "voters", "jobs", "JOB_SUFFIXES"]
+__all__ = [
+    "optimizers",
+    "schedules",
+    "trainers",
+    "callbacks",
+    "voters",
+    "jobs",
+    "exporters",
+    "JOB_SUFFIXES",
+]
 
 # The formats ``tensorweave.config.load`` reads, by file suffix.
 JOB_SUFFIXES = (".toml", ".json", ".yaml", ".yml")
@@ -50,6 +60,14 @@ voters = tw.Kind.of_callables(
     "voters",
     doc="ensemble voters: voter(outputs) -> one array, combining several models' outputs",
     expected="a voter must be a function voter(outputs) -> array",
+)
+
+exporters = tw.Kind.of_callables(
+    "exporters",
+    doc="export formats (`tensorweave export --format NAME`, `model.export(path, format=NAME)`): "
+    "classes whose instances write a model as one artifact (see tensorweave_train.runs.export."
+    "Exporter); named plainly: savedmodel, onnx, litert",
+    expected="an exporter must be a class Exporter() with write(request, path) and load(path)",
 )
 
 

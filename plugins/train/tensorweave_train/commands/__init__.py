@@ -12,7 +12,7 @@ its config, typed as TOML values::
     tensorweave evaluate RUN_DIR
     tensorweave predict RUN_DIR --input digits.npy     # or --text "def " --generate 40
     tensorweave resume RUN_DIR --train.epochs=40
-    tensorweave export RUN_DIR OUT                     # a SavedModel with its processors
+    tensorweave export RUN_DIR -o OUT                  # a SavedModel with its processors
     tensorweave plot RUN_DIR -o curves.svg             # .png/.pdf need matplotlib
     tensorweave draw my.toml -o graph.svg              # .png needs Graphviz
     tensorweave reproduce RUN_DIR --find-links wheels/ # rebuild, re-run, compare (--bisect)

@@ -1,11 +1,15 @@
-"""``tensorweave export RUN OUT``: a trained run as a SavedModel with its processors.
+"""``tensorweave export RUN -o PATH [--format NAME]``: a trained run in an export format.
 
-``OUT/model`` is the SavedModel (TensorFlow alone serves it: ``tf.saved_model.load``);
-``OUT/predictor.json`` names the run's pre- and post-processing steps, so
-``tensorweave_train.Predictor.load(OUT)`` answers raw input as ``tensorweave predict`` does.
+The formats are registered components (``tw.exporters``): ``savedmodel`` (this pack; the
+default) writes ``PATH/model`` (a SavedModel: ``tf.saved_model.load``) and
+``PATH/predictor.json`` (the run's pre- and post-processing, so
+``tensorweave_train.Predictor.load(PATH)`` answers raw input as ``tensorweave predict``
+does); tensorweave-deploy adds ``onnx`` and ``litert`` (``--quantize dynamic|float16|int8``,
+``--calibration N``). Every export writes ``PATH/model.json``. ``--format`` alone lists the
+installed formats with the distribution providing each.
 
 >>> cmd_export(["--help"])  # doctest: +ELLIPSIS
-usage: tensorweave export RUN_DIR OUT
+usage: tensorweave export RUN -o PATH [--format NAME] [--quantize MODE] [--calibration N] [--overwrite]
 ...
 0
 """
@@ -19,28 +23,66 @@ from tensorweave_train.commands.arguments import need_run_dir, parse_command_lin
 
 __all__ = ["cmd_export"]
 
+_LIST = "\0list"
+
 
 def cmd_export(argv: list[str]) -> int:
     """``tensorweave export``."""
-    from tensorweave_train.runs.run import Run
-
-    parser = run_parser("export", "Write a trained run as a SavedModel with its processors.")
-    parser.usage = "tensorweave export RUN_DIR OUT"
-    parser.add_argument("out", nargs="?", help="the directory to write (must not exist)")
+    parser = run_parser("export", "Write a trained run in an export format (model.json beside).")
+    parser.usage = (
+        "tensorweave export RUN -o PATH [--format NAME] [--quantize MODE] [--calibration N] "
+        "[--overwrite]"
+    )
+    parser.add_argument("-o", "--output", help="the export directory to write (must not exist)")
+    parser.add_argument(
+        "--format",
+        nargs="?",
+        const=_LIST,
+        default="savedmodel",
+        help="the export format (default savedmodel); alone, lists the installed formats",
+    )
+    parser.add_argument(
+        "--quantize", help="dynamic, float16 or int8, for a format that has quantization"
+    )
+    parser.add_argument(
+        "--calibration",
+        type=int,
+        help="int8: representative examples taken from the run's training split (default 100)",
+    )
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace PATH if it is an earlier export"
+    )
     args, _ = parse_command_line(argv, parser)
     if args.help:
         parser.print_help()
         return EXIT_OK
+    from tensorweave_train.runs.export import export_formats, export_trained_run, formats_text
+    from tensorweave_train.runs.run import Run
+
+    if args.format == _LIST or args.format not in [n for n, _ in export_formats()]:
+        known = f"installed export formats:\n{formats_text()}"
+        if args.format == _LIST:
+            print(known)
+            return EXIT_OK
+        raise UsageError(f"tensorweave export: no export format {args.format!r}; {known}")
     run_dir = need_run_dir(args, parser)
-    if args.out is None:
-        raise UsageError("tensorweave export: give the OUT directory to write")
-    out = Path(args.out)
-    if out.exists() and any(out.iterdir()):
-        raise UsageError(f"tensorweave export: {out} exists and is not empty; choose a new OUT")
-    where = Run(run_dir).export(out)
-    print(
-        f"wrote {where}/model (SavedModel) and {where}/predictor.json\n"
-        f"  serve it: tensorweave_train.Predictor.load({str(where)!r})(raw) or "
-        f"tf.saved_model.load({str(where / 'model')!r})"
+    if args.output is None:
+        raise UsageError("tensorweave export: give the directory to write: -o PATH")
+    out = Path(args.output)
+    where = export_trained_run(
+        Run(run_dir, args.run_dir),
+        out,
+        format=args.format,
+        quantize=args.quantize,
+        calibration=args.calibration,
+        overwrite=args.overwrite,
     )
+    if args.format == "savedmodel":
+        print(
+            f"wrote {where}/model (SavedModel), {where}/predictor.json and {where}/model.json\n"
+            f"  serve it: tensorweave_train.Predictor.load({str(where)!r})(raw) or "
+            f"tf.saved_model.load({str(where / 'model')!r})"
+        )
+    else:
+        print(f"wrote {where} ({args.format}) and {where}/model.json")
     return EXIT_OK

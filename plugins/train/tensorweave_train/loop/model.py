@@ -546,10 +546,32 @@ class Model(tw.Stateful):
         predicting bit for bit the same. See ``runs.saving`` (through ``loop.services``)."""
         return services().save_model(self, path, overwrite=overwrite)
 
-    def export(self, path: str, **kw: Any) -> str:
-        """Write a SavedModel serving the inference graph; see ``runs.export`` (through
+    def export(
+        self,
+        path: str | Path,
+        format: str = "savedmodel",
+        *,
+        quantize: str | None = None,
+        calibration: Any = None,
+        validation: Any = None,
+        overwrite: bool = False,
+    ) -> Path:
+        """Write the inference graph in an installed export ``format`` (``savedmodel``;
+        ``onnx``, ``litert`` with tensorweave-deploy) as the directory ``path``: the
+        artifact and ``model.json``. ``quantize``: ``"dynamic"``, ``"float16"`` or
+        ``"int8"`` where the format has it (``int8`` takes ``calibration`` inputs); with
+        ``validation`` data a quantized export's accuracy change is measured into
+        model.json; ``overwrite`` replaces an earlier export. See ``runs.export`` (through
         ``loop.services``)."""
-        return services().export_saved_model(self, path, **kw)
+        return services().export_saved_model(
+            self,
+            path,
+            format=format,
+            quantize=quantize,
+            calibration=calibration,
+            validation=validation,
+            overwrite=overwrite,
+        )
 
     def summary(self, print_fn: Any = print) -> str | None:
         """Print the table of layers, output shapes and parameter counts, as Keras; with

@@ -35,8 +35,8 @@ class Services(Protocol):
         """``Model.save``: ``model`` written as a run directory at ``path``."""
         ...
 
-    def export_saved_model(self, model: Any, path: str, **kw: Any) -> str:
-        """``Model.export``: a SavedModel serving ``model``'s inference graph."""
+    def export_saved_model(self, model: Any, path: str | Path, **kw: Any) -> Path:
+        """``Model.export``: ``model`` in an export format (``runs.export.export_model``)."""
         ...
 
     def progress(self, verbose: int) -> Any:

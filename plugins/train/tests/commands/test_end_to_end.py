@@ -105,17 +105,23 @@ def test_export_writes_a_savedmodel_with_its_processors(trained, tmp_path: Path)
 
     where, _ = trained
     out = tmp_path / "exported"
-    done = tensorweave("export", str(where), str(out))
+    done = tensorweave("export", str(where), "-o", str(out))
     assert done.returncode == 0, done.stderr
     assert (out / "model" / "saved_model.pb").is_file() and (out / "predictor.json").is_file()
+    described = json.loads((out / "model.json").read_text())
+    assert described["format"] == "savedmodel" and described["inputs"][0]["shape"] == [None, 64]
+    assert any(
+        p["name"] == "FC.v1" and p["provider"].startswith("tensorweave-layers ")
+        for p in described["providers"]
+    )
     raw = load_digits().data[:4]
     np.save(tmp_path / "x.npy", raw)
     via_cli = json.loads(
         tensorweave("predict", str(where), "--input", str(tmp_path / "x.npy")).stdout
     )
     assert np.asarray(twt.Predictor.load(out)(raw)).tolist() == via_cli
-    again = tensorweave("export", str(where), str(out))
-    assert again.returncode == 2 and "not empty" in again.stderr
+    again = tensorweave("export", str(where), "-o", str(out))
+    assert again.returncode == 2 and "--overwrite" in again.stderr
     model = twt.load_run(where)
     assert isinstance(model, twt.Model) and model.summary(print_fn=None).count("[metric]") == 1
 

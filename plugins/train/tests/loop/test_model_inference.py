@@ -100,7 +100,7 @@ def test_export_serves_the_inference_graph(tmp_path):
     model = _dense_model()
     data = _data()
     path = model.export(str(tmp_path / "saved"))
-    loaded = tf.saved_model.load(path)
+    loaded = tf.saved_model.load(str(path / "model"))
     a = loaded.serve(tf.constant(data["x"])).numpy()
     b = loaded.serve(tf.constant(data["x"])).numpy()
     np.testing.assert_array_equal(a, b)

@@ -37,6 +37,7 @@ def test_savedmodel_runs_with_tensorflow_alone(tmp_path):
     data = regression_data(n=16)
     model.train(data, epochs=1, batch_size=8)
     model.export(tmp_path / "sm")
+    assert json.loads((tmp_path / "sm" / "model.json").read_text())["format"] == "savedmodel"
     np.savez(tmp_path / "in.npz", x=data["x"])
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["TF_CPP_MIN_LOG_LEVEL"] = "3"
@@ -45,7 +46,7 @@ def test_savedmodel_runs_with_tensorflow_alone(tmp_path):
             sys.executable,
             "-c",
             SERVE,
-            str(tmp_path / "sm"),
+            str(tmp_path / "sm" / "model"),
             str(tmp_path / "in.npz"),
             str(tmp_path / "out.npz"),
         ],
@@ -105,7 +106,7 @@ def test_a_mixed_precision_model_exports_a_float32_signature(tmp_path):
     data = regression_data(n=16)
     model.train(data, epochs=1, batch_size=8, verbose=0)
     model.export(tmp_path / "sm")
-    loaded = tf.saved_model.load(str(tmp_path / "sm"))
+    loaded = tf.saved_model.load(str(tmp_path / "sm" / "model"))
     serving = loaded.signatures["serving_default"]
     assert serving.structured_input_signature[1]["x"].dtype == tf.float32
     out = serving(x=tf.constant(data["x"]))["output_0"]
