@@ -11,6 +11,7 @@ TensorFlow load only when a command runs). Every command takes ``--store URL`` (
     tensorweave runs tag RUN TAG [...]
     tensorweave runs rm RUN [...]
     tensorweave runs sync RUN [...]              # what a run kept while the store was away
+    tensorweave runs tensorboard [RUN...] [--port P] [--host H]  # TensorBoard over their logs
     tensorweave models register RUN NAME [--stage S] [--tag T]
     tensorweave models list | show NAME[@VERSION] | stage NAME@VERSION STAGE | tag NAME@VERSION T
     tensorweave datasets list | show NAME[@VERSION]
@@ -169,6 +170,32 @@ def _runs_sync(argv: list[str]) -> int:
     return 0
 
 
+def _runs_tensorboard(argv: list[str]) -> int:
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from tensorweave_store.cli.boards import (
+        board_runs,
+        board_view,
+        serve_until_stopped,
+        start_tensorboard,
+    )
+
+    p = _parser("runs", "tensorboard", "TensorBoard over runs' logs, each under its name.")
+    p.add_argument("runs", nargs="*", help="run directories, ids or names (default: every run)")
+    p.add_argument("--port", type=int, default=6006, help="port to serve on (default 6006)")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    args = p.parse_args(argv)
+    named = board_runs(args.runs, lambda: _store(args))
+    view = Path(tempfile.mkdtemp(prefix="tensorweave-board-"))  # links to the runs
+    try:
+        url = start_tensorboard(board_view(named, view), args.host, args.port)
+        return serve_until_stopped(f"TensorBoard over {', '.join(n for n, _ in named)}", url)
+    finally:
+        shutil.rmtree(view, ignore_errors=True)  # the links only
+
+
 def _cmd_runs(argv: list[str]) -> int:
     return _sub(
         argv,
@@ -180,6 +207,7 @@ def _cmd_runs(argv: list[str]) -> int:
             "tag": _runs_tag,
             "rm": _runs_rm,
             "sync": _runs_sync,
+            "tensorboard": _runs_tensorboard,
         },
     )
 

@@ -4,7 +4,8 @@ session summary (its protocol buffer, encoded here), the hyperparameters of a ru
 flattened scalars of its filled config) and the profiler's window of batches.
 
 >>> flat_scalars({"optimizer": {"@optimizers": "Adam.v1", "learning_rate": 0.01,
-...               "@provider": "tensorweave-train 0.1.0"}, "model": {"inputs": ["x"]}})
+...               "@provider": "tensorweave-train 0.1.0"}, "model": {"inputs": ["x"]},
+...               "@versions": {"tensorflow": "2.21.0"}})
 {'optimizer.@optimizers': 'Adam.v1', 'optimizer.learning_rate': 0.01}
 >>> histogram_buckets([0.0, 1.0, 1.0], buckets=2).tolist()
 [[0.0, 0.5, 1.0], [0.5, 1.0, 2.0]]
@@ -39,6 +40,7 @@ __all__ = [
     "write_hparams",
 ]
 
+_STAMPS = ("@provider", "@versions")  # what filled the config, not a setting
 HPARAMS_TAG = "_hparams_/session_start_info"  # the tag the HParams plugin reads
 _HISTOGRAM_META = tf.compat.v1.SummaryMetadata(
     plugin_data=tf.compat.v1.SummaryMetadata.PluginData(plugin_name="histograms"),
@@ -77,24 +79,27 @@ def profile_window(profile_batch: Any) -> tuple[int, int] | None:
 
 def flat_scalars(tree: Any, prefix: str = "") -> dict[str, Any]:
     """The scalar settings of a nested config as ``{"a.b": value}``: numbers, booleans and
-    strings (lists, nulls and ``@provider`` stamps left out), in the config's order."""
+    strings (lists, nulls and the ``@provider``/``@versions`` stamps of a filled config left
+    out), in the config's order."""
     out: dict[str, Any] = {}
     if not isinstance(tree, Mapping):
         return out
     for key, value in tree.items():
         path = f"{prefix}.{key}" if prefix else str(key)
+        if key in _STAMPS:
+            continue
         if isinstance(value, Mapping):
             out.update(flat_scalars(value, path))
-        elif key != "@provider" and isinstance(value, (bool, int, float, str)):
+        elif isinstance(value, (bool, int, float, str)):
             if isinstance(value, float) and not math.isfinite(value):
                 continue  # the HParams plugin takes finite numbers
             out[path] = value
     return out
 
 
-def run_config_near(log_dir: str | Path) -> dict[str, Any] | None:
-    """The filled config of the run directory holding ``log_dir`` (``log_dir`` itself or
-    one of its parents with ``config.json`` and tensorweave's marker), or ``None``."""
+def run_config_near(log_dir: str | Path) -> tuple[Path, dict[str, Any]] | None:
+    """The run directory holding ``log_dir`` (``log_dir`` itself or one of its parents with
+    ``config.json`` and tensorweave's marker) and its filled config, or ``None``."""
     here = Path(log_dir).absolute()
     for folder in (here, *here.parents):
         config = folder / CONFIG_FILE
@@ -103,7 +108,7 @@ def run_config_near(log_dir: str | Path) -> dict[str, Any] | None:
                 loaded = json.loads(config.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 return None
-            return loaded if isinstance(loaded, dict) else None
+            return (folder, loaded) if isinstance(loaded, dict) else None
     return None
 
 
@@ -153,14 +158,19 @@ def _value(value: Any) -> bytes:  # google.protobuf.Value
     return _field(3, str(value).encode())
 
 
-def hparams_plugin_data(hparams: Mapping[str, Any], start_time: float) -> bytes:
+def hparams_plugin_data(
+    hparams: Mapping[str, Any], start_time: float, trial: str | None = None
+) -> bytes:
     """The serialised ``HParamsPluginData`` holding one ``SessionStartInfo``: the
-    ``hparams`` (a number, boolean or string each), grouped as ``tensorboard``'s
-    ``hp.hparams`` groups them (by a hash of the values)."""
+    ``hparams`` (a number, boolean or string each) of the trial ``trial`` (the dashboard's
+    "Trial ID"; ``None``: a hash of the values, as ``tensorboard``'s ``hp.hparams``)."""
     values = {k: v.item() if isinstance(v, np.generic) else v for k, v in hparams.items()}
-    group = hashlib.sha256(
-        json.dumps(values, sort_keys=True, separators=(",", ":")).encode()
-    ).hexdigest()
+    group = (
+        trial
+        or hashlib.sha256(
+            json.dumps(values, sort_keys=True, separators=(",", ":")).encode()
+        ).hexdigest()
+    )
     info = b"".join(
         _field(1, _field(1, name.encode()) + _field(2, _value(values[name])))
         for name in sorted(values)
@@ -169,14 +179,13 @@ def hparams_plugin_data(hparams: Mapping[str, Any], start_time: float) -> bytes:
     return _field(3, info)  # version 0: the default, not written
 
 
-def write_hparams(hparams: Mapping[str, Any], start_time: float) -> None:
+def write_hparams(hparams: Mapping[str, Any], start_time: float, trial: str | None = None) -> None:
     """Write the HParams plugin's session summary of ``hparams`` (at step 0) to the
-    default summary writer: the run then appears in TensorBoard's HParams dashboard,
-    with its scalars as the metrics."""
+    default summary writer: the run then appears in TensorBoard's HParams dashboard (as
+    the trial ``trial``), with its scalars as the metrics."""
+    content = hparams_plugin_data(hparams, start_time, trial)
     meta = tf.compat.v1.SummaryMetadata(
-        plugin_data=tf.compat.v1.SummaryMetadata.PluginData(
-            plugin_name="hparams", content=hparams_plugin_data(hparams, start_time)
-        )
+        plugin_data=tf.compat.v1.SummaryMetadata.PluginData(plugin_name="hparams", content=content)
     )
     # the plugin reads the metadata alone; a scalar 0 (not TensorBoard's empty vector) keeps
     # every value of a log readable as a number

@@ -235,7 +235,8 @@ class TensorBoard(Callback):
             if event is Event.TRAIN_START:
                 if self.hparams is not False and not self._hparams_written:
                     self._hparams_written = True  # once per log (a sweep's or notebook's calls)
-                    write_hparams(self._hparams_of(state), time.time())
+                    hparams, trial = self._hparams_of(state)
+                    write_hparams(hparams, time.time(), trial)
                 model = state.model
                 if self.write_graph and model is not None and not self._wrote_graph_of(model):
                     self._graph_of = weakref.ref(model)  # once per model: serialising is slow
@@ -292,16 +293,17 @@ class TensorBoard(Callback):
             name = str(getattr(variable, "path", None) or variable.name).split(":")[0]
             write_histogram(f"weights/{name}", tf.convert_to_tensor(variable).numpy(), state.step)
 
-    def _hparams_of(self, state: TrainState) -> dict[str, Any]:
+    def _hparams_of(self, state: TrainState) -> tuple[dict[str, Any], str | None]:
+        """The hyperparameters and the trial's name (the run directory's)."""
         if isinstance(self.hparams, Mapping):
-            return dict(self.hparams)
-        config = run_config_near(self.log_dir)
-        if config is not None:
-            return flat_scalars(config)
-        found: dict[str, Any] = {"train.epochs": state.epochs, "train.seed": state.seed}
+            return dict(self.hparams), None
+        found = run_config_near(self.log_dir)
+        if found is not None:
+            return flat_scalars(found[1]), found[0].name
+        values: dict[str, Any] = {"train.epochs": state.epochs, "train.seed": state.seed}
         if state.model is not None:
             rates = state.model.learning_rates()
             for name, rate in rates.items():
                 key = "learning_rate" if len(rates) == 1 else f"learning_rate.{name}"
-                found[key] = float(rate)
-        return found
+                values[key] = float(rate)
+        return values, None

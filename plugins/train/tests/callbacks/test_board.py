@@ -30,7 +30,10 @@ def session_hparams(value) -> dict[str, object]:
     assert value.metadata.plugin_data.plugin_name == "hparams"
     data = plugin_data_pb2.HParamsPluginData.FromString(value.metadata.plugin_data.content)
     info = data.session_start_info
-    return {k: getattr(v, v.WhichOneof("kind")) for k, v in info.hparams.items()}
+    return {
+        "trial": info.group_name,
+        **{k: getattr(v, v.WhichOneof("kind")) for k, v in info.hparams.items()},
+    }
 
 
 def test_profile_histograms_and_hparams_in_python(tmp_path):
@@ -52,7 +55,9 @@ def test_profile_histograms_and_hparams_in_python(tmp_path):
         buckets = tf.make_ndarray(value.tensor)
         assert buckets.shape == (30, 3) and buckets[:, 2].sum() > 0
     [(step, record)] = tags["_hparams_/session_start_info"]
-    assert step == 0 and session_hparams(record) == {"lr": 0.5, "opt": "sgd", "bn": True}
+    hparams = session_hparams(record)
+    assert step == 0 and hparams.pop("trial")  # a hash of the values, as tensorboard's
+    assert hparams == {"lr": 0.5, "opt": "sgd", "bn": True}
     assert [s for s, _ in tags["epoch/loss"]] == [4, 8, 12, 16]  # the metrics beside them
     tf.profiler.experimental.start(str(tmp_path / "again"))  # the window's profiler stopped
     tf.profiler.experimental.stop()
@@ -71,9 +76,10 @@ def test_a_runs_board_records_its_config_as_hparams(tmp_path):
     for log in ("tensorboard", "boards"):  # the run's own board and the config's
         [(_, record)] = summaries(run / log)["_hparams_/session_start_info"]
         hparams = session_hparams(record)
+        assert hparams["trial"] == "run"  # the run directory's name
         assert hparams["dims.hidden"] == 8 and hparams["train.epochs"] == 2
         assert hparams["optimizer.@optimizers"] == "Adam.v1"
-        assert not any(k.endswith("@provider") for k in hparams)
+        assert not any("@provider" in k or "@versions" in k for k in hparams)
     assert list((run / "boards" / "plugins" / "profile").glob("*/*.xplane.pb"))
     assert not (run / "tensorboard" / "plugins").exists()  # profiling is asked for
 
