@@ -20,6 +20,8 @@ import tensorweave as tw
 __all__ = [
     "ViewerMissingError",
     "board_runs",
+    "link_trials",
+    "start_dashboard",
     "board_view",
     "serve_until_stopped",
     "start_tensorboard",
@@ -166,3 +168,68 @@ def serve_until_stopped(what: str, url: str, out: Callable[[str], Any] = print) 
         signal.signal(signal.SIGTERM, previous)
     out(f"stopped {what}")
     return 0
+
+
+# -- the sweep dashboard ------------------------------------------------------------------------
+_LINK = "**tensorweave run**"  # how a trial's note starts once it links its run
+
+
+def link_trials(storage: Any, run_name: Callable[[Any], str | None]) -> int:
+    """Give every trial of every study in ``storage`` that ran a tensorweave run (its
+    ``run_dir`` user attribute) a dashboard note naming the run (``run_name(trial)``), its
+    directory and the commands that open it; a trial whose note already does is left as
+    it is. Notes are the study's attributes in the same database (optuna-dashboard's
+    ``save_note``). Returns how many notes were written."""
+    import optuna
+    from optuna_dashboard import get_note, save_note
+
+    written = 0
+    for summary in optuna.get_all_study_summaries(storage, include_best_trial=False):
+        study = optuna.load_study(study_name=summary.study_name, storage=storage)
+        for frozen in study.get_trials(deepcopy=False):
+            run_dir = frozen.user_attrs.get("run_dir")
+            if not run_dir:
+                continue
+            trial = optuna.trial.Trial(study, frozen._trial_id)
+            if get_note(trial).startswith(_LINK):
+                continue
+            name = run_name(frozen) or Path(str(run_dir)).name
+            ref = frozen.user_attrs.get("store_run", run_dir)
+            save_note(
+                trial,
+                f"{_LINK}: {name}\n\n- directory: `{run_dir}`\n"
+                f"- `tensorweave runs show {ref}` · `tensorweave runs tensorboard {run_dir}`\n",
+            )
+            written += 1
+    return written
+
+
+def start_dashboard(storage: Any, host: str, port: int) -> tuple[str, Callable[[], None]]:
+    """Serve optuna-dashboard over ``storage`` in a thread; its URL and how to stop it."""
+    try:
+        import optuna_dashboard
+    except ImportError as err:
+        raise ViewerMissingError(
+            "tensorweave sweep dashboard needs optuna-dashboard. Fix: pip install "
+            '"tensorweave-store[dashboard]".'
+        ) from err
+    from wsgiref.simple_server import WSGIRequestHandler, make_server
+
+    class Quiet(WSGIRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    try:
+        server = make_server(host, port, optuna_dashboard.wsgi(storage), handler_class=Quiet)
+    except OSError as err:
+        raise tw.TensorweaveError(
+            f"optuna-dashboard could not serve on {host}:{port}: {err.strerror or err}. Fix: "
+            "pick another --port (or stop what uses that one)."
+        ) from err
+    threading.Thread(target=server.serve_forever, name="optuna-dashboard", daemon=True).start()
+
+    def stop() -> None:
+        server.shutdown()
+        server.server_close()
+
+    return f"http://{host}:{server.server_port}/dashboard", stop

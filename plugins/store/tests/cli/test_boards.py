@@ -10,7 +10,7 @@ import subprocess
 import time
 
 import pytest
-from twstore_helpers import store_env, tensorweave
+from twstore_helpers import SWEEP_TINY, store_env, tensorweave
 
 from tensorweave.testing.browser import check_not_blank, open_browser, wait_for_text
 
@@ -25,15 +25,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def served_url(proc: subprocess.Popen, timeout: float = 120) -> str:
-    """The URL the command prints once it serves (its stdout's first line)."""
+def served_url(proc: subprocess.Popen, timeout: float = 120) -> tuple[str, str]:
+    """The URL the command prints once it serves, and what it printed before."""
     deadline = time.monotonic() + timeout
-    line = ""
+    before = ""
     while time.monotonic() < deadline and proc.poll() is None:
         line = proc.stdout.readline()
         if " at http://" in line:
-            return line.split(" at ", 1)[1].strip()
-    pytest.fail(f"no URL printed: {line!r} {proc.communicate(timeout=10)}")
+            return line.split(" at ", 1)[1].strip(), before
+        before += line
+    pytest.fail(f"no URL printed: {before!r} {proc.communicate(timeout=10)}")
 
 
 @pytest.mark.slow
@@ -64,7 +65,7 @@ def test_runs_tensorboard_shows_hparams_and_profile_in_a_browser(tmp_path):
     port = free_port()
     proc = tensorweave(["runs", "tensorboard", "boarded", "--port", str(port)], env, tmp_path)
     try:
-        page = served_url(proc)
+        page, _ = served_url(proc)
         assert page == f"http://127.0.0.1:{port}/"
         with open_browser() as browser:
             browser.get(page + "#hparams")
@@ -106,3 +107,59 @@ def test_runs_tensorboard_refuses_a_run_without_logs(tmp_path):
     assert proc.returncode == 1
     assert "has no TensorBoard logs" in err and "Fix:" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_sweep_dashboard_shows_the_trials_and_their_runs_in_a_browser(tmp_path):
+    import optuna
+
+    url = f"sqlite:///{tmp_path}/store.db"
+    env = store_env(url, tmp_path)
+    swept = tensorweave(
+        [
+            "sweep",
+            "digits",
+            "--param",
+            "dims.hidden=choice(8,16)",
+            "--trials",
+            "2",
+            "--study",
+            "tiny",
+            *SWEEP_TINY,
+            "--train.epochs=1",
+        ],
+        env,
+        tmp_path,
+    )
+    out, err = swept.communicate(timeout=400)
+    assert swept.returncode == 0, err
+    study = optuna.load_study(study_name="tiny", storage=url)
+    trials = study.get_trials()
+    assert [t.state.name for t in trials] == ["COMPLETE", "COMPLETE"]
+    port = free_port()
+    proc = tensorweave(["sweep", "dashboard", "--port", str(port)], env, tmp_path)
+    try:
+        page, before = served_url(proc)
+        assert page == f"http://127.0.0.1:{port}/dashboard"
+        assert "linked 2 trial(s) to their runs" in before
+        with open_browser() as browser:
+            browser.get(f"{page}/studies/{study._study_id}/trials")
+            for trial in trials:
+                if trial.number:
+                    browser.find_element("xpath", f"//*[text()='Trial {trial.number}']").click()
+                seen = wait_for_text(
+                    browser, f"tensorweave run: tiny-trial-{trial.number}", timeout=60
+                )
+                assert f"Trial {trial.number} (trial_id=" in seen
+                value = seen.split("\nValue\n", 1)[1].split("\n", 1)[0]
+                assert float(value) == pytest.approx(trial.value, abs=1e-6)  # its value
+                assert trial.user_attrs["run_dir"] in seen  # the run's directory
+            check_not_blank(browser, tmp_path / "dashboard.png")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "stopped optuna-dashboard" in out
+    from tensorweave_store.cli.boards import link_trials
+
+    assert link_trials(url, lambda t: None) == 0  # linked once: the notes are in the database
