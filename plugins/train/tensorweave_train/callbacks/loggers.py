@@ -160,13 +160,16 @@ class TensorBoard(Callback):
       batches, numbered from 1 over the whole training: ``(10, 20)`` (both included), one
       batch ``N``, or ``0`` (off, the default); the trace lands in
       ``log_dir/plugins/profile/<time>/`` for TensorBoard's Profile page (the
-      ``tensorboard-plugin-profile`` package). Profiling runs those batches one per call;
+      ``tensorboard-plugin-profile`` package). The loop's multi-step calls end at the
+      window's edges, so the trace holds exactly those batches;
     - ``histograms=N``: a histogram of every weight every ``N`` epochs (``0``: none);
     - ``hparams``: the HParams dashboard's record of the run (``True``, the default):
       the flattened scalar settings of the run's filled config when ``log_dir`` is inside a
       run directory (``tensorweave train``, a sweep's trial), else the training's epochs,
       seed and learning rate; or a mapping ``{name: number | bool | str}`` given here.
-      The epoch values are its metrics, so runs and sweep trials compare side by side.
+      The epoch values are its metrics, so runs and sweep trials compare side by side;
+      its trial is named after the run (``digits-mlp-20261128-101500``,
+      ``sweep-x-trial-3/trial-0003``).
 
     Works without the ``tensorboard`` package (only viewing the logs needs it). Keras's
     names. In a config run by ``tensorweave train``, ``log_dir`` is relative to the run
@@ -294,12 +297,17 @@ class TensorBoard(Callback):
             write_histogram(f"weights/{name}", tf.convert_to_tensor(variable).numpy(), state.step)
 
     def _hparams_of(self, state: TrainState) -> tuple[dict[str, Any], str | None]:
-        """The hyperparameters and the trial's name (the run directory's)."""
+        """The hyperparameters and the trial's name (from the run directory's)."""
         if isinstance(self.hparams, Mapping):
             return dict(self.hparams), None
         found = run_config_near(self.log_dir)
         if found is not None:
-            return flat_scalars(found[1]), found[0].name
+            folder, config = found[0].name, found[1]
+            name = str((config.get("run") or {}).get("name") or "")
+            # runs/digits-mlp-20261128-101500 as it is; a sweep's trial-0003 or an explicit
+            # --run-dir with the run's name, which tells them apart across studies
+            trial = folder if not name or folder.startswith(name) else f"{name}/{folder}"
+            return flat_scalars(config), trial
         values: dict[str, Any] = {"train.epochs": state.epochs, "train.seed": state.seed}
         if state.model is not None:
             rates = state.model.learning_rates()

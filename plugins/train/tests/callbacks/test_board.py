@@ -76,7 +76,7 @@ def test_a_runs_board_records_its_config_as_hparams(tmp_path):
     for log in ("tensorboard", "boards"):  # the run's own board and the config's
         [(_, record)] = summaries(run / log)["_hparams_/session_start_info"]
         hparams = session_hparams(record)
-        assert hparams["trial"] == "run"  # the run directory's name
+        assert hparams["trial"] == "digits-mlp/run"  # the run's name and its directory's
         assert hparams["dims.hidden"] == 8 and hparams["train.epochs"] == 2
         assert hparams["optimizer.@optimizers"] == "Adam.v1"
         assert not any("@provider" in k or "@versions" in k for k in hparams)
