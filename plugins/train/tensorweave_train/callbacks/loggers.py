@@ -150,7 +150,9 @@ def _scalar(tag: str, value: Any, step: int) -> None:
 
 
 class TensorBoard(Callback):
-    """Write what TensorBoard shows into ``log_dir`` (with ``tf.summary``):
+    """Write what TensorBoard shows into ``log_dir`` with ``tf.summary``: the epoch values
+    and step loss as scalars, the train step's graph, the HParams record of the run, and on
+    request the profiler's trace of some batches and weight histograms.
 
     - scalars: every value at each epoch end (``epoch/<name>``, at the step count, plus
       ``epoch/epoch``), the step loss every ``update_freq`` steps when it is a number
