@@ -13,6 +13,7 @@ TensorFlow load only when a command runs). Every command takes ``--store URL`` (
     tensorweave runs rm RUN [...]
     tensorweave runs sync RUN [...]              # what a run kept while the store was away
     tensorweave runs env RUN [-o requirements.lock]  # its environment; -o: a pip lock
+    tensorweave runs tensorboard [RUN...] [--port P] [--host H]  # TensorBoard over their logs
     tensorweave models register RUN NAME [--stage S] [--tag T]
     tensorweave models list [--built-with "tensorweave-layers<0.2"]
     tensorweave models show NAME[@VERSION] | stage NAME@VERSION STAGE | tag NAME@VERSION T
@@ -197,6 +198,32 @@ def _runs_env(argv: list[str]) -> int:
     return cmd_runs_env(argv)  # a run directory's environment.json: the train pack reads it
 
 
+def _runs_tensorboard(argv: list[str]) -> int:
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from tensorweave_store.cli.boards import (
+        board_runs,
+        board_view,
+        serve_until_stopped,
+        start_tensorboard,
+    )
+
+    p = _parser("runs", "tensorboard", "TensorBoard over runs' logs, each under its name.")
+    p.add_argument("runs", nargs="*", help="run directories, ids or names (default: every run)")
+    p.add_argument("--port", type=int, default=6006, help="port to serve on (default 6006)")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    args = p.parse_args(argv)
+    named = board_runs(args.runs, lambda: _store(args))
+    view = Path(tempfile.mkdtemp(prefix="tensorweave-board-"))  # links to the runs
+    try:
+        url = start_tensorboard(board_view(named, view), args.host, args.port)
+        return serve_until_stopped(f"TensorBoard over {', '.join(n for n, _ in named)}", url)
+    finally:
+        shutil.rmtree(view, ignore_errors=True)  # the links only
+
+
 def _cmd_runs(argv: list[str]) -> int:
     return _sub(
         argv,
@@ -209,6 +236,7 @@ def _cmd_runs(argv: list[str]) -> int:
             "rm": _runs_rm,
             "sync": _runs_sync,
             "env": _runs_env,
+            "tensorboard": _runs_tensorboard,
         },
     )
 

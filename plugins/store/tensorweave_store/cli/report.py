@@ -8,6 +8,10 @@ id  name
 12  bb
 >>> config_differences([{"a": {"b": 1}, "c": 2}, {"a": {"b": 3}, "c": 2}])
 {'a.b': [1, 3]}
+
+``compare_runs(RUN, RUN, ...)`` is ``tensorweave runs compare`` in Python: a ``Comparison``
+that prints as the command's text and shows in a notebook as HTML tables and the curves'
+plot (``_repr_html_``).
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ __all__ = [
     "config_differences",
     "compare_text",
     "plot_compare",
+    "Comparison",
+    "compare_runs",
     "fmt",
     "utc_text",
 ]
@@ -184,15 +190,23 @@ def plot_compare(
     output: str | Path,
 ) -> Path:
     """One panel per metric, one line per run (matplotlib; .png, .svg or .pdf)."""
-    import matplotlib
+    out = Path(output)
+    _compare_figure(runs, metrics).savefig(out)
+    return out
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+
+def _compare_figure(
+    runs: Sequence[RunRecord], metrics: Sequence[Mapping[str, list[tuple[int, float]]]]
+) -> Any:
+    """The curves' figure, made without pyplot (no backend switched: a notebook's inline
+    plots stay as they are)."""
+    from matplotlib.figure import Figure
 
     names = sorted(set().union(*[set(m) for m in metrics]) - {"learning_rate"})
     cols = min(3, max(1, len(names)))
     rows = (len(names) + cols - 1) // cols or 1
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.2 * rows), squeeze=False)
+    fig = Figure(figsize=(4.2 * cols, 3.2 * rows))
+    axes = fig.subplots(rows, cols, squeeze=False)
     for ax, name in zip(axes.flat, names, strict=False):
         for run, m in zip(runs, metrics, strict=True):
             pts = m.get(name, [])
@@ -209,7 +223,85 @@ def plot_compare(
     for ax in list(axes.flat)[len(names) :]:
         ax.axis("off")
     fig.tight_layout()
-    out = Path(output)
-    fig.savefig(out)
-    plt.close(fig)
-    return out
+    return fig
+
+
+class Comparison:
+    """Runs side by side (``compare_runs``): ``str()`` is ``tensorweave runs compare``'s
+    text; a notebook shows ``_repr_html_``: the config differences and final figures as
+    tables, and each metric's curve per run (an inline SVG, when matplotlib is installed).
+    ``runs`` and ``metrics`` hold the records and per-epoch values."""
+
+    def __init__(
+        self,
+        runs: Sequence[RunRecord],
+        metrics: Sequence[Mapping[str, list[tuple[int, float]]]],
+    ) -> None:
+        self.runs = list(runs)
+        self.metrics = list(metrics)
+
+    def __str__(self) -> str:
+        return compare_text(self.runs, self.metrics)
+
+    def __repr__(self) -> str:
+        return f"Comparison(runs={[r.id for r in self.runs]})"
+
+    def _repr_html_(self) -> str:
+        import html
+
+        heads = [f"run {r.id} ({r.name})" for r in self.runs]
+
+        def html_table(rows: list[list[Any]], header: list[str]) -> str:
+            head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+            body = "".join(
+                "<tr>" + "".join(f"<td>{html.escape(fmt(c))}</td>" for c in row) + "</tr>"
+                for row in rows
+            )
+            return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+        diffs = config_differences([r.config for r in self.runs])
+        figures = _figure_columns(self.runs)
+        parts = [
+            "<h4>config differences</h4>",
+            html_table([[k, *v] for k, v in diffs.items()], ["path", *heads])
+            if diffs
+            else "<p>none</p>",
+            "<h4>final figures</h4>",
+            html_table(
+                [[k, *[r.figures.get(k) for r in self.runs]] for k in figures],
+                ["figure", *heads],
+            ),
+            self._curves_svg(),
+        ]
+        return "<div>" + "".join(parts) + "</div>"
+
+    def _curves_svg(self) -> str:
+        if not self.runs:
+            return ""
+        try:
+            import matplotlib  # noqa: F401 (the plot is optional: the plot extra)
+        except ImportError:
+            return ""
+        import io
+
+        buffer = io.BytesIO()
+        _compare_figure(self.runs, self.metrics).savefig(buffer, format="svg")
+        svg = buffer.getvalue().decode("utf-8")
+        return "<h4>curves</h4>" + svg[svg.index("<svg") :]
+
+
+def compare_runs(*refs: int | str, store: Any = None) -> Comparison:
+    """The runs ``refs`` (ids, names or run directories) of ``store`` (default: the one
+    ``tensorweave runs compare`` opens) side by side: a ``Comparison``.
+
+    >>> import tempfile, tensorweave_store as tws
+    >>> empty = tws.open_store(f"sqlite:///{tempfile.mkdtemp()}/s.db", cached=False)
+    >>> compare_runs(store=empty).runs
+    []
+    """
+    if store is None:
+        from tensorweave_store.store import open_store
+
+        store = open_store()
+    runs = [store.run(r) for r in refs]
+    return Comparison(runs, [store.metrics(r.id) for r in runs])

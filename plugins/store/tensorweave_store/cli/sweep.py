@@ -6,6 +6,7 @@ point of this pack)::
     tensorweave sweep digits --param optimizer.learning_rate=loguniform(1e-4,1e-1) \\
         --param dims.hidden=choice(32,64,128) --trials 8 --workers 2 --train.epochs=3
     tensorweave sweep show STUDY -o sweep.png      # the best trials, and a plot
+    tensorweave sweep dashboard [--port 8080]      # optuna-dashboard over the store's sweeps
     tensorweave cv digits --folds 5 --train.epochs=3   # mean ± spread over 5 folds
 
 Run the same ``sweep`` command on another machine with the same ``--store URL`` (or
@@ -22,6 +23,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, cast
 
 import tensorweave as tw
@@ -52,7 +54,8 @@ def _sweep_parser() -> CommandParser:
     p = _parser(
         "sweep",
         "[CONFIG] --param PATH=DIST [--param ...] [--trials N] [--workers K] "
-        "[--section.key=VALUE ...]\n       tensorweave sweep show STUDY [-o plot.png]",
+        "[--section.key=VALUE ...]\n       tensorweave sweep show STUDY [-o plot.png]\n"
+        "       tensorweave sweep dashboard [--store URL] [--port P] [--host H]",
         "Search config values with Optuna; the study lives in the store's database.\n"
         "DIST: uniform(LO,HI[,STEP]) loguniform(LO,HI) int(LO,HI[,STEP]) logint(LO,HI) "
         "choice(A,B,...).",
@@ -96,6 +99,18 @@ def _show_parser() -> CommandParser:
     return p
 
 
+def _dashboard_parser() -> CommandParser:
+    p = _parser(
+        "sweep dashboard",
+        "[--store URL] [--port 8080] [--host 127.0.0.1]",
+        "optuna-dashboard over the store's sweeps (the same database), each trial's note "
+        "naming its tensorweave run.",
+    )
+    p.add_argument("--port", type=int, default=8080, help="port to serve on (8080)")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (127.0.0.1)")
+    return p
+
+
 def _cv_parser() -> CommandParser:
     p = _parser(
         "cv",
@@ -120,6 +135,8 @@ def _split(argv: list[str], parser: CommandParser) -> tuple[argparse.Namespace, 
 def _cmd_sweep(argv: list[str]) -> int:
     if argv[:1] == ["show"]:
         return _cmd_show(argv[1:])
+    if argv[:1] == ["dashboard"]:
+        return _cmd_dashboard(argv[1:])
     from tensorweave_store.sweeps import workers as sweep
 
     parser = _sweep_parser()
@@ -192,6 +209,36 @@ def _cmd_show(argv: list[str]) -> int:
     return 0
 
 
+def _cmd_dashboard(argv: list[str]) -> int:
+    from tensorweave_store.cli.boards import link_trials, serve_until_stopped, start_dashboard
+    from tensorweave_store.db.urls import redact
+    from tensorweave_store.sweeps import workers as sweep
+
+    parser = _dashboard_parser()
+    args, _ = _split(argv, parser)
+    if args.help:
+        parser.print_help()
+        return 0
+    spec = sweep.SweepSpec(config=None, params=[], store=args.store)
+    storage = sweep.storage(spec)  # the sweeps' own Optuna storage: no copy
+
+    def run_name(trial: Any) -> str | None:
+        config = Path(str(trial.user_attrs["run_dir"])) / "config.json"
+        try:
+            return str(json.loads(config.read_text(encoding="utf-8"))["run"]["name"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    linked = link_trials(storage, run_name)
+    url, stop = start_dashboard(storage, args.host, args.port)
+    if linked:
+        print(f"linked {linked} trial(s) to their runs (their dashboard notes)")
+    try:
+        return serve_until_stopped(f"optuna-dashboard over {redact(spec.url())}", url)
+    finally:
+        stop()
+
+
 def _cmd_cv(argv: list[str]) -> int:
     from tensorweave_store.sweeps import folds
 
@@ -212,7 +259,10 @@ def _cmd_cv(argv: list[str]) -> int:
 
 
 COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
-    "sweep": (_cmd_sweep, "search hyper-parameters with Optuna (sweep show STUDY: results)"),
+    "sweep": (
+        _cmd_sweep,
+        "search hyper-parameters with Optuna (sweep show STUDY: results; sweep dashboard)",
+    ),
     "cv": (_cmd_cv, "cross-validate a config over K folds (mean ± spread)"),
 }
 

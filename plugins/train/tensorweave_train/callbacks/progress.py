@@ -8,7 +8,8 @@ epoch; ``verbose=2``: one line per epoch; ``verbose=0``: nothing. The epoch line
 announced with its reason (which value, since when, whether the best weights were
 restored). The bar is offered a step every ``every`` steps and redrawn (reading the loss,
 which waits for the device) at most every ``REDRAW_SECONDS`` of ``clock``, so the display
-costs little even when steps take a fraction of a millisecond.
+costs little even when steps take a fraction of a millisecond. In a Jupyter notebook (an
+IPython kernel: ``in_notebook``) the bar is tqdm's notebook widget (``ipywidgets``).
 
 >>> import io
 >>> from tensorweave_train import Event, TrainState
@@ -36,7 +37,24 @@ from tensorweave_train.loop.events import (
     on_train,
 )
 
-__all__ = ["Progress", "ProgressBar", "epoch_line"]
+__all__ = ["Progress", "ProgressBar", "epoch_line", "in_notebook"]
+
+
+def in_notebook() -> bool:
+    """Whether this runs in a Jupyter kernel (an IPython kernel: a notebook, JupyterLab,
+    VS Code's notebooks), where the progress bar is tqdm's notebook widget.
+
+    >>> in_notebook()
+    False
+    """
+    ipython = sys.modules.get("IPython")
+    if ipython is None:
+        return False
+    try:
+        shell = ipython.get_ipython()
+    except Exception:  # an IPython too old or half-imported
+        return False
+    return shell is not None and hasattr(shell, "kernel")
 
 
 def epoch_line(state: TrainState, seconds: float, skipped: int = 0) -> str:
@@ -90,7 +108,9 @@ class Progress(Callback):
         self.file = file
         out = file if file is not None else sys.stderr
         on_terminal = hasattr(out, "isatty") and out.isatty()
-        self.bar = (verbose == 1 and on_terminal) if bar is None else bool(bar and verbose)
+        self.notebook = file is None and in_notebook()  # tqdm's widget, not text
+        shows_bar = on_terminal or self.notebook
+        self.bar = (verbose == 1 and shows_bar) if bar is None else bool(bar and verbose)
         self.lines = (verbose == 2 or (verbose == 1 and not self.bar)) if lines is None else lines
         self.announce_stop = verbose > 0 if announce_stop is None else announce_stop
         self.every = max(1, int(every))
@@ -136,7 +156,10 @@ class Progress(Callback):
         self._close()
 
     def _open(self, state: TrainState) -> None:
-        from tqdm.auto import tqdm
+        if self.notebook:  # the widget (ipywidgets); tqdm.auto falls back to text without it
+            from tqdm.auto import tqdm
+        else:
+            from tqdm import tqdm
 
         self._close()
         self._drawn = None
@@ -164,5 +187,6 @@ class ProgressBar(Progress):
 
     def __init__(self, every: int = 10, enabled: bool | None = None, file: Any = None) -> None:
         out = file if file is not None else sys.stderr
-        shown = (hasattr(out, "isatty") and out.isatty()) if enabled is None else enabled
+        on_terminal = hasattr(out, "isatty") and out.isatty()
+        shown = (on_terminal or (file is None and in_notebook())) if enabled is None else enabled
         super().__init__(1, file=file, bar=shown, lines=False, every=every, announce_stop=False)
