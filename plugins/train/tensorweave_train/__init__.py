@@ -214,6 +214,7 @@ _EXPORTS = {
     "is_chief": f"{_L}.distribute",
     # for packs that add commands or hooks of their own (the store)
     "parse_command_line": "commands.arguments",
+    "cmd_runs_env": "commands.reproduce",
     "ensure_hookspecs": "hooks",
     "kinds": "kinds",
 }
@@ -303,6 +304,7 @@ __all__ = [
     "cluster_config",
     "is_chief",
     "parse_command_line",
+    "cmd_runs_env",
     "ensure_hookspecs",
     "kinds",
     "__version__",

@@ -193,7 +193,7 @@ def _runs_sync(argv: list[str]) -> int:
 
 
 def _runs_env(argv: list[str]) -> int:
-    from tensorweave_train.commands.reproduce import cmd_runs_env
+    from tensorweave_train import cmd_runs_env
 
     return cmd_runs_env(argv)  # a run directory's environment.json: the train pack reads it
 
