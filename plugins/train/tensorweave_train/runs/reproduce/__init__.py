@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import tensorweave as tw
-from tensorweave_train.runs.directory import new_run_dir, remove_run_dir, resolve_run
+from tensorweave_train.runs.directory import CONFIG_FILE, new_run_dir, remove_run_dir, resolve_run
 from tensorweave_train.runs.environment import (
     ENVIRONMENT_FILE,
     NUMERIC_ENV,
@@ -130,7 +130,7 @@ def no_environment_message(run: Path) -> str:
     """What to say about a run without ``environment.json``, and what can still be compared."""
     providers: dict[str, str] = {}
     try:
-        providers = providers_of(json.loads((run / "config.json").read_text(encoding="utf-8")))
+        providers = providers_of(json.loads((run / CONFIG_FILE).read_text(encoding="utf-8")))
     except (OSError, ValueError):
         pass
     used = sorted(set(providers.values()))
@@ -173,7 +173,7 @@ def _rerun(
 ) -> dict[str, Any]:
     """Train ``run``'s config with ``python`` into the new directory ``into``; its summary."""
     command = [
-        str(python), "-m", "tensorweave_train.commands", "train", str(run / "config.json"),
+        str(python), "-m", "tensorweave_train.commands", "train", str(run / CONFIG_FILE),
         "--run-dir", str(into), "--quiet",
     ]  # fmt: skip
     with tempfile.TemporaryFile("w+") as log:
