@@ -140,7 +140,7 @@ def no_environment_message(run: Path) -> str:
         "CPU settings are unknown and it cannot be rebuilt. What can still be compared: the "
         "packs its config.json recorded as providers of its components"
         f"{': ' + ', '.join(used) if used else ' (none recorded)'}; and its figures, by "
-        f"training its config.json again (tensorweave train {run / 'config.json'}). Fix: "
+        f"training its config.json again (tensorweave train {run / CONFIG_FILE}). Fix: "
         "install those pack versions and train it again: the new run records its environment."
     )
 
@@ -198,7 +198,7 @@ def _rerun(
         output = log.read()
     if code != 0 or not (into / "summary.json").is_file():
         raise EnvironmentBuildError(
-            f"re-running {run / 'config.json'} with {python} failed (exit {code}):\n"
+            f"re-running {run / CONFIG_FILE} with {python} failed (exit {code}):\n"
             f"{output.strip()[-3000:]}"
         )
     summary: dict[str, Any] = json.loads((into / "summary.json").read_text())
