@@ -37,10 +37,11 @@ import tensorflow as tf
 import tensorweave as tw
 from tensorweave_layers._shapes import owner as name_owner
 from tensorweave_layers._spatial import describe
-from tensorweave_layers.preprocessing._adapt import Adaptable, Adapter, adapt_option, no_data
-from tensorweave_layers.preprocessing._encode import check_mode, encode, encoded_shape
+from tensorweave_layers.preprocessing._adapt import Adaptable, Adapter, adapt_option
+from tensorweave_layers.preprocessing._encode import MODES, check_mode, encode, encoded_shape
+from tensorweave_layers.preprocessing.vocabulary import Counts, padded_idf
 
-__all__ = ["Counts", "IndexLookup", "IntegerLookup", "StringLookup"]
+__all__ = ["IndexLookup", "IntegerLookup", "StringLookup"]
 
 Vocabulary = Sequence[Any] | str | None
 
@@ -65,6 +66,7 @@ class IndexLookup(Adaptable, tw.Layer):
         name: str | None,
         share_state_with: tw.Layer | None,
         invert: bool = False,
+        idf_weights: Sequence[float] | None = None,
     ) -> None:
         owner = name_owner(self.layer_type, name)
         self.owner = owner
@@ -87,7 +89,7 @@ class IndexLookup(Adaptable, tw.Layer):
             )
         if x.sparse:
             raise tw.ShapeError(f"{owner} expects a dense input, got {describe(x)}.")
-        self.output_mode = check_mode(output_mode, owner)
+        self.output_mode = check_mode(output_mode, owner, (*MODES, "tf_idf"))
         self.num_oov_indices = int(num_oov_indices)
         if self.num_oov_indices < 0:
             raise tw.ArgumentError(f"{owner}: num_oov_indices must be >= 0, got {num_oov_indices}.")
@@ -103,6 +105,20 @@ class IndexLookup(Adaptable, tw.Layer):
         )
         self.given = None if vocabulary is None else self._tokens(self._read(vocabulary))
         given = self.given
+        self.idf_given = None if idf_weights is None else [float(w) for w in idf_weights]
+        if output_mode == "tf_idf" and given is not None and self.idf_given is None:
+            raise tw.ArgumentError(
+                f"{owner}: output_mode='tf_idf' with a vocabulary needs idf_weights (one per "
+                "token), as Keras's. Fix: give idf_weights=[...], or drop the vocabulary and adapt."
+            )
+        if self.idf_given is not None and (
+            output_mode != "tf_idf" or given is None or len(self.idf_given) != len(given)
+        ):
+            raise tw.ArgumentError(
+                f"{owner}: idf_weights go with output_mode='tf_idf' and a vocabulary, one per "
+                f"token (got {len(self.idf_given)} weights, output_mode={output_mode!r}). Fix: "
+                "give one weight per vocabulary token, or drop idf_weights."
+            )
         self.adapt_from_config = adapt_option(adapt, given is not None, owner, "vocabulary=")
         if (
             self.max_tokens is not None
@@ -134,6 +150,7 @@ class IndexLookup(Adaptable, tw.Layer):
             )
         shape = encoded_shape(x.shape, output_mode, self.depth)
         out = (tf.string if self.kind == "string" else tf.int64) if invert else tf.int64
+        out = tf.float32 if output_mode == "tf_idf" else out
         super().__init__(x, shape=shape, dtype=out, name=name, share_state_with=share_state_with)
 
     # --- the vocabulary -------------------------------------------------------------------
@@ -205,10 +222,24 @@ class IndexLookup(Adaptable, tw.Layer):
             setattr(self.state, name, tf.Variable(
                 tf.constant(value, vdtype), shape=tf.TensorShape([None]), trainable=False, name=name
             ))  # fmt: skip
+        if self.output_mode == "tf_idf":
+            weights = padded_idf(self.idf_given or [], self.depth, self.token_start)
+            self.state.idf_weights = tf.Variable(weights, trainable=False, name="idf_weights")
 
-    def set_vocabulary(self, tokens: Sequence[Any]) -> None:
-        """Replace the vocabulary (without the special tokens), as Keras's."""
+    def set_vocabulary(
+        self, tokens: Sequence[Any], idf_weights: Sequence[float] | None = None
+    ) -> None:
+        """Replace the vocabulary (without the special tokens), as Keras's (and, for
+        ``tf_idf``, the idf weights, one per token)."""
         tokens = self._tokens(tokens)
+        if idf_weights is not None:
+            if self.output_mode != "tf_idf" or len(idf_weights) != len(tokens):
+                raise tw.ArgumentError(
+                    f"{self.owner}: idf_weights go with output_mode='tf_idf', one per token "
+                    f"(got {len(idf_weights)} for {len(tokens)} tokens)."
+                )
+            weights = padded_idf(idf_weights, self.depth, self.token_start)
+            self.state.idf_weights.assign(weights)
         if self.max_tokens is not None and self.token_start + len(tokens) > self.max_tokens:
             tokens = tokens[: self.max_tokens - self.token_start]
         vocab, keys, order = self._arrays(tokens)
@@ -248,6 +279,9 @@ class IndexLookup(Adaptable, tw.Layer):
         token of each index, the OOV token for an index out of range)."""
         if self.invert:
             return self.tokens(x)
+        if self.output_mode == "tf_idf":
+            counts = encode(self.indices(x), "count", self.depth, tf.float32)
+            return counts * self.state.idf_weights
         return encode(self.indices(x), self.output_mode, self.depth, tf.int64)
 
     def tokens(self, x: Any) -> tf.Tensor:
@@ -317,7 +351,10 @@ class StringLookup(IndexLookup):
         vocabulary: the tokens (a list, or the path of a file with one per line); ``None``
             to learn them with ``adapt``.
         output_mode: ``"int"`` (indices), ``"one_hot"``, ``"multi_hot"`` or ``"count"``
-            (vectors); int64, as Keras's.
+            (vectors); int64, as Keras's; or ``"tf_idf"`` (float32 counts times the idf
+            weights, given or learned by ``adapt``).
+        idf_weights: with ``output_mode="tf_idf"`` and a vocabulary, one weight per token
+            (the OOV indices get their mean, as Keras).
         adapt: whether ``tensorweave train`` adapts it on the training split before
             training: by default without ``vocabulary``; ``false`` with it.
         invert: map indices (integers) back to their tokens, as Keras's ``invert=True``.
@@ -338,13 +375,14 @@ class StringLookup(IndexLookup):
         output_mode: str = "int",
         adapt: bool | None = None,
         invert: bool = False,
+        idf_weights: Sequence[float] | None = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
         super().__init__(
             x, max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
             oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, adapt=adapt, name=name, invert=invert,
-            share_state_with=share_state_with,
+            share_state_with=share_state_with, idf_weights=idf_weights,
         )  # fmt: skip
 
 
@@ -367,48 +405,12 @@ class IntegerLookup(IndexLookup):
         output_mode: str = "int",
         adapt: bool | None = None,
         invert: bool = False,
+        idf_weights: Sequence[float] | None = None,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
         super().__init__(
             x, max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
             oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, adapt=adapt, name=name, invert=invert,
-            share_state_with=share_state_with,
+            share_state_with=share_state_with, idf_weights=idf_weights,
         )  # fmt: skip
-
-
-class Counts:
-    """Token counts over batches."""
-
-    def __init__(self, layer: IndexLookup) -> None:
-        self.layer = layer
-        self.counts: Counter[Any] = Counter()
-        self.seen = False
-
-    def update(self, batch: np.ndarray) -> None:
-        """Count the tokens of ``batch``."""
-        layer = self.layer
-        if layer.kind == "string" and batch.dtype.kind not in "USO":
-            raise tw.InputValueError(
-                f"{layer.owner}.adapt got {batch.dtype} values, not strings. Fix: adapt on "
-                "the string column (numbers go to IntegerLookup.v1 or Normalization.v1)."
-            )
-        if layer.kind == "int" and batch.dtype.kind not in "iu":
-            raise tw.InputValueError(f"{layer.owner}.adapt got {batch.dtype} values, not integers.")
-        if not batch.size:
-            return
-        self.seen = True
-        values, n = np.unique(batch.ravel(), return_counts=True)
-        for value, k in zip(values.tolist(), n.tolist(), strict=True):
-            self.counts[layer._plain(value)] += k
-
-    def finish(self) -> None:
-        """Set the vocabulary (``AdaptError`` when no token came)."""
-        layer = self.layer
-        if not self.seen:
-            raise no_data(layer.owner)
-        for special in (layer.mask_token, layer.oov_token):
-            if special is not None:
-                self.counts.pop(layer._plain(special), None)
-        ranked = sorted(self.counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
-        layer.set_vocabulary([t for t, _ in ranked])

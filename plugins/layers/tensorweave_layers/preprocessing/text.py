@@ -38,6 +38,7 @@ from tensorweave_layers._spatial import describe
 from tensorweave_layers.preprocessing._adapt import Adapter, adapt_option, no_data
 from tensorweave_layers.preprocessing._encode import check_mode
 from tensorweave_layers.preprocessing.lookup import IndexLookup
+from tensorweave_layers.preprocessing.vocabulary import idf_weights
 
 __all__ = ["TextVectorization"]
 
@@ -167,17 +168,6 @@ class TextVectorization(IndexLookup):
         tw.Layer.__init__(self, x, shape=shape, dtype=out, name=name,
                           share_state_with=share_state_with)  # fmt: skip
 
-    def init_state(self) -> None:
-        """The vocabulary (as the lookups'), and ``idf_weights`` for ``tf_idf``."""
-        super().init_state()
-        if self.output_mode == "tf_idf":
-            weights = np.zeros([self.depth], "float32")
-            if self.idf_given is not None:
-                given = np.asarray(self.idf_given, "float32")
-                weights[: self.token_start] = given.mean()
-                weights[self.token_start : self.token_start + len(given)] = given
-            self.state.idf_weights = tf.Variable(weights, trainable=False, name="idf_weights")
-
     # --- text to tokens ------------------------------------------------------------------
     def tokenize(self, x: Any) -> tf.Tensor | tf.RaggedTensor:
         """The tokens of each string: standardized, split and n-grammed (ragged when split)."""
@@ -272,9 +262,8 @@ class _TextCounts:
             ranked = ranked[: max(layer.max_tokens - layer.token_start, 0)]
         layer.set_vocabulary([t for t, _ in ranked])
         if layer.output_mode == "tf_idf":
-            docs = np.array([self.documents[t] for t, _ in ranked], "float64")
-            idf = np.log(1 + self.rows / (1 + docs)).astype("float32")
-            weights = np.zeros([layer.depth], "float32")
-            weights[: layer.token_start] = idf.mean() if len(idf) else 0.0
-            weights[layer.token_start : layer.token_start + len(idf)] = idf
-            layer.state.idf_weights.assign(weights)
+            holding = [self.documents[t] for t, _ in ranked]
+            layer.state.idf_weights.assign(
+                idf_weights(holding, documents=self.rows, depth=layer.depth,
+                            token_start=layer.token_start)
+            )  # fmt: skip
