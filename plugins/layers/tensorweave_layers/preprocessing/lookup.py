@@ -67,6 +67,7 @@ class IndexLookup(Adaptable, tw.Layer):
         share_state_with: tw.Layer | None,
         invert: bool = False,
         idf_weights: Sequence[float] | None = None,
+        sparse: bool = False,
     ) -> None:
         owner = name_owner(self.layer_type, name)
         self.owner = owner
@@ -90,6 +91,12 @@ class IndexLookup(Adaptable, tw.Layer):
         if x.sparse:
             raise tw.ShapeError(f"{owner} expects a dense input, got {describe(x)}.")
         self.output_mode = check_mode(output_mode, owner, (*MODES, "tf_idf"))
+        if sparse and output_mode == "int":
+            raise tw.ArgumentError(
+                f"{owner}: sparse=True makes the vectors of output_mode 'one_hot', 'multi_hot', "
+                "'count' or 'tf_idf' tf.SparseTensors; output_mode='int' has none. Fix: drop "
+                "sparse=True, or choose a vector output_mode."
+            )
         self.num_oov_indices = int(num_oov_indices)
         if self.num_oov_indices < 0:
             raise tw.ArgumentError(f"{owner}: num_oov_indices must be >= 0, got {num_oov_indices}.")
@@ -151,7 +158,8 @@ class IndexLookup(Adaptable, tw.Layer):
         shape = encoded_shape(x.shape, output_mode, self.depth)
         out = (tf.string if self.kind == "string" else tf.int64) if invert else tf.int64
         out = tf.float32 if output_mode == "tf_idf" else out
-        super().__init__(x, shape=shape, dtype=out, name=name, share_state_with=share_state_with)
+        super().__init__(x, shape=shape, dtype=out, name=name, share_state_with=share_state_with,
+                         sparse=bool(sparse))  # fmt: skip
 
     # --- the vocabulary -------------------------------------------------------------------
     def _read(self, vocabulary: Sequence[Any] | str) -> list[Any]:
@@ -281,8 +289,10 @@ class IndexLookup(Adaptable, tw.Layer):
             return self.tokens(x)
         if self.output_mode == "tf_idf":
             counts = encode(self.indices(x), "count", self.depth, tf.float32)
-            return counts * self.state.idf_weights
-        return encode(self.indices(x), self.output_mode, self.depth, tf.int64)
+            out = counts * self.state.idf_weights
+        else:
+            out = encode(self.indices(x), self.output_mode, self.depth, tf.int64)
+        return tf.sparse.from_dense(out) if self.sparse else out
 
     def tokens(self, x: Any) -> tf.Tensor:
         """The token of each index of ``x`` (``invert=True``)."""
@@ -355,6 +365,7 @@ class StringLookup(IndexLookup):
             weights, given or learned by ``adapt``).
         idf_weights: with ``output_mode="tf_idf"`` and a vocabulary, one weight per token
             (the OOV indices get their mean, as Keras).
+        sparse: the vectors (not ``output_mode="int"``) as a ``tf.SparseTensor``, as Keras's.
         adapt: whether ``tensorweave train`` adapts it on the training split before
             training: by default without ``vocabulary``; ``false`` with it.
         invert: map indices (integers) back to their tokens, as Keras's ``invert=True``.
@@ -376,13 +387,14 @@ class StringLookup(IndexLookup):
         adapt: bool | None = None,
         invert: bool = False,
         idf_weights: Sequence[float] | None = None,
+        sparse: bool = False,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
         super().__init__(
             x, max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
             oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, adapt=adapt, name=name, invert=invert,
-            share_state_with=share_state_with, idf_weights=idf_weights,
+            share_state_with=share_state_with, idf_weights=idf_weights, sparse=sparse,
         )  # fmt: skip
 
 
@@ -406,11 +418,12 @@ class IntegerLookup(IndexLookup):
         adapt: bool | None = None,
         invert: bool = False,
         idf_weights: Sequence[float] | None = None,
+        sparse: bool = False,
         name: str | None = None,
         share_state_with: tw.Layer | None = None,
     ) -> None:
         super().__init__(
             x, max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
             oov_token=oov_token, vocabulary=vocabulary, output_mode=output_mode, adapt=adapt, name=name, invert=invert,
-            share_state_with=share_state_with, idf_weights=idf_weights,
+            share_state_with=share_state_with, idf_weights=idf_weights, sparse=sparse,
         )  # fmt: skip

@@ -4,6 +4,7 @@ the same adapted (or given) idf weights, in the same index space, and the same o
 import keras
 import numpy as np
 import pytest
+import tensorflow as tf
 
 import tensorweave as tw
 
@@ -84,3 +85,38 @@ def test_tf_idf_with_a_vocabulary_needs_its_idf_weights():
                                      output_mode="tf_idf")  # fmt: skip
     with pytest.raises(tw.ArgumentError, match="idf_weights go with"):
         tw.layers["StringLookup.v1"](x, vocabulary=["a"], idf_weights=[1.0])
+
+
+@pytest.mark.parametrize("mode", ["one_hot", "multi_hot", "count", "tf_idf"])
+@pytest.mark.parametrize("kind", ["String", "Integer"])
+def test_sparse_vector_outputs_equal_keras(kind, mode):
+    vocab = ["a", "b", "c"] if kind == "String" else [4, 8, 15]
+    extra = {"idf_weights": [0.5, 1.25, 2.0]} if mode == "tf_idf" else {}
+    dtype = "string" if kind == "String" else "int64"
+    width = 1 if mode == "one_hot" else 2
+    ours = tw.layers[f"{kind}Lookup.v1"](
+        tw.Input(shape=(width,), dtype=dtype), vocabulary=vocab, output_mode=mode, sparse=True,
+        **extra,
+    )  # fmt: skip
+    # Keras 3.15's sparse tf_idf fails on a batch of rows (GatherNd on rank-1 weights): its
+    # dense tf_idf is the reference there
+    ref = getattr(keras.layers, f"{kind}Lookup")(
+        vocabulary=vocab, output_mode=mode, sparse=mode != "tf_idf", **extra
+    )
+    value = (
+        np.array([["a", "a"], ["x", "c"], ["b", "q"]])
+        if kind == "String"
+        else np.array([[4, 4], [99, 15], [8, 0]], "int64")
+    )[:, :width]
+    got, want = tw.compile(ours)(value), ref(value)
+    want = want if isinstance(want, tf.SparseTensor) else tf.sparse.from_dense(want)
+    assert ours.sparse and isinstance(got, tf.SparseTensor)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(tf.sparse.to_dense(got).numpy(), tf.sparse.to_dense(want).numpy(),
+                               atol=1e-6)  # fmt: skip
+
+
+def test_sparse_int_indices_are_refused():
+    with pytest.raises(tw.ArgumentError, match="sparse=True"):
+        tw.layers["StringLookup.v1"](tw.Input(shape=(2,), dtype="string"), vocabulary=["a"],
+                                     sparse=True)  # fmt: skip
