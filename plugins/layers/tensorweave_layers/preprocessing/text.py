@@ -37,7 +37,7 @@ from tensorweave_layers._shapes import owner as name_owner
 from tensorweave_layers._spatial import describe
 from tensorweave_layers.preprocessing._adapt import Adapter, adapt_option, no_data
 from tensorweave_layers.preprocessing._encode import check_mode
-from tensorweave_layers.preprocessing.lookup import IndexLookup
+from tensorweave_layers.preprocessing.index_lookup import IndexLookup
 from tensorweave_layers.preprocessing.vocabulary import idf_weights
 
 __all__ = ["TextVectorization"]
