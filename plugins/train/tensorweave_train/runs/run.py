@@ -221,7 +221,7 @@ class Run:
         """Write the trained model and its processors as a ``Predictor`` directory:
         ``out/model`` (a SavedModel that needs TensorFlow alone) and ``out/predictor.json``
         (the steps); ``Predictor.load(out)`` serves raw input like ``predict``."""
-        from tensorweave_train.runs.export import Predictor
+        from tensorweave_train.runs.export.predictor import Predictor
 
         processors = self.processors
         predictor = Predictor(

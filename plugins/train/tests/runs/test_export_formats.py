@@ -14,7 +14,7 @@ import tensorflow as tf
 from twtrain_helpers import files_of, regression_data, regression_model, run_cli
 
 import tensorweave as tw
-from tensorweave_train.runs.export import ExportError, export_formats
+from tensorweave_train.runs.export.formats import ExportError, export_formats
 
 
 @pytest.fixture(scope="module")
