@@ -109,13 +109,32 @@ class Predictor:
             values = list(value)
         else:
             values = [value]
+        values = [_one_example_batched(v, r) for v, r in zip(values, self._input_ranks())]
         if hasattr(self.model, "predict"):
             return self.model.predict(tuple(values) if len(values) > 1 else values[0])
-        tensors = [tf.convert_to_tensor(v) for v in values]
+        dtypes = self._input_dtypes()
+        tensors = [_as_tensor(v, d) for v, d in zip(values, dtypes)] if dtypes else values
         out = self.model.serve(*tensors)
         if isinstance(out, (tuple, list)):
             return tuple(np.asarray(o) for o in out)
         return np.asarray(out)
+
+    def _input_ranks(self) -> list[int | None]:
+        """The rank (batch axis included) of each model input, ``None`` where unknown."""
+        if hasattr(self.model, "inputs"):
+            return [len(i.shape) for i in self.model.inputs]
+        specs = self._serve_specs()
+        return [s.shape.rank for s in specs] if specs else [None] * len(self.input_names)
+
+    def _serve_specs(self) -> list[Any]:
+        """The input specs of a loaded SavedModel's ``serve`` function (empty if unknown)."""
+        try:
+            return list(self.model.serve.concrete_functions[0].structured_input_signature[0])
+        except (AttributeError, IndexError, TypeError):
+            return []
+
+    def _input_dtypes(self) -> list[Any]:
+        return [s.dtype for s in self._serve_specs()]
 
     def __call__(self, raw: Any, *, allow_nan: bool = False) -> Any:
         """Preprocess ``raw``, run the model, postprocess: the final output. Raw input
@@ -188,6 +207,27 @@ class Predictor:
             input_names=spec["inputs"],
             images=spec.get("images") if isinstance(spec.get("images"), dict) else None,
         )
+
+
+def _one_example_batched(value: Any, rank: int | None) -> Any:
+    """``value`` with a batch axis of one when it is one example (a rank below the input's,
+    a scalar when the input's rank is unknown), as ``Run.predict`` takes it."""
+    if isinstance(value, (tf.SparseTensor, tf.RaggedTensor)):
+        return value
+    ndim = np.ndim(value)
+    if (rank is None and ndim == 0) or (rank is not None and ndim == rank - 1):
+        return np.asarray(value)[None]
+    return value
+
+
+def _as_tensor(value: Any, dtype: tf.DType) -> Any:
+    """``value`` as a tensor of the signature's ``dtype`` (numbers cast, as ``predict`` does)."""
+    if isinstance(value, (tf.Tensor, tf.SparseTensor, tf.RaggedTensor)):
+        return value
+    array = np.asarray(value)
+    if dtype.is_numpy_compatible and dtype != tf.string and array.dtype.kind in "biuf":
+        array = array.astype(dtype.as_numpy_dtype)
+    return tf.convert_to_tensor(array)
 
 
 def write_predictor_json(model: Model, processors: Any, root: Path) -> None:
