@@ -331,7 +331,7 @@ class PackServices:
 
         return save_model(model, path, overwrite=overwrite)
 
-    def export_saved_model(self, model: Any, path: str | Path, **kw: Any) -> Path:
+    def export_model(self, model: Any, path: str | Path, **kw: Any) -> Path:
         from tensorweave_train.runs.export.writer import export_model
 
         return export_model(model, path, **kw)

@@ -563,7 +563,7 @@ class Model(tw.Stateful):
         ``validation`` data a quantized export's accuracy change is measured into
         model.json; ``overwrite`` replaces an earlier export. See ``runs.export`` (through
         ``loop.services``)."""
-        return services().export_saved_model(
+        return services().export_model(
             self,
             path,
             format=format,
