@@ -101,7 +101,8 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_train.runs.cluster import Cluster, ClusterError, cluster_config
     from tensorweave_train.runs.directory import OutputPath, RunDirError, resolve_run
     from tensorweave_train.runs.ensemble import Ensemble
-    from tensorweave_train.runs.export import Predictor, export_saved_model
+    from tensorweave_train.runs.export.predictor import Predictor
+    from tensorweave_train.runs.export.savedmodel import export_saved_model
     from tensorweave_train.runs.job import (
         Job,
         build_job,
@@ -332,8 +333,8 @@ class PackServices:
 
         return save_model(model, path, overwrite=overwrite)
 
-    def export_saved_model(self, model: Any, path: str | Path, **kw: Any) -> Path:
-        from tensorweave_train.runs.export import export_model
+    def export_model(self, model: Any, path: str | Path, **kw: Any) -> Path:
+        from tensorweave_train.runs.export.writer import export_model
 
         return export_model(model, path, **kw)
 

@@ -65,8 +65,8 @@ voters = tw.Kind.of_callables(
 exporters = tw.Kind.of_callables(
     "exporters",
     doc="export formats (`tensorweave export --format NAME`, `model.export(path, format=NAME)`): "
-    "classes whose instances write a model as one artifact (see tensorweave_train.runs.export."
-    "Exporter); named plainly: savedmodel, onnx, litert",
+    "classes whose instances write a model as one artifact (see "
+    "tensorweave_train.runs.export.formats.Exporter); named plainly: savedmodel, onnx, litert",
     expected="an exporter must be a class Exporter() with write(request, path) and load(path)",
 )
 

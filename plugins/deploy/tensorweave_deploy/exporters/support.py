@@ -79,7 +79,7 @@ def support(case: Any, format: str) -> str:
     import tensorweave as tw
     import tensorweave_train as twt
     from tensorweave.testing.conformance import build, sample
-    from tensorweave_train.runs.export import exporter
+    from tensorweave_train.runs.export.formats import exporter
 
     tw.reset_names()
     try:

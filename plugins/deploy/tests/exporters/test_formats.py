@@ -217,7 +217,7 @@ def test_a_missing_converter_names_the_pip_command(monkeypatch, tmp_path) -> Non
 def test_steps_without_a_tensorflow_form_stay_outside_and_are_listed(tmp_path) -> None:
     import onnxruntime as ort
 
-    from tensorweave_train.runs.export import export_model
+    from tensorweave_train.runs.export.writer import export_model
     from tensorweave_train.runs.processors import Processors
 
     tw.reset_names()

@@ -56,7 +56,8 @@ def cmd_export(argv: list[str]) -> int:
     if args.help:
         parser.print_help()
         return EXIT_OK
-    from tensorweave_train.runs.export import export_formats, export_trained_run, formats_text
+    from tensorweave_train.runs.export.formats import export_formats, formats_text
+    from tensorweave_train.runs.export.trained_run import export_trained_run
     from tensorweave_train.runs.run import Run
 
     if args.format == _LIST or args.format not in [n for n, _ in export_formats()]:

@@ -35,7 +35,7 @@ class Services(Protocol):
         """``Model.save``: ``model`` written as a run directory at ``path``."""
         ...
 
-    def export_saved_model(self, model: Any, path: str | Path, **kw: Any) -> Path:
+    def export_model(self, model: Any, path: str | Path, **kw: Any) -> Path:
         """``Model.export``: ``model`` in an export format (``runs.export.export_model``)."""
         ...
 

@@ -217,20 +217,15 @@ class Run:
         scores = model.predict(feed)
         return processors.finish(scores) if postprocess else scores
 
-    def export(self, out: str | Path) -> Path:
-        """Write the trained model and its processors as a ``Predictor`` directory:
-        ``out/model`` (a SavedModel that needs TensorFlow alone) and ``out/predictor.json``
-        (the steps); ``Predictor.load(out)`` serves raw input like ``predict``."""
-        from tensorweave_train.runs.export import Predictor
+    def export(self, out: str | Path, *, overwrite: bool = False) -> Path:
+        """Write the run as ``tensorweave export RUN -o OUT`` does (``export_trained_run``,
+        format ``savedmodel``): ``out/model`` (a SavedModel that needs TensorFlow alone),
+        ``out/predictor.json`` (the steps: ``Predictor.load(out)`` serves raw input like
+        ``predict``) and ``out/model.json``. An existing ``out`` is refused unless
+        ``overwrite`` and it is an earlier export (``ExportError``)."""
+        from tensorweave_train.runs.export.trained_run import export_trained_run
 
-        processors = self.processors
-        predictor = Predictor(
-            self.model(),
-            processors.preprocess,
-            processors.postprocess,
-            images=image_decoding(processors.info),
-        )
-        return predictor.save(out)
+        return export_trained_run(self, out, format="savedmodel", overwrite=overwrite)
 
 
 def load_model(reference: str | Path) -> Model:
@@ -244,9 +239,10 @@ def load_model(reference: str | Path) -> Model:
 load_run = load_model  # the same function, under the name of earlier releases
 
 
-def export_run(reference: str | Path, out: str | Path) -> Path:
-    """``Run.open(reference).export(out)``: the run as a ``Predictor`` directory."""
-    return Run.open(reference).export(out)
+def export_run(reference: str | Path, out: str | Path, *, overwrite: bool = False) -> Path:
+    """``Run.open(reference).export(out)``: the run exported as ``tensorweave export`` does
+    (a SavedModel, ``predictor.json`` and ``model.json``)."""
+    return Run.open(reference).export(out, overwrite=overwrite)
 
 
 _MISMATCH = re.compile(

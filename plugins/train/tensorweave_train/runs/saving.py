@@ -34,7 +34,7 @@ import tensorweave.config as twc
 from tensorweave_train.loop.checkpoints import Checkpointer
 from tensorweave_train.loop.model import Model
 from tensorweave_train.runs.directory import claim, run_id, write_run_directory
-from tensorweave_train.runs.export import export_saved_model
+from tensorweave_train.runs.export.savedmodel import export_saved_model
 
 __all__ = [
     "model_config",

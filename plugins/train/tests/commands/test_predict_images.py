@@ -163,7 +163,7 @@ def test_run_predict_and_an_exported_predictor_take_image_paths(
     trained: Path, tmp_path: Path
 ) -> None:
     import tensorweave_train as twt
-    from tensorweave_train.runs.export import Predictor
+    from tensorweave_train.runs.export.predictor import Predictor
 
     run = twt.Run(trained / "run")
     paths = [trained / "imgs" / "cat" / "img00.png", trained / "imgs" / "eel" / "img01.jpg"]

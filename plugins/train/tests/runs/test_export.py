@@ -150,3 +150,14 @@ def test_a_damaged_predictor_json_is_named(tmp_path):
     spec.write_text(good.replace('"model": "model"', '"model": "../../elsewhere"'))
     with pytest.raises(BadFileError, match=r"'../../elsewhere' is not a folder name inside"):
         Predictor.load(tmp_path / "p")
+
+
+def test_a_predictor_takes_one_row_of_scalars_as_a_batch_of_one(tmp_path):
+    a, b = tw.Input(shape=(), name="a"), tw.Input(shape=(), name="b")
+    live = Predictor(twt.Model(inputs=[a, b], outputs=a * 2.0 + b))
+    live.save(tmp_path / "p")
+    loaded = Predictor.load(tmp_path / "p")
+    for predictor in (live, loaded):
+        np.testing.assert_allclose(predictor({"a": 55.0, "b": -3.0}), [107.0])
+        rows = {"a": np.array([1.0, 2.0], "float32"), "b": np.array([0.5, 0.0], "float32")}
+        np.testing.assert_allclose(predictor(rows), [2.5, 4.0])

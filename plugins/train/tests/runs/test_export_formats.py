@@ -14,7 +14,7 @@ import tensorflow as tf
 from twtrain_helpers import files_of, regression_data, regression_model, run_cli
 
 import tensorweave as tw
-from tensorweave_train.runs.export import ExportError, export_formats
+from tensorweave_train.runs.export.formats import ExportError, export_formats
 
 
 @pytest.fixture(scope="module")
@@ -105,3 +105,24 @@ def test_the_command_exports_a_run_and_refuses_one_without_checkpoint(
     code, _, err = run_cli(capsys, "export", str(bare), "-o", str(tmp_path / "g"))
     assert code != 0 and "no valid checkpoint" in err and "Fix:" in err
     assert not (tmp_path / "f").exists() and not (tmp_path / "g").exists()
+
+
+def test_run_export_and_export_run_write_what_the_command_writes(
+    capsys, saved_run, tmp_path
+) -> None:
+    import tensorweave_train as twt
+
+    code, _, err = run_cli(capsys, "export", str(saved_run), "-o", str(tmp_path / "cli"))
+    assert code == 0, err
+    by_method = twt.Run(saved_run).export(tmp_path / "method")
+    by_function = twt.export_run(saved_run, tmp_path / "function")
+    names = {p.relative_to(tmp_path / "cli") for p in (tmp_path / "cli").rglob("*")}
+    assert Path("model.json") in names and Path("predictor.json") in names
+    for where in (by_method, by_function):
+        assert {p.relative_to(where) for p in where.rglob("*")} == names
+        for name in ("model.json", "predictor.json"):
+            mine, cli = (json.loads((w / name).read_text()) for w in (where, tmp_path / "cli"))
+            assert mine == cli
+    with pytest.raises(ExportError, match="--overwrite"):
+        twt.export_run(saved_run, by_function)
+    assert twt.export_run(saved_run, by_function, overwrite=True) == by_function

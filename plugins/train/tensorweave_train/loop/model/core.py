@@ -1,87 +1,32 @@
-"""``Model``: the inference graph, the training graph ending in its losses, and metrics.
-
-As TensorX's ``Model``: you build layers in training mode, then name the data ``inputs``,
-the ``outputs``, the ``targets``, the scalar ``loss`` (or several named losses with
-weights) and scalar ``metrics``. The model derives its inference and evaluation graphs with
-``tw.with_options(..., training=False)`` (Dropout off, BatchNorm on its moving statistics,
-every variable shared), so ``predict``, ``evaluate``, validation and export are
-deterministic. ``evaluate`` gives the figures of the whole data for any batch size
-(``loop.metrics``). Several optimizers each update their share of the variables
-(``trains=``; see ``loop.objectives``). The steps are methods a subclass may override, as
-Keras's: ``compute_losses``, ``train_step`` and ``test_step``; ``loop.steps`` compiles each
-once for any batch size and runs several train steps per call. ``Model`` holds three
-parts: ``optimization`` (``loop.optimization.Optimization``: the optimizers, their loss
-scales and learning rates, ``optimize``), ``steps`` (``loop.steps.Steps``, the compiled
-steps) and ``runner`` (``loop.model_running.Runner``: ``train``, ``evaluate``,
-``predict``).
-
->>> import numpy as np, tensorflow as tf, tensorweave as tw
->>> x = tw.Input(n_units=1, name="x"); t = tw.Input(n_units=1, name="t")
->>> w = tf.Variable([[0.0]])
->>> y = tw.Lambda(lambda a: a @ w, x, variables=[w], name="y")
->>> loss = tw.Lambda(lambda a, b: tf.reduce_mean((a - b) ** 2), y, t, name="mse")
->>> from tensorweave_train import SGD
->>> m = Model(inputs=x, outputs=y, targets=t, loss=loss, optimizer=SGD(0.1))
->>> xs = np.ones((8, 1), "float32")
->>> _ = m.train(xs, 2 * xs, epochs=20, batch_size=4, shuffle=False, verbose=0)
->>> round(float(m.predict(xs[:1])[0, 0]), 2), m.train_trace_count
-(2.0, 1)
-"""
+"""``Model`` itself: its graphs (inference, training ending in its losses, evaluation), its
+variables and optimizers (``optimization``), and the steps' maths a subclass may override
+(``compute_losses``, ``train_step``, ``test_step``). What it is used through (train,
+evaluate, predict, save, export) is ``loop.model.use.ModelUse``."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_train.loop.data import Batches
 from tensorweave_train.loop.graphs import ModelGraphs, fed_graph
-from tensorweave_train.loop.history import History
 from tensorweave_train.loop.loss_scale import LossScale
 from tensorweave_train.loop.metrics import StepMeans, training_metrics
+from tensorweave_train.loop.model.keras import KERAS_METHODS, KerasSpellingError
+from tensorweave_train.loop.model.use import ModelUse
 from tensorweave_train.loop.model_arguments import (
-    check_keras_keywords,
     loss_by_name,
     named_inputs,
 )
 from tensorweave_train.loop.model_running import Runner
 from tensorweave_train.loop.objectives import Objectives, Owned, check_scalar
 from tensorweave_train.loop.optimization import Optimization
-from tensorweave_train.loop.services import services
 from tensorweave_train.loop.steps import Steps, check_steps_per_execution
 from tensorweave_train.optimizers import Optimizer
 
-__all__ = ["KERAS_METHODS", "KerasSpellingError", "Model"]
-
-
-#: Keras's ``Model`` methods that tensorweave spells otherwise, and what to write
-KERAS_METHODS = {
-    "fit": "use model.train(x, y, epochs=..., batch_size=..., validation=(x_val, y_val))",
-    "fit_generator": "use model.train(batches, epochs=...) (any iterable of batches)",
-    "compile": (
-        "give the loss, optimizer and metrics when building the model: Model(inputs, "
-        "outputs, loss=..., optimizer=..., metrics={...}), or loss='<registered loss name>'"
-    ),
-    "evaluate_generator": "use model.evaluate(batches)",
-    "predict_generator": "use model.predict(batches)",
-    "predict_on_batch": "use model.predict(x)",
-    "test_on_batch": "use model.evaluate(x, y)",
-    "get_weights": "use [v.numpy() for v in model.variables]",
-    "set_weights": "use v.assign(value) for each of model.variables",
-    "save_weights": "use model.save(path) (config and weights) or a Checkpoint.v1 callback",
-    "load_weights": "use tensorweave_train.load_model(path)",
-    "count_params": "use model.summary() (it ends with the parameter counts)",
-    "stop_training": "use a callback's state.request_stop(reason)",
-}
-
-
-class KerasSpellingError(tw.ArgumentError, AttributeError):
-    """A Keras ``Model`` method tensorweave spells otherwise (``fit``, ``compile``...): an
-    ``AttributeError`` (``hasattr`` is ``False``) whose message says what to write."""
+__all__ = ["Model"]
 
 
 def _layers(value: tw.Layer | Iterable[tw.Layer] | None) -> tuple[tw.Layer, ...]:
@@ -92,7 +37,7 @@ def _layers(value: tw.Layer | Iterable[tw.Layer] | None) -> tuple[tw.Layer, ...]
     return tuple(value)
 
 
-class Model(tw.Stateful):
+class Model(ModelUse, tw.Stateful):
     """Inference, training and evaluation graphs over shared layers.
 
     Args:
@@ -429,165 +374,3 @@ class Model(tw.Stateful):
         size = tf.shape(batch[0])[0]
         self.eval_metrics.update(found, size)
         return size
-
-    # -- compiled (``steps``) -------------------------------------------------------------
-    @property
-    def train_function(self) -> Any:
-        """The ``tf.function`` of one train step ``(*feed values) -> loss``."""
-        return self.steps.train.function
-
-    @property
-    def multi_step_function(self) -> Any:
-        """The ``tf.function`` of ``k`` train steps ``(*stacked values) -> losses [k]``."""
-        return self.steps.train_many.function
-
-    @property
-    def eval_function(self) -> Any:
-        """The ``tf.function`` of one evaluation step ``(*feed values) -> batch size``."""
-        return self.steps.test.function
-
-    @property
-    def predict_function(self) -> tw.CompiledGraph:
-        """The compiled inference graph (``tw.compile``)."""
-        return self.steps.predict
-
-    @property
-    def train_trace_count(self) -> int:
-        """How many times the train step was traced (once across batch sizes)."""
-        return self.steps.train_trace_count
-
-    def build(self) -> None:
-        """Create the optimizer's slots for the trainable variables (before restoring)."""
-        self.steps.build()
-
-    def train_on_batch(self, batch: Sequence[Any]) -> tf.Tensor:
-        """One compiled optimisation step on one batch (values in ``feeds`` order: arrays
-        or tensors); returns the loss."""
-        return self.steps.train_one(batch)
-
-    # -- run on data (``runner``) ---------------------------------------------------------
-    def train(
-        self,
-        x: Any,
-        y: Any = None,
-        *,
-        epochs: int = 1,
-        batch_size: int | None = None,
-        validation: Any = None,
-        callbacks: Sequence[Any] = (),
-        shuffle: bool = True,
-        seed: int = 0,
-        resume: Any = None,
-        verbose: int = 1,
-        validation_split: float = 0.0,
-        shard: str = "auto",
-        **keras: Any,
-    ) -> History:
-        """Train for ``epochs`` epochs; see ``Trainer.run``. Returns the ``History``
-        (``history.history`` is Keras's dict of lists).
-
-        ``x`` and ``y``: as Keras's ``fit(x, y)``, the inputs' and the targets' arrays (an
-        array each, or a list in order, or a dict by name); or ``x`` alone holding
-        everything (a dict by name, a tuple in ``feeds`` order, a dataset, a list of
-        batches, a function returning them: ``loop.data``). ``verbose``: 1 a progress bar
-        on a terminal, else a line per epoch; 2 a line per epoch; 0 silent
-        (``callbacks.Progress``, given to the ``Trainer`` through ``loop.services``).
-        ``validation_split``: validate on the last fraction of
-        array data, as Keras (``loop.data.split_validation``). ``batch_size``, ``epochs``
-        and the model's ``steps_per_execution`` are checked first (``loop.model_arguments``).
-        ``shard``: how the workers of a strategy share the data (``loop.distribute``).
-        Keras's other names (``validation_data=``) are a ``tw.ArgumentError`` saying what
-        to write.
-        """
-        if keras:
-            known = list(inspect.signature(Model.train).parameters)[1:-1]
-            check_keras_keywords(f"Model {self.name!r}.train", keras, known)
-        return self.runner.train(
-            x,
-            y,
-            epochs=epochs,
-            batch_size=batch_size,
-            validation=validation,
-            callbacks=callbacks,
-            shuffle=shuffle,
-            seed=seed,
-            resume=resume,
-            verbose=verbose,
-            validation_split=validation_split,
-            shard=shard,
-        )
-
-    def batches(self, data: Any, *, batch_size: int | None = None, **kw: Any) -> Batches:
-        """``data`` as batches over this model's feeds (inputs, then targets)."""
-        return self.runner.batches(data, batch_size=batch_size, **kw)
-
-    def evaluate(self, x: Any, y: Any = None, *, batch_size: int | None = None) -> dict[str, float]:
-        """The loss and metrics over all of the data (``x``, ``y`` as for ``train``),
-        whatever the batch size: streaming metrics accumulate their sums (F1 is the F1 of
-        the whole set), other scalars are averaged over examples. Each figure is a float32
-        value, as Python's shortest decimal for it, so the same number is printed, logged
-        and stored everywhere."""
-        return self.runner.evaluate(x, y, batch_size=batch_size)
-
-    def predict(self, x: Any, *, batch_size: int | None = None) -> Any:
-        """The outputs for every example of ``x`` (an array for one input, a list in order
-        or a dict by name, or batches), concatenated into numpy arrays."""
-        return self.runner.predict(x, batch_size=batch_size)
-
-    def get_config(self) -> dict[str, Any]:
-        """The job config that rebuilds this model through the registries (a ``[model]``
-        graph block, ``[optimizer]``...; ``runs.saving``, through ``loop.services``); a
-        ``ConfigError`` names each part that has no config form."""
-        return services().model_config(self)
-
-    def save(self, path: str | Path, *, overwrite: bool = False) -> Path:
-        """Write this model as a run directory (its config and a checkpoint of every
-        variable and optimizer slot): ``tensorweave_train.load_model(path)`` gives it back,
-        predicting bit for bit the same. See ``runs.saving`` (through ``loop.services``)."""
-        return services().save_model(self, path, overwrite=overwrite)
-
-    def export(
-        self,
-        path: str | Path,
-        format: str = "savedmodel",
-        *,
-        quantize: str | None = None,
-        calibration: Any = None,
-        validation: Any = None,
-        overwrite: bool = False,
-    ) -> Path:
-        """Write the inference graph in an installed export ``format`` (``savedmodel``;
-        ``onnx``, ``litert`` with tensorweave-deploy) as the directory ``path``: the
-        artifact and ``model.json``. ``quantize``: ``"dynamic"``, ``"float16"`` or
-        ``"int8"`` where the format has it (``int8`` takes ``calibration`` inputs); with
-        ``validation`` data a quantized export's accuracy change is measured into
-        model.json; ``overwrite`` replaces an earlier export. See ``runs.export`` (through
-        ``loop.services``)."""
-        return services().export_saved_model(
-            self,
-            path,
-            format=format,
-            quantize=quantize,
-            calibration=calibration,
-            validation=validation,
-            overwrite=overwrite,
-        )
-
-    def summary(self, print_fn: Any = print) -> str | None:
-        """Print the table of layers, output shapes and parameter counts, as Keras; with
-        ``print_fn=None`` return it instead. See ``loop.summary``."""
-        from tensorweave_train.loop.summary import model_summary
-
-        text = model_summary(self)
-        if print_fn is None:
-            return text
-        print_fn(text)
-        return None
-
-    def __repr__(self) -> str:
-        return (
-            f"Model(inputs={[i.name for i in self.inputs]}, outputs="
-            f"{[o.name for o in self.outputs]}, targets={[t.name for t in self.targets]}, "
-            f"loss={self.loss.name if self.loss is not None else None!r}, "
-            f"metrics={list(self.metrics)})"
-        )
