@@ -8,6 +8,8 @@ Regenerate the table (a few minutes; it rewrites the part of docs/deploy.md betw
 
     python -m tensorweave_deploy.exporters.support --write docs/deploy.md
 
+or only the rows of layers registered since (the others kept as they are): add ``--missing``.
+
 The test ``plugins/deploy/tests/exporters/test_support_table.py`` checks that every
 registered layer has a row and re-exports a sample of rows: a stale table fails it with
 this command.
@@ -79,7 +81,6 @@ def support(case: Any, format: str) -> str:
     import tensorweave as tw
     import tensorweave_train as twt
     from tensorweave.testing.conformance import build, sample
-    from tensorweave_train.runs.export.formats import exporter
 
     tw.reset_names()
     try:
@@ -89,7 +90,7 @@ def support(case: Any, format: str) -> str:
         expected = model.predict(values if len(values) > 1 else values[0])
     except Exception as err:
         return f"untested ({type(err).__name__})"
-    fmt = exporter(format)
+    fmt = tw.resolve("exporters", format, owner="support table")()  # by its registered name
     with tempfile.TemporaryDirectory() as tmp:
         try:
             where = model.export(Path(tmp) / "m", format=format)
@@ -145,8 +146,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tensorweave_deploy.exporters.support")
     parser.add_argument("--write", type=Path, help="the doc whose table to rewrite")
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="the repository")
+    parser.add_argument(
+        "--missing",
+        action="store_true",
+        help="export only the layers the doc's table lacks, keeping the rows it has",
+    )
     args = parser.parse_args(argv)
-    text = table(args.root)
+    if args.missing and args.write is not None and START in args.write.read_text():
+        import tensorweave as tw
+
+        kept = rows_of(args.write.read_text())
+        names = tw.registry("layers").names()
+        fresh = rows_of(
+            f"{START}\n{table(args.root, names=[n for n in names if n not in kept])}\n{END}"
+        )
+        rows = {**kept, **fresh}
+        text = "\n".join(
+            [
+                "| layer | pack | " + " | ".join(FORMATS) + " |",
+                "|---|---|" + "---|" * len(FORMATS),
+                *("| " + " | ".join([n, *rows[n]]) + " |" for n in names if n in rows),
+            ]
+        )
+    else:
+        text = table(args.root)
     if args.write is None:
         print(text)
         return 0
