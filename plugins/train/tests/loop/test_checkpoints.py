@@ -38,6 +38,34 @@ def _train(
     return model, h
 
 
+def _stream_train(run_dir=None, crash=None, resume=None, init_seed=11):
+    from tensorweave_data import Stream
+
+    data = regression_data()
+    stream = Stream("regression", lambda order: tf.data.Dataset.from_tensor_slices(data))
+    model = regression_model(seed=init_seed, optimizer=twt.Adam(0.01))
+    cbs = []
+    if run_dir is not None:  # only at epoch ends: the saved position is the next epoch's start
+        cbs.append(twt.CheckpointCallback(run_dir, every_steps=None, every_epochs=1, keep=3))
+    if crash is not None:
+        cbs.append(crash_at(crash))
+    h = model.train(stream, epochs=3, batch_size=8, seed=7, callbacks=cbs, resume=resume)
+    return model, h
+
+
+def test_a_stream_resumes_from_an_epoch_end_checkpoint(tmp_path):
+    # the checkpoint at an epoch's end resumes at the next epoch: its saved input position
+    # is that epoch's start, not the end of the one done (whose order seed differs)
+    ref_model, _ = _stream_train()
+    with pytest.raises(Crash):
+        _stream_train(tmp_path, crash=10)  # 8 batches an epoch: saved at step 8
+    snap = json.loads((tmp_path / "checkpoints/ckpt-0000000008/state.json").read_text())
+    assert (snap["epoch"], snap["input"]["epoch"], snap["input"]["batches"]) == (1, 1, 0)
+    model, _ = _stream_train(tmp_path, resume=tmp_path, init_seed=99)
+    for a, b in zip(weights(ref_model), weights(model)):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
 def test_resume_after_crash_reaches_the_same_weights(tmp_path):
     ref_model, ref_hist = _train()
     with pytest.raises(Crash):
