@@ -99,7 +99,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         clip_gradients,
     )
     from tensorweave_train.runs.cluster import Cluster, ClusterError, cluster_config
-    from tensorweave_train.runs.directory import OutputPath, RunDirError, resolve_run
+    from tensorweave_train.runs.directory import resolve_run
     from tensorweave_train.runs.ensemble import Ensemble
     from tensorweave_train.runs.export import Predictor, export_saved_model
     from tensorweave_train.runs.job import (
@@ -110,6 +110,8 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         load_config,
         validate_config,
     )
+    from tensorweave_train.runs.lock import RunDirError
+    from tensorweave_train.runs.output_paths import OutputPath
     from tensorweave_train.runs.processors import PredictInputError
     from tensorweave_train.runs.run import Run, export_run, load_model, load_run
     from tensorweave_train.runs.strategy import Distribution, distribution
@@ -189,8 +191,8 @@ _EXPORTS = {
     "load_run": f"{_R}.run",
     "export_run": f"{_R}.run",
     "resolve_run": f"{_R}.directory",
-    "RunDirError": f"{_R}.directory",
-    "OutputPath": f"{_R}.directory",
+    "RunDirError": f"{_R}.lock",
+    "OutputPath": f"{_R}.output_paths",
     "Job": f"{_R}.job",
     "build_job": f"{_R}.job",
     "build_model": f"{_R}.job",

@@ -18,7 +18,7 @@ import tensorflow as tf
 
 from tensorweave_train.loop.distribute import is_chief
 from tensorweave_train.loop.events import Callback, Event, TrainState, on_epoch, on_step, on_train
-from tensorweave_train.runs.directory import OutputPath
+from tensorweave_train.runs.output_paths import OutputPath
 
 __all__ = ["CSVLogger", "TensorBoard"]
 

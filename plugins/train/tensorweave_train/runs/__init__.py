@@ -2,8 +2,9 @@
 
 ``job`` (a job config: its sections and settings, validated once; built-in jobs by name,
 the ``jobs`` kind, and reading a config; ``build_model``, the one place a config becomes a
-``Model``, and ``build_job``), ``directory`` (unique, locked run directories, and
-``resolve_run``, the one resolver of references), ``run`` (``Run``: one opened run),
+``Model``, and ``build_job``), ``directory`` (unique run directories, and
+``resolve_run``, the one resolver of references), ``lock`` (``RunLock``), ``marker`` (what
+tensorweave wrote, and so may delete), ``output_paths`` (``OutputPath``), ``run`` (``Run``: one opened run),
 ``processors`` (the saved data steps and their one runner), ``training`` (``train_job``,
 ``resume_job``), ``export`` (SavedModel and ``Predictor``), ``ensemble`` (several runs
 voting), ``warm_start`` (weights of a trained run into a new model). Names are imported on
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 import tensorweave as tw
 
 if TYPE_CHECKING:
-    from tensorweave_train.runs.directory import RunDirError, RunLock, resolve_run
+    from tensorweave_train.runs.directory import resolve_run
     from tensorweave_train.runs.ensemble import Ensemble, majority_vote, mean_probabilities
     from tensorweave_train.runs.export import Predictor, export_saved_model
     from tensorweave_train.runs.job import (
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
         load_config,
         validate_config,
     )
+    from tensorweave_train.runs.lock import RunDirError, RunLock
     from tensorweave_train.runs.processors import PredictInputError, Processors
     from tensorweave_train.runs.run import Run, export_run, load_model, load_run
     from tensorweave_train.runs.training import Interrupted, resume_job, train_job
@@ -52,8 +54,8 @@ _EXPORTS = {
     "job_names": "job",
     "load_config": "job",
     "validate_config": "job",
-    "RunDirError": "directory",
-    "RunLock": "directory",
+    "RunDirError": "lock",
+    "RunLock": "lock",
     "resolve_run": "directory",
     "Ensemble": "ensemble",
     "majority_vote": "ensemble",

@@ -38,14 +38,7 @@ from tensorweave_train.loop.nonfinite import non_finite
 from tensorweave_train.runs import determinism
 from tensorweave_train.runs.adapt import ADAPTED, adapt_job, adapted_record, dataset_name
 from tensorweave_train.runs.cluster import Cluster
-from tensorweave_train.runs.directory import (
-    RunDirError,
-    RunLock,
-    checkpoint_guard,
-    remove_run_dir,
-    run_id,
-    write_run_directory,
-)
+from tensorweave_train.runs.directory import write_run_directory
 from tensorweave_train.runs.environment import note_resumed
 from tensorweave_train.runs.job import (
     Job,
@@ -56,6 +49,8 @@ from tensorweave_train.runs.job import (
     settings_of,
     validate_config,
 )
+from tensorweave_train.runs.lock import RunDirError, RunLock
+from tensorweave_train.runs.marker import checkpoint_guard, remove_run_dir, run_id
 from tensorweave_train.runs.processors import Processors
 from tensorweave_train.runs.run import Run
 from tensorweave_train.runs.strategy import Distribution, distribution, serve

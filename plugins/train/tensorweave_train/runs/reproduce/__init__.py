@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import tensorweave as tw
-from tensorweave_train.runs.directory import new_run_dir, remove_run_dir, resolve_run
+from tensorweave_train.runs.directory import new_run_dir, resolve_run
 from tensorweave_train.runs.environment import (
     ENVIRONMENT_FILE,
     NUMERIC_ENV,
@@ -57,6 +57,7 @@ from tensorweave_train.runs.environment import (
     read_environment,
     table,
 )
+from tensorweave_train.runs.marker import remove_run_dir
 from tensorweave_train.runs.reproduce.environments import (
     Env,
     EnvironmentBuildError,
