@@ -98,7 +98,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         WarmUp,
         clip_gradients,
     )
-    from tensorweave_train.runs.cluster import Cluster, ClusterError, cluster_config
+    from tensorweave_train.runs.cluster.spec import Cluster, ClusterError, cluster_config
     from tensorweave_train.runs.directory import resolve_run
     from tensorweave_train.runs.ensemble import Ensemble
     from tensorweave_train.runs.export import Predictor, export_saved_model
@@ -210,9 +210,9 @@ _EXPORTS = {
     # distribution: the strategy of a job, the cluster, the chief
     "Distribution": f"{_R}.strategy",
     "distribution": f"{_R}.strategy",
-    "Cluster": f"{_R}.cluster",
-    "ClusterError": f"{_R}.cluster",
-    "cluster_config": f"{_R}.cluster",
+    "Cluster": f"{_R}.cluster.spec",
+    "ClusterError": f"{_R}.cluster.spec",
+    "cluster_config": f"{_R}.cluster.spec",
     "is_chief": f"{_L}.distribute",
     # for packs that add commands or hooks of their own (the store)
     "parse_command_line": "commands.arguments",

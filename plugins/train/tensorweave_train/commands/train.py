@@ -117,12 +117,8 @@ def _allow_paths_outside(p: CommandParser) -> None:
 def _join_cluster(args: argparse.Namespace, cfg: dict[str, Any]) -> bool:
     """Write ``TF_CONFIG`` from ``--workers``/``--task`` (``--ps``, ``--chief``); whether
     this process trains in a cluster (those options, or ``TF_CONFIG`` itself)."""
-    from tensorweave_train.runs.cluster import (
-        CLUSTER_TIMEOUT_ENV,
-        Cluster,
-        cluster_config,
-        cluster_timeout,
-    )
+    from tensorweave_train.runs.cluster.forming import CLUSTER_TIMEOUT_ENV, cluster_timeout
+    from tensorweave_train.runs.cluster.spec import Cluster, cluster_config
 
     strategy = str((cfg.get("train") or {}).get("strategy", "default"))
     clustered = strategy in ("multi_worker", "parameter_server")

@@ -37,7 +37,7 @@ from tensorweave_train.loop.checkpoints import writing_for
 from tensorweave_train.loop.nonfinite import non_finite
 from tensorweave_train.runs import determinism
 from tensorweave_train.runs.adapt import ADAPTED, adapt_job, adapted_record, dataset_name
-from tensorweave_train.runs.cluster import Cluster
+from tensorweave_train.runs.cluster.spec import Cluster
 from tensorweave_train.runs.directory import write_run_directory
 from tensorweave_train.runs.environment import note_resumed
 from tensorweave_train.runs.job import (
