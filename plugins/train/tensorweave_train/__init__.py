@@ -102,6 +102,7 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_train.runs.directory import resolve_run
     from tensorweave_train.runs.ensemble import Ensemble
     from tensorweave_train.runs.export import Predictor, export_saved_model
+    from tensorweave_train.runs.fitting import Interrupted
     from tensorweave_train.runs.job import (
         Job,
         build_job,
@@ -113,9 +114,10 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
     from tensorweave_train.runs.lock import RunDirError
     from tensorweave_train.runs.output_paths import OutputPath
     from tensorweave_train.runs.processors import PredictInputError
+    from tensorweave_train.runs.resuming import resume_job
     from tensorweave_train.runs.run import Run, export_run, load_model, load_run
     from tensorweave_train.runs.strategy import Distribution, distribution
-    from tensorweave_train.runs.training import Interrupted, resume_job, train_job
+    from tensorweave_train.runs.training import train_job
     from tensorweave_train.runs.warm_start import WarmStart
 
 __version__ = "0.1.0"
@@ -200,8 +202,8 @@ _EXPORTS = {
     "load_config": f"{_R}.job",
     "validate_config": f"{_R}.job",
     "train_job": f"{_R}.training",
-    "resume_job": f"{_R}.training",
-    "Interrupted": f"{_R}.training",
+    "resume_job": f"{_R}.resuming",
+    "Interrupted": f"{_R}.fitting",
     "PredictInputError": f"{_R}.processors",
     "Predictor": f"{_R}.export",
     "export_saved_model": f"{_R}.export",

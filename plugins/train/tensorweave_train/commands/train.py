@@ -256,7 +256,7 @@ def print_summary(summary: dict[str, Any]) -> None:
 
 def cmd_resume(argv: list[str]) -> int:
     """``tensorweave resume``."""
-    from tensorweave_train.runs.training import resume_job
+    from tensorweave_train.runs.resuming import resume_job
 
     parser = run_parser("resume", "Continue a run from its newest valid checkpoint.")
     parser.add_argument("--quiet", action="store_true")
