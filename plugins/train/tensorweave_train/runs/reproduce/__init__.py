@@ -52,11 +52,10 @@ from tensorweave_train.runs.environment import (
     ENVIRONMENT_FILE,
     NUMERIC_ENV,
     check_config,
-    differences,
     providers_of,
     read_environment,
-    table,
 )
+from tensorweave_train.runs.environment_report import differences, table
 from tensorweave_train.runs.marker import remove_run_dir
 from tensorweave_train.runs.reproduce.environments import (
     Env,
