@@ -98,11 +98,12 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         WarmUp,
         clip_gradients,
     )
-    from tensorweave_train.runs.cluster import Cluster, ClusterError, cluster_config
-    from tensorweave_train.runs.directory import OutputPath, RunDirError, resolve_run
+    from tensorweave_train.runs.cluster.spec import Cluster, ClusterError, cluster_config
+    from tensorweave_train.runs.directory import resolve_run
     from tensorweave_train.runs.ensemble import Ensemble
     from tensorweave_train.runs.export.predictor import Predictor
     from tensorweave_train.runs.export.savedmodel import export_saved_model
+    from tensorweave_train.runs.fitting import Interrupted
     from tensorweave_train.runs.job import (
         Job,
         build_job,
@@ -111,10 +112,13 @@ if TYPE_CHECKING:  # the lazily imported names, for type checkers
         load_config,
         validate_config,
     )
+    from tensorweave_train.runs.lock import RunDirError
+    from tensorweave_train.runs.output_paths import OutputPath
     from tensorweave_train.runs.processors import PredictInputError
+    from tensorweave_train.runs.resuming import resume_job
     from tensorweave_train.runs.run import Run, export_run, load_model, load_run
     from tensorweave_train.runs.strategy import Distribution, distribution
-    from tensorweave_train.runs.training import Interrupted, resume_job, train_job
+    from tensorweave_train.runs.training import train_job
     from tensorweave_train.runs.warm_start import WarmStart
 
 __version__ = "0.1.0"
@@ -190,8 +194,8 @@ _EXPORTS = {
     "load_run": f"{_R}.run",
     "export_run": f"{_R}.run",
     "resolve_run": f"{_R}.directory",
-    "RunDirError": f"{_R}.directory",
-    "OutputPath": f"{_R}.directory",
+    "RunDirError": f"{_R}.lock",
+    "OutputPath": f"{_R}.output_paths",
     "Job": f"{_R}.job",
     "build_job": f"{_R}.job",
     "build_model": f"{_R}.job",
@@ -199,8 +203,8 @@ _EXPORTS = {
     "load_config": f"{_R}.job",
     "validate_config": f"{_R}.job",
     "train_job": f"{_R}.training",
-    "resume_job": f"{_R}.training",
-    "Interrupted": f"{_R}.training",
+    "resume_job": f"{_R}.resuming",
+    "Interrupted": f"{_R}.fitting",
     "PredictInputError": f"{_R}.processors",
     "Predictor": f"{_R}.export",
     "export_saved_model": f"{_R}.export",
@@ -209,9 +213,9 @@ _EXPORTS = {
     # distribution: the strategy of a job, the cluster, the chief
     "Distribution": f"{_R}.strategy",
     "distribution": f"{_R}.strategy",
-    "Cluster": f"{_R}.cluster",
-    "ClusterError": f"{_R}.cluster",
-    "cluster_config": f"{_R}.cluster",
+    "Cluster": f"{_R}.cluster.spec",
+    "ClusterError": f"{_R}.cluster.spec",
+    "cluster_config": f"{_R}.cluster.spec",
     "is_chief": f"{_L}.distribute",
     # for packs that add commands or hooks of their own (the store)
     "parse_command_line": "commands.arguments",

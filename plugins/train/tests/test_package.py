@@ -19,6 +19,9 @@ LIGHT = [
     "tensorweave_train.hooks",
     "tensorweave_train.commands",
     "tensorweave_train.runs.directory",
+    "tensorweave_train.runs.lock",
+    "tensorweave_train.runs.marker",
+    "tensorweave_train.runs.output_paths",
 ]
 
 

@@ -38,7 +38,7 @@ from tensorweave_train.loop.events import (
     on_step,
     on_train,
 )
-from tensorweave_train.runs.directory import OutputPath
+from tensorweave_train.runs.output_paths import OutputPath
 
 __all__ = ["CSVLogger", "TensorBoard"]
 

@@ -9,7 +9,7 @@ cannot be reproduced (no ``environment.json``, ``config.json`` changed since it 
 recorded, unfinished); 130 interrupted (what it made is removed or named).
 
 ``runs env`` prints a run's environment; ``-o FILE`` writes a pip-installable lock of it
-(``runs.environment.lock_text``). The ``runs`` command is tensorweave-store's: its ``env``
+(``runs.environment_report.lock_text``). The ``runs`` command is tensorweave-store's: its ``env``
 action calls ``cmd_runs_env``.
 
 >>> reproduce_parser().parse_args(["runs/x", "--find-links", "wheels", "--bisect"]).bisect
@@ -127,7 +127,8 @@ def cmd_runs_env(argv: list[str]) -> int:
     import sys
 
     from tensorweave_train.runs.directory import resolve_run
-    from tensorweave_train.runs.environment import lock_text, read_environment, summary_text
+    from tensorweave_train.runs.environment import read_environment
+    from tensorweave_train.runs.environment_report import lock_text, summary_text
     from tensorweave_train.runs.reproduce import NoEnvironmentError, no_environment_message
 
     args = runs_env_parser().parse_args(argv)

@@ -117,12 +117,8 @@ def _allow_paths_outside(p: CommandParser) -> None:
 def _join_cluster(args: argparse.Namespace, cfg: dict[str, Any]) -> bool:
     """Write ``TF_CONFIG`` from ``--workers``/``--task`` (``--ps``, ``--chief``); whether
     this process trains in a cluster (those options, or ``TF_CONFIG`` itself)."""
-    from tensorweave_train.runs.cluster import (
-        CLUSTER_TIMEOUT_ENV,
-        Cluster,
-        cluster_config,
-        cluster_timeout,
-    )
+    from tensorweave_train.runs.cluster.forming import CLUSTER_TIMEOUT_ENV, cluster_timeout
+    from tensorweave_train.runs.cluster.spec import Cluster, cluster_config
 
     strategy = str((cfg.get("train") or {}).get("strategy", "default"))
     clustered = strategy in ("multi_worker", "parameter_server")
@@ -260,7 +256,7 @@ def print_summary(summary: dict[str, Any]) -> None:
 
 def cmd_resume(argv: list[str]) -> int:
     """``tensorweave resume``."""
-    from tensorweave_train.runs.training import resume_job
+    from tensorweave_train.runs.resuming import resume_job
 
     parser = run_parser("resume", "Continue a run from its newest valid checkpoint.")
     parser.add_argument("--quiet", action="store_true")

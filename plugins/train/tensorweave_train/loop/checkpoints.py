@@ -76,7 +76,7 @@ def writing_for(owner: str, guard: Callable[[Path], None] | None = None) -> Iter
     """Checkpoints saved inside this block belong to the run ``owner`` (an id), and
     ``guard(directory)`` (raising when ``directory`` belongs to another run) checks every
     checkpoint directory before its first write. Whoever trains a run sets it
-    (``runs.training``).
+    (``runs.fitting``).
 
     >>> import tempfile
     >>> with writing_for("run-1"):

@@ -2,12 +2,14 @@
 
 ``job`` (a job config: its sections and settings, validated once; built-in jobs by name,
 the ``jobs`` kind, and reading a config; ``build_model``, the one place a config becomes a
-``Model``, and ``build_job``), ``directory`` (unique, locked run directories, and
-``resolve_run``, the one resolver of references), ``run`` (``Run``: one opened run),
-``processors`` (the saved data steps and their one runner), ``training`` (``train_job``,
-``resume_job``), ``export`` (SavedModel and ``Predictor``), ``ensemble`` (several runs
-voting), ``warm_start`` (weights of a trained run into a new model). Names are imported on
-first use.
+``Model``, and ``build_job``), ``directory`` (unique run directories, and ``resolve_run``,
+the one resolver of references), ``lock`` (``RunLock``), ``marker`` (what tensorweave
+wrote, and so may delete), ``output_paths`` (``OutputPath``), ``run`` (``Run``: one opened
+run), ``processors`` (the saved data steps and their one runner), ``training``
+(``train_job``), ``resuming`` (``resume_job``), ``fitting`` (the fit both share),
+``cluster`` (``TF_CONFIG`` and forming a cluster), ``export`` (SavedModel and
+``Predictor``), ``ensemble`` (several runs voting), ``warm_start`` (weights of a trained
+run into a new model). Names are imported on first use.
 
 >>> from tensorweave_train.runs import Run
 >>> Run("runs/demo").path.name
@@ -21,9 +23,10 @@ from typing import TYPE_CHECKING
 import tensorweave as tw
 
 if TYPE_CHECKING:
-    from tensorweave_train.runs.directory import RunDirError, RunLock, resolve_run
+    from tensorweave_train.runs.directory import resolve_run
     from tensorweave_train.runs.ensemble import Ensemble, majority_vote, mean_probabilities
     from tensorweave_train.runs.export import Predictor, export_saved_model
+    from tensorweave_train.runs.fitting import Interrupted
     from tensorweave_train.runs.job import (
         Job,
         RunSettings,
@@ -36,9 +39,11 @@ if TYPE_CHECKING:
         load_config,
         validate_config,
     )
+    from tensorweave_train.runs.lock import RunDirError, RunLock
     from tensorweave_train.runs.processors import PredictInputError, Processors
+    from tensorweave_train.runs.resuming import resume_job
     from tensorweave_train.runs.run import Run, export_run, load_model, load_run
-    from tensorweave_train.runs.training import Interrupted, resume_job, train_job
+    from tensorweave_train.runs.training import train_job
     from tensorweave_train.runs.warm_start import WarmStart, WarmStartReport
 
 _EXPORTS = {
@@ -52,8 +57,8 @@ _EXPORTS = {
     "job_names": "job",
     "load_config": "job",
     "validate_config": "job",
-    "RunDirError": "directory",
-    "RunLock": "directory",
+    "RunDirError": "lock",
+    "RunLock": "lock",
     "resolve_run": "directory",
     "Ensemble": "ensemble",
     "majority_vote": "ensemble",
@@ -66,8 +71,8 @@ _EXPORTS = {
     "export_run": "run",
     "load_model": "run",
     "load_run": "run",
-    "Interrupted": "training",
-    "resume_job": "training",
+    "Interrupted": "fitting",
+    "resume_job": "resuming",
     "train_job": "training",
     "WarmStart": "warm_start",
     "WarmStartReport": "warm_start",

@@ -13,9 +13,10 @@ so that a run edited afterwards is detected (``check_config``).
 - ``read_environment(run_dir)``: the record, or ``None`` for an older run without one;
 - ``check_config(run_dir, record)``: ``TamperedRunError`` (exit 2) when ``config.json``
   changed since it was recorded;
-- ``lock_text(record)``: a pip-installable lock (``name==version``; ``--hash`` only when every
-  line has one, as pip's hash-checking mode needs; editable/local installs as comments);
-- ``summary_text(record)``, ``differences(a, b)``: for people.
+- ``note_resumed(run_dir)``: a resumed run's new config hash, and what differed.
+
+What people read of a record (a summary, the differences between two, a pip lock) is
+``runs.environment_report``: this module collects, writes, reads and checks the record.
 
 >>> import tempfile
 >>> run = Path(tempfile.mkdtemp())
@@ -38,12 +39,13 @@ import os
 import platform
 import sys
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import tensorweave as tw
+from tensorweave_train.runs.environment_report import differences
 
 __all__ = [
     "ENVIRONMENT_FILE",
@@ -53,16 +55,12 @@ __all__ = [
     "check_config",
     "config_sha256",
     "cpu_numerics",
-    "differences",
     "distributions",
-    "lock_text",
     "note_resumed",
     "providers_of",
     "read_environment",
     "record_environment",
     "seeds_of",
-    "summary_text",
-    "table",
     "write_environment",
 ]
 
@@ -241,7 +239,9 @@ def record_environment(config: Mapping[str, Any] | None = None) -> dict[str, Any
 
 def config_sha256(run_dir: str | os.PathLike[str]) -> str:
     """The sha256 of the run's ``config.json`` as it is on disk."""
-    return hashlib.sha256((Path(run_dir) / "config.json").read_bytes()).hexdigest()
+    from tensorweave_train.runs.directory import CONFIG_FILE  # (directory imports this module)
+
+    return hashlib.sha256((Path(run_dir) / CONFIG_FILE).read_bytes()).hexdigest()
 
 
 def _write(run_dir: Path, record: Mapping[str, Any]) -> None:
@@ -255,8 +255,10 @@ def write_environment(
 ) -> dict[str, Any]:
     """Record this process's environment in ``run_dir`` (with the sha256 of its
     ``config.json``, written before); returns the record."""
+    from tensorweave_train.runs.directory import CONFIG_FILE  # (directory imports this module)
+
     record = record_environment(config)
-    if (Path(run_dir) / "config.json").is_file():
+    if (Path(run_dir) / CONFIG_FILE).is_file():
         record["config_sha256"] = config_sha256(run_dir)
     _write(Path(run_dir), record)
     return record
@@ -309,125 +311,3 @@ def check_config(run_dir: str | os.PathLike[str], record: Mapping[str, Any]) -> 
             "this config, so reproducing it would compare the wrong things. Fix: restore the "
             "run's original config.json, or train the edited config as a new run."
         )
-
-
-def _lockable(d: Mapping[str, Any]) -> bool:
-    return not (d.get("editable") or d.get("local"))
-
-
-def lock_text(record: Mapping[str, Any], *, source: str = "") -> str:
-    """A pip-installable lock of the record's distributions (``pip install -r``)."""
-    dists = list(record.get("distributions") or [])
-    pinned = [d for d in dists if _lockable(d)]
-    hashed = bool(pinned) and all(d.get("sha256") for d in pinned if not d.get("vcs"))
-    hashed = hashed and not any(d.get("vcs") for d in pinned)
-    lines = [
-        f"# requirements.lock written by `tensorweave runs env`{' for ' + source if source else ''}",
-        f"# Python {record.get('python')} on {record.get('platform')}",
-        "# install into a fresh environment: pip install -r requirements.lock",
-    ]
-    if not hashed:
-        known = sum(1 for d in pinned if d.get("sha256"))
-        lines.append(
-            f"# wheel hashes: {known} of {len(pinned)} known (as comments); pip's hash-checking "
-            "mode needs one on every line, so none is enforced"
-        )
-    for d in pinned:
-        if d.get("vcs"):
-            lines.append(f"{d['name']} @ {d['vcs']}")
-        elif hashed:
-            lines.append(f"{d['name']}=={d['version']} --hash=sha256:{d['sha256']}")
-        else:
-            comment = f"  # sha256:{d['sha256']}" if d.get("sha256") else ""
-            lines.append(f"{d['name']}=={d['version']}{comment}")
-    for d in dists:
-        if not _lockable(d):
-            how = "editable" if d.get("editable") else "local"
-            where = d.get("editable") or d.get("local")
-            lines.append(
-                f"# {d['name']}=={d['version']}: an {how} install from {where}, which cannot be "
-                f"locked by version; install that source (pip install {'-e ' if how == 'editable' else ''}{where}) "
-                "or a wheel of it"
-            )
-    return "\n".join(lines) + "\n"
-
-
-def _key_facts(record: Mapping[str, Any]) -> dict[str, Any]:
-    numerics = record.get("numerics") or {}
-    return {
-        "python": record.get("python"),
-        "platform": record.get("platform"),
-        "tensorflow": record.get("tensorflow"),
-        "numpy": record.get("numpy"),
-        "deterministic": record.get("deterministic"),
-        "oneDNN": numerics.get("onednn"),
-        "CPU flags": ",".join(numerics.get("cpu_flags") or []) or None,
-        **{f"env {k}": v for k, v in (record.get("env") or {}).items()},
-    }
-
-
-def _versions(record: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
-    return {d["name"]: d for d in record.get("distributions") or []}
-
-
-def differences(
-    recorded: Mapping[str, Any], other: Mapping[str, Any]
-) -> list[tuple[str, str, str, str]]:
-    """What differs between two environment records: ``(kind, what, recorded, other)`` with
-    kind ``pack`` (a tensorweave pack's version), ``distribution`` (another one's),
-    ``system`` (Python, TensorFlow, numpy, oneDNN, CPU flags, numerics env)."""
-    out: list[tuple[str, str, str, str]] = []
-    a, b = _key_facts(recorded), _key_facts(other)
-    for key in sorted(set(a) | set(b), key=list({**a, **b}).index):
-        if a.get(key) != b.get(key):
-            out.append(("system", key, str(a.get(key)), str(b.get(key))))
-    va, vb = _versions(recorded), _versions(other)
-    for name in sorted(set(va) | set(vb)):
-        x, y = va.get(name), vb.get(name)
-        xv = x["version"] if x else "not installed"
-        yv = y["version"] if y else "not installed"
-        rebuilt = bool(x and y and x.get("sha256") and y.get("sha256"))  # both known
-        if xv != yv or (rebuilt and x["sha256"] != y["sha256"]):  # type: ignore[index]
-            pack = bool((x and x.get("pack")) or (y and y.get("pack")))
-            out.append(("pack" if pack else "distribution", name, xv, yv))
-    return out
-
-
-def table(rows: Iterable[Iterable[Any]]) -> str:
-    """``rows`` as aligned columns (the first row is usually the header)."""
-    cells = [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(cells[0]))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells)
-
-
-def summary_text(record: Mapping[str, Any], *, source: str = "") -> str:
-    """A readable summary of a record: the system, the packs, the seeds, the others' count."""
-    facts = _key_facts(record)
-    lines = [f"environment of {source or 'the run'} (recorded {record.get('recorded', '?')})"]
-    lines += [f"  {k}: {v}" for k, v in facts.items()]
-    config_hash = record.get("config_sha256")
-    if config_hash:
-        lines.append(f"  config.json sha256: {config_hash}")
-    seeds = record.get("seeds") or {}
-    lines.append("  seeds: " + (", ".join(f"{k}={v}" for k, v in seeds.items()) or "none"))
-    dists = list(record.get("distributions") or [])
-    packs = [d for d in dists if d.get("pack")]
-    used = sorted(set((record.get("providers") or {}).values()))
-    lines.append(f"  providers used by the config: {', '.join(used) or 'none recorded'}")
-    if packs:
-        lines.append("  tensorweave packs:")
-        rows = [
-            [
-                d["name"],
-                d["version"],
-                "editable " + str(d["editable"])
-                if d.get("editable")
-                else ("sha256:" + d["sha256"][:12] if d.get("sha256") else ""),
-            ]
-            for d in packs
-        ]
-        lines += ["    " + line for line in table(rows).splitlines()]
-    lines.append(
-        f"  {len(dists) - len(packs)} other distributions (the full list: -o requirements.lock)"
-    )
-    return "\n".join(lines)

@@ -33,8 +33,9 @@ from typing import Any
 import tensorweave.config as twc
 from tensorweave_train.loop.checkpoints import Checkpointer
 from tensorweave_train.loop.model import Model
-from tensorweave_train.runs.directory import claim, run_id, write_run_directory
+from tensorweave_train.runs.directory import claim, write_run_directory
 from tensorweave_train.runs.export.savedmodel import export_saved_model
+from tensorweave_train.runs.marker import run_id
 
 __all__ = [
     "model_config",

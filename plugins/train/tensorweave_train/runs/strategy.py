@@ -5,7 +5,7 @@
   else the CPU; ``[train] devices`` names them, and naming more CPUs than there are splits
   the CPU into that many logical devices, to try it on a laptop);
 - ``multi_worker``: ``tf.distribute.MultiWorkerMirroredStrategy``, one process per worker,
-  the cluster from ``TF_CONFIG`` (``runs.cluster``); every worker must start it;
+  the cluster from ``TF_CONFIG`` (``runs.cluster.spec``); every worker must start it;
 - ``parameter_server``: ``tf.distribute.ParameterServerStrategy``: the chief (the
   coordinator) trains, the ``worker`` and ``ps`` tasks serve it (``serve``) until it is done.
 
@@ -13,7 +13,7 @@
 process's place in the cluster, and what a run records of them). The multi-worker
 strategies must exist before TensorFlow runs anything in the process, so the job makes
 its distribution first. A cluster task first waits for its peers in Python
-(``runs.cluster.wait_for_peers``: a taken port named, ``--cluster-timeout``, Ctrl-C and
+(``runs.cluster.forming.wait_for_peers``: a taken port named, ``--cluster-timeout``, Ctrl-C and
 SIGTERM obeyed), then starts TensorFlow's server inside ``tensorflow_wait`` (TensorFlow's
 wait holds the interpreter). ``peer_failure(error)`` tells a lost worker (a collective that
 another task stopped answering) from other errors: the command restarts such a worker.
@@ -39,12 +39,8 @@ from typing import Any
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_train.runs.cluster import (
-    Cluster,
-    ClusterError,
-    wait_for_peers,
-    warn_exposure,
-)
+from tensorweave_train.runs.cluster.forming import wait_for_peers, warn_exposure
+from tensorweave_train.runs.cluster.spec import Cluster, ClusterError
 
 __all__ = [
     "STRATEGIES",

@@ -17,8 +17,8 @@ from twtrain_helpers import TINY, regression_data, regression_model, tensorweave
 import tensorweave as tw
 import tensorweave.config as twc
 import tensorweave_train as twt
-from tensorweave_train.runs.directory import output_path_problem
 from tensorweave_train.runs.job import in_run, validate_config
+from tensorweave_train.runs.output_paths import output_path_problem
 
 
 def _config(where: Path, callbacks: str) -> Path:

@@ -1,7 +1,7 @@
-"""Run directories that never mix: unique names, a lock while in use, no silent reuse.
+"""Run directories that never mix: unique names, claiming a folder, no silent reuse.
 
-The lock is tested against real processes (a live holder, a dead one); two real
-``tensorweave train`` processes started together get two directories.
+Two real ``tensorweave train`` processes started together get two directories (the lock
+itself: ``test_lock.py``; the marker and safe deletion: ``test_marker.py``).
 """
 
 from __future__ import annotations
@@ -9,23 +9,17 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from twtrain_helpers import TENSORWEAVE, cli_env, lock_holder
+from twtrain_helpers import TENSORWEAVE, cli_env
 
-from tensorweave_train.runs import directory as rundir
-from tensorweave_train.runs.directory import RunDirError, RunLock, claim, new_run_dir
+from tensorweave_train.runs.directory import check_run_name, claim, new_run_dir
+from tensorweave_train.runs.lock import LOCK, RunDirError
+from tensorweave_train.runs.marker import MARKER, read_marker, write_marker
 
 TINY = ["--data.limit=120", "--train.epochs=1", "--train.batch_size=64", "--dims.hidden=4"]
-
-
-def _dead_pid() -> int:
-    proc = subprocess.Popen([sys.executable, "-c", "pass"])
-    proc.wait()
-    return proc.pid
 
 
 def test_new_run_dirs_in_the_same_second_differ(tmp_path: Path) -> None:
@@ -35,56 +29,31 @@ def test_new_run_dirs_in_the_same_second_differ(tmp_path: Path) -> None:
         "mlp-20260101-120000-2",
         "mlp-20260101-120000-3",
     ]
-    assert all(p.is_dir() and [q.name for q in p.iterdir()] == [rundir.MARKER] for p in made)
+    assert all(p.is_dir() and [q.name for q in p.iterdir()] == [MARKER] for p in made)
 
 
 @pytest.mark.parametrize("name", ["../escape", "/abs/path", "a/b", "a\\b", "..", "", " x"])
 def test_run_names_stay_inside_the_runs_root(tmp_path: Path, name: str) -> None:
-    assert rundir.check_run_name(name) is not None
+    assert check_run_name(name) is not None
     with pytest.raises(RunDirError, match="not a plain run name"):
         new_run_dir(tmp_path / "runs", name)
     assert not (tmp_path / "escape").exists()
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
 
 
-def test_lock_held_by_a_live_process_is_refused_with_its_pid(tmp_path: Path) -> None:
-    run = tmp_path / "run"
-    run.mkdir()
-    holder = lock_holder(run / rundir.LOCK)
-    try:
-        with pytest.raises(RunDirError, match=f"in use by pid {holder.pid}"):
-            RunLock(run).acquire()
-        with pytest.raises(RunDirError, match=f"in use by pid {holder.pid}"):
-            claim(run, overwrite=True)  # --overwrite never empties a directory in use
-        assert (run / rundir.LOCK).read_text() == str(holder.pid)
-    finally:
-        holder.kill()
-        holder.wait()
-
-
-def test_stale_lock_of_a_dead_process_is_taken_over(tmp_path: Path) -> None:
-    run = tmp_path / "run"
-    run.mkdir()
-    (run / rundir.LOCK).write_text(f"{_dead_pid()}\n")
-    with RunLock(run) as lock:
-        assert lock.held and (run / rundir.LOCK).read_text().strip() == str(os.getpid())
-    assert not (run / rundir.LOCK).exists()
-    assert not [p for p in run.iterdir() if p.name.startswith(".lock")]
-
-
 def test_claim_refuses_a_directory_holding_a_run_unless_overwrite(tmp_path: Path) -> None:
     run = tmp_path / "run"
     run.mkdir()
-    rundir.write_marker(run)
+    write_marker(run)
     (run / "config.json").write_text("{}")
     with pytest.raises(RunDirError, match=r"already holds a run .*--overwrite"):
         claim(run)
-    assert (run / "config.json").exists() and not (run / rundir.LOCK).exists()
-    old = rundir.read_marker(run)
+    assert (run / "config.json").exists() and not (run / LOCK).exists()
+    old = read_marker(run)
     where, lock = claim(run, overwrite=True)
     try:
-        assert sorted(p.name for p in where.iterdir()) == [rundir.LOCK, rundir.MARKER]
-        assert rundir.read_marker(run)["id"] != old["id"]  # a new run
+        assert sorted(p.name for p in where.iterdir()) == [LOCK, MARKER]
+        assert read_marker(run)["id"] != old["id"]  # a new run
     finally:
         lock.release()
 
@@ -126,7 +95,7 @@ def test_claim_without_overwrite_says_what_the_folder_is(tmp_path: Path) -> None
     assert "a run" not in str(err.value)
     run = tmp_path / "run"
     run.mkdir()
-    rundir.write_marker(run)
+    write_marker(run)
     (run / "config.json").write_text("{}")
     with pytest.raises(RunDirError, match="already holds a run"):
         claim(run)
@@ -135,22 +104,14 @@ def test_claim_without_overwrite_says_what_the_folder_is(tmp_path: Path) -> None
 def test_a_copied_or_forged_marker_link_does_not_count(tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    rundir.write_marker(elsewhere)
+    write_marker(elsewhere)
     mine = tmp_path / "mine"
     before = _users_folder(mine)
-    (mine / rundir.MARKER).symlink_to(elsewhere / rundir.MARKER)
+    (mine / MARKER).symlink_to(elsewhere / MARKER)
     with pytest.raises(RunDirError, match="not written by tensorweave"):
         claim(mine, overwrite=True)
     assert (mine / "notes.txt").read_text() == "my notes" and (mine / "data").is_dir()
     assert before.items() <= _snapshot(mine).items()
-
-
-def test_remove_run_dir_leaves_unmarked_folders(tmp_path: Path) -> None:
-    mine = tmp_path / "mine"
-    before = _users_folder(mine)
-    assert rundir.remove_run_dir(mine) is False and _snapshot(mine) == before
-    ours = new_run_dir(tmp_path, "x")
-    assert rundir.remove_run_dir(ours) is True and not ours.exists()
 
 
 def test_real_train_overwrite_keeps_the_users_files(tmp_path: Path) -> None:
@@ -218,14 +179,13 @@ def test_two_real_trains_started_together_never_share_a_directory(tmp_path: Path
         assert (runs / d / "checkpoints").is_dir()
         rows = (runs / d / "log.csv").read_text().splitlines()
         assert len(rows) == 2  # header + its own single epoch: no interleaving
-        assert not (runs / d / rundir.LOCK).exists()
+        assert not (runs / d / LOCK).exists()
     for name in taken:
         assert sorted(os.listdir(runs / name)) == ["marker"]
 
 
 def test_a_run_name_follows_the_store_pattern_length() -> None:
     """A run name the train pack accepts is one the store records: at most 128 characters."""
-    from tensorweave_train.runs.directory import check_run_name
 
     assert check_run_name("r" * 128) is None
     assert "128" in (check_run_name("r" * 129) or "")

@@ -1,4 +1,4 @@
-"""Training a job into a run directory: what it writes, resume, and the promises that keep a
+"""Training a job into a new run directory: what it writes, and the promises that keep a
 run safe (nothing written before the config validated, no silent reuse, Ctrl-C saves)."""
 
 from __future__ import annotations
@@ -7,7 +7,6 @@ import json
 import os
 import signal
 import subprocess
-import warnings
 from pathlib import Path
 
 import pytest
@@ -17,13 +16,11 @@ from twtrain_helpers import (
     cli_env,
     copied,
     files_of,
-    lock_holder,
     run_cli,
 )
 
 import tensorweave as tw
 import tensorweave_train as twt
-from tensorweave_train.runs import training
 
 pytestmark = pytest.mark.usefixtures("cli")
 
@@ -54,13 +51,6 @@ def test_run_directory_contents(trained: Path) -> None:
     assert set(summary["valid"]) == {"loss", "accuracy"}
     rows = (run / "log.csv").read_text().splitlines()
     assert rows[0].startswith("epoch,step,loss") and len(rows) == 3
-
-
-def test_resume_continues_to_more_epochs(copy: Path) -> None:
-    summary = twt.resume_job(copy, ["--train.epochs=3"], out=None)
-    assert summary["epochs"] == 3
-    assert len((copy / "log.csv").read_text().splitlines()) == 4  # appended one epoch
-    assert json.loads((copy / "config.json").read_text())["train"]["epochs"] == 3
 
 
 @pytest.mark.slow
@@ -102,30 +92,6 @@ def test_train_refuses_an_existing_run_unless_overwrite(
     assert len((copy / "log.csv").read_text().splitlines()) == 2  # only the new run's row
 
 
-def test_resume_refuses_an_architecture_change_and_writes_nothing(
-    copy: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    before = files_of(copy)
-    code, _, err = run_cli(capsys, "resume", str(copy), "--model.nodes.h1.n_units=13")
-    assert code == 4, err
-    assert "model.nodes.h1.n_units: this override changes the model's variables" in err
-    assert files_of(copy) == before  # config.json untouched: evaluate still works
-    assert set(twt.Run.open(copy).evaluate()) == {"loss", "accuracy"}
-
-
-def test_damaged_manifest_falls_back_and_the_log_keeps_one_row_per_epoch(copy: Path) -> None:
-    newest = twt.Checkpointer(copy).checkpoints()[-1]
-    (newest / "MANIFEST.json").write_text("[]")  # valid JSON, not a manifest
-    with pytest.warns(twt.CorruptCheckpointWarning, match="damaged MANIFEST"):
-        summary = twt.resume_job(copy, ["--train.epochs=3"], out=None)
-    assert summary["epochs"] == 3
-    rows = (copy / "log.csv").read_text().splitlines()[1:]
-    assert [float(r.split(",")[0]) for r in rows] == [1.0, 2.0, 3.0]  # numbered from 1
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert twt.Checkpointer(copy).latest() is not None  # the new checkpoints are fine
-
-
 # -- Ctrl-C ------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_ctrl_c_saves_a_checkpoint_and_prints_the_real_resume_command(tmp_path: Path) -> None:
@@ -161,22 +127,6 @@ def test_ctrl_c_saves_a_checkpoint_and_prints_the_real_resume_command(tmp_path: 
     assert epochs == [float(e) for e in range(1, summary["epochs"] + 1)]  # each epoch once
 
 
-def test_nan_in_training_data_stops_the_cli_job(tmp_path: Path) -> None:
-    cfg = twt.load_config(None, TINY)
-    job = twt.build_job(cfg)
-    job.data.train["x"][3, 5] = float("nan")
-    with pytest.raises(tw.TensorweaveError, match=r"'x' has NaN or inf values \(first at ex"):
-        training._check_data(job)
-    # a NaN that appears while training (here: weights) stops the job at the epoch's end
-    job.data.train["x"][3, 5] = 0.0
-    job.model.build()
-    weight = job.model.trainable_variables[0]
-    weight.assign(weight * float("nan"))
-    with pytest.raises(tw.TensorweaveError, match=r"hold NaN/inf at epoch 1 \(step 3\)"):
-        training._fit(job, twt.Run(tmp_path), progress=False, out=None)
-    assert len((tmp_path / "log.csv").read_text().splitlines()) == 2  # stopped after epoch 1
-
-
 def test_run_name_stays_inside_the_runs_root_in_python(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -198,28 +148,3 @@ def test_a_run_from_an_uninstalled_pack_names_the_recorded_distribution(
     assert code == 3, err
     assert "model.nodes.h1.@layers: unknown layers component 'FancyDense.v2'" in err
     assert "tensorweave-fancy 0.3.1" in err and "pip install 'tensorweave-fancy==0.3.1'" in err
-
-
-def test_resume_of_a_run_in_use_names_the_pid_and_writes_nothing(
-    copy: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    holder = lock_holder(copy / ".lock")
-    try:
-        before = files_of(copy)
-        code, _, err = run_cli(capsys, "resume", str(copy), "--train.epochs=3")
-        assert code == 2 and f"run directory {copy} is in use by pid {holder.pid}" in err, err
-        assert files_of(copy) == before
-    finally:
-        holder.kill()
-        holder.wait()
-
-
-def test_a_quiet_job_still_says_why_it_stopped_early(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    cfg = twt.load_config(None, [*TINY, "--train.epochs=4"])
-    stop = {"@callbacks": "EarlyStopping.v1", "monitor": "loss", "patience": 1, "min_delta": 9.0}
-    cfg["callbacks"] = [stop]  # no epoch improves the loss by 9: stops after the second
-    summary = twt.train_job(cfg, run_dir=tmp_path / "r", out=None)
-    assert summary["epochs"] == 2 and summary["stopped"].startswith("EarlyStopping: loss")
-    assert capsys.readouterr().out == f"Stopped after epoch 2: {summary['stopped']}\n"

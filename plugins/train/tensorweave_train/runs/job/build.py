@@ -22,7 +22,6 @@ import tensorflow as tf
 import tensorweave as tw
 import tensorweave.config as twc
 from tensorweave_train.loop.model import Model
-from tensorweave_train.runs.directory import output_params
 from tensorweave_train.runs.job.settings import (
     SECTIONS,
     RunSettings,
@@ -31,6 +30,7 @@ from tensorweave_train.runs.job.settings import (
     settings_of,
     validate_config,
 )
+from tensorweave_train.runs.output_paths import output_params
 
 __all__ = [
     "Job",

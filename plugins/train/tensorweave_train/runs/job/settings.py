@@ -53,7 +53,8 @@ from typing import Any, Literal
 import tensorweave as tw
 import tensorweave.config as twc
 from tensorweave.config.errors import join_path
-from tensorweave_train.runs.directory import check_run_name, output_params, output_path_problem
+from tensorweave_train.runs.directory import check_run_name
+from tensorweave_train.runs.output_paths import output_params, output_path_problem
 
 __all__ = [
     "JOB_SECTIONS",

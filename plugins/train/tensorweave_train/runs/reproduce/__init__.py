@@ -47,16 +47,16 @@ from pathlib import Path
 from typing import Any
 
 import tensorweave as tw
-from tensorweave_train.runs.directory import CONFIG_FILE, new_run_dir, remove_run_dir, resolve_run
+from tensorweave_train.runs.directory import CONFIG_FILE, new_run_dir, resolve_run
 from tensorweave_train.runs.environment import (
     ENVIRONMENT_FILE,
     NUMERIC_ENV,
     check_config,
-    differences,
     providers_of,
     read_environment,
-    table,
 )
+from tensorweave_train.runs.environment_report import differences, table
+from tensorweave_train.runs.marker import remove_run_dir
 from tensorweave_train.runs.reproduce.environments import (
     Env,
     EnvironmentBuildError,

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tensorweave_train.runs.environment import table
+from tensorweave_train.runs.environment_report import table
 
 __all__ = ["Row", "compare", "figures_of", "table_text"]
 
