@@ -27,7 +27,7 @@ import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_train.runs.directory import CONFIG_FILE, MARKER
+from tensorweave_train.runs.marker import CONFIG_FILE, MARKER
 
 __all__ = [
     "HPARAMS_TAG",

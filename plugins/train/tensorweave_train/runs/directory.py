@@ -37,6 +37,7 @@ from typing import Any
 
 from tensorweave_train.runs.lock import RunDirError, RunLock
 from tensorweave_train.runs.marker import (
+    CONFIG_FILE,
     contents,
     empty_run_dir,
     listing,
@@ -45,7 +46,6 @@ from tensorweave_train.runs.marker import (
 )
 
 __all__ = [
-    "CONFIG_FILE",
     "check_run_name",
     "claim",
     "new_run_dir",
@@ -53,7 +53,6 @@ __all__ = [
     "write_run_directory",
 ]
 
-CONFIG_FILE = "config.json"  # what makes a directory a run: its filled config
 # the store's name pattern (tensorweave_store.NAME_PATTERN): a run name valid here is one
 # the store records (at most 128 characters)
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.=+-]{0,127}")

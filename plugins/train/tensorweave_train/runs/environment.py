@@ -46,6 +46,7 @@ from typing import Any
 
 import tensorweave as tw
 from tensorweave_train.runs.environment_report import differences
+from tensorweave_train.runs.marker import CONFIG_FILE
 
 __all__ = [
     "ENVIRONMENT_FILE",
@@ -239,8 +240,6 @@ def record_environment(config: Mapping[str, Any] | None = None) -> dict[str, Any
 
 def config_sha256(run_dir: str | os.PathLike[str]) -> str:
     """The sha256 of the run's ``config.json`` as it is on disk."""
-    from tensorweave_train.runs.directory import CONFIG_FILE  # (directory imports this module)
-
     return hashlib.sha256((Path(run_dir) / CONFIG_FILE).read_bytes()).hexdigest()
 
 
@@ -255,8 +254,6 @@ def write_environment(
 ) -> dict[str, Any]:
     """Record this process's environment in ``run_dir`` (with the sha256 of its
     ``config.json``, written before); returns the record."""
-    from tensorweave_train.runs.directory import CONFIG_FILE  # (directory imports this module)
-
     record = record_environment(config)
     if (Path(run_dir) / CONFIG_FILE).is_file():
         record["config_sha256"] = config_sha256(run_dir)

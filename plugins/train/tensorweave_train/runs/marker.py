@@ -29,6 +29,7 @@ from typing import Any
 from tensorweave_train.runs.lock import LOCK, RunDirError
 
 __all__ = [
+    "CONFIG_FILE",
     "MARKER",
     "checkpoint_guard",
     "contents",
@@ -42,6 +43,7 @@ __all__ = [
 ]
 
 MARKER = ".tensorweave-run"  # in every directory tensorweave makes: what may be removed
+CONFIG_FILE = "config.json"  # what makes a directory a run: its filled config
 
 
 def write_marker(path: str | os.PathLike[str], kind: str = "run") -> dict[str, Any]:

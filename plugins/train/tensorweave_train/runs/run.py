@@ -30,9 +30,10 @@ import tensorweave.config as twc
 from tensorweave_data import BadFileError, read_json
 from tensorweave_train.loop.checkpoints import Checkpointer, DamagedCheckpointError
 from tensorweave_train.loop.model import Model
-from tensorweave_train.runs.directory import CONFIG_FILE, resolve_run
+from tensorweave_train.runs.directory import resolve_run
 from tensorweave_train.runs.job import Job, build_job, build_model
 from tensorweave_train.runs.lock import RunDirError
+from tensorweave_train.runs.marker import CONFIG_FILE
 from tensorweave_train.runs.processors import (
     DAMAGED_FIX,
     Processors,

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import tensorweave as tw
-from tensorweave_train.runs.directory import CONFIG_FILE, new_run_dir, resolve_run
+from tensorweave_train.runs.directory import new_run_dir, resolve_run
 from tensorweave_train.runs.environment import (
     ENVIRONMENT_FILE,
     NUMERIC_ENV,
@@ -56,7 +56,7 @@ from tensorweave_train.runs.environment import (
     read_environment,
 )
 from tensorweave_train.runs.environment_report import differences, table
-from tensorweave_train.runs.marker import remove_run_dir
+from tensorweave_train.runs.marker import CONFIG_FILE, remove_run_dir
 from tensorweave_train.runs.reproduce.environments import (
     Env,
     EnvironmentBuildError,
