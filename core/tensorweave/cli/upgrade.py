@@ -39,12 +39,12 @@ from pathlib import Path
 from typing import Any
 
 from tensorweave.cli.command import EXIT_COMPONENT, UsageError
+from tensorweave.config.errors import ConfigError
+from tensorweave.config.loading import FORMATS, load, loads
+from tensorweave.config.promises import promise_kind
 from tensorweave.errors import RegistryError, TensorweaveError
 from tensorweave.registries import registry
 from tensorweave.registries.entries import split_qualified
-
-# tensorweave.config (which imports TensorFlow) is imported when the command runs: building
-# the ``tensorweave`` parser stays light
 
 __all__ = ["Move", "moved_to", "find_moves", "rewrite_text", "upgrade", "add_command", "run"]
 
@@ -120,8 +120,6 @@ def moved_to(kind: str, name: str) -> tuple[str, str, str] | None:
 
 def _promises(node: Any, path: str = "") -> Iterator[tuple[str, str, str]]:
     """``(dotted path, kind, name)`` of every promise in a config."""
-    from tensorweave.config.promises import promise_kind
-
     found = promise_kind(node)
     if found is not None and isinstance(found[1], str):
         yield path, found[0], found[1]
@@ -151,8 +149,6 @@ def find_moves(cfg: Any) -> tuple[list[Move], list[tuple[str, RegistryError]]]:
 
 def _replaced(tree: Any, moves: Sequence[Move]) -> Any:
     """``tree`` with each move's name replaced at its path (what the rewrite must give)."""
-    from tensorweave.config.promises import promise_kind
-
     by_path = {m.path: m for m in moves}
 
     def walk(node: Any, path: str) -> Any:
@@ -178,8 +174,6 @@ def rewrite_text(text: str, fmt: str, moves: Sequence[Move]) -> str:
     of its ``"@kind"`` key; every other character kept. Raises ``UpgradeError`` when the
     result does not parse to exactly the config with those names replaced (a layout this
     rewrite does not know: nothing is written)."""
-    from tensorweave.config.loading import loads
-
     out = text
     for kind, old, new in sorted({(m.kind, m.old, m.new) for m in moves}):
         key = rf"""(?P<key>(["']?)@{re.escape(kind)}\2\s*[=:]\s*)"""
@@ -197,8 +191,6 @@ def rewrite_text(text: str, fmt: str, moves: Sequence[Move]) -> str:
 
 def upgrade(path: str | Path) -> tuple[str, str, list[Move], list[tuple[str, RegistryError]]]:
     """``(old text, new text, moves, unknown names)`` of the config file at ``path``."""
-    from tensorweave.config.loading import load, loads
-
     p = Path(path)
     load(p, interpolate_refs=False)  # the loader's checks: exists, suffix, size, parses
     text = p.read_text(encoding="utf-8")
@@ -237,7 +229,7 @@ def add_command(subparsers: Any) -> None:
         "upgrade",
         help="rewrite the component names packs declare moved (Foo.v1 -> Foo.v2), with a diff",
     )
-    cmd.add_argument("config", help="a config file (.toml, .json, .yaml)")
+    cmd.add_argument("config", help=f"a config file ({', '.join(FORMATS)})")
     where = cmd.add_mutually_exclusive_group()
     where.add_argument("-o", "--output", help="write the upgraded config to this NEW file")
     where.add_argument("--in-place", action="store_true", help="rewrite CONFIG itself")
@@ -246,8 +238,6 @@ def add_command(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the diff of the upgrade of ``args.config``; write it with ``-o``/``--in-place``."""
-    from tensorweave.config.errors import ConfigError
-
     source = Path(args.config)
     if not source.is_file():
         raise UsageError(f"no config file at {str(source)!r}. Fix: give the path of a config.")
