@@ -1,6 +1,6 @@
 """The ``tensorweave`` entry point: one parser for the core's and every pack's commands.
 
-Core commands are ``plugins``, ``describe``, ``new-plugin``, ``catalogue`` and ``upgrade``; installed packs add theirs
+Core commands are ``plugins``, ``describe``, ``new-plugin`` and ``catalogue``; installed packs add theirs
 (``train``, ``evaluate``…) through the ``tensorweave_add_commands`` hook, each pack's hook
 called on its own so a broken one cannot hide another's commands. TensorFlow's C++ and
 Python logging is quieted before any command runs, so a command that trains does not open
@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from tensorweave.cli import catalogue, describe, listing, scaffold, upgrade
+from tensorweave.cli import catalogue, describe, listing, scaffold
 from tensorweave.cli.command import EXIT_CODES, EXIT_USAGE, run_guarded
 from tensorweave.cli.quiet import quiet_tensorflow_import
 from tensorweave.registries import CORE_VERSION, plugins
@@ -49,7 +49,6 @@ def build_parser() -> argparse.ArgumentParser:
     describe.add_command(sub)
     scaffold.add_command(sub)
     catalogue.add_command(sub)
-    upgrade.add_command(sub)
     # Each pack's hook runs on its own: one that raises is recorded (``tensorweave plugins``
     # shows it) and warned about, and the other packs' commands are still added.
     plugins.call("tensorweave_add_commands", subparsers=sub)
