@@ -28,10 +28,12 @@ from __future__ import annotations
 import difflib
 import functools
 import inspect
+import sys
 import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from tensorweave.errors import ArgumentError
@@ -204,13 +206,33 @@ def component_label(component: Any) -> str:
 
 def _distribution(module: str) -> str:
     top = module.partition(".")[0]
-    names = _packages().get(top, [])
-    if not names:
-        return ""
+    file = getattr(sys.modules.get(module), "__file__", None)
+    for name in _packages().get(top, []):
+        if file is not None and not _ships(name, top, file):
+            continue  # another folder of the same top-level name (a wheel's stray ``tests``)
+        try:
+            return f"{name} {metadata.version(name)}"
+        except metadata.PackageNotFoundError:
+            return name
+    return ""
+
+
+def _ships(name: str, top: str, file: str) -> bool:
+    """Whether distribution ``name`` installed the module file ``file`` (of the top-level
+    package ``top``); an editable install, whose files lie elsewhere, is trusted."""
     try:
-        return f"{names[0]} {metadata.version(names[0])}"
+        dist = metadata.distribution(name)
     except metadata.PackageNotFoundError:
-        return names[0]
+        return True
+    roots = {
+        Path(str(dist.locate_file(f.parts[0]))).resolve()
+        for f in dist.files or []
+        if f.parts and f.parts[0] in (top, f"{top}.py")
+    }
+    if not roots:
+        return True
+    path = Path(file).resolve()
+    return any(path == root or root in path.parents for root in roots)
 
 
 @functools.cache

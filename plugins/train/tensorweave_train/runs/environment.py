@@ -303,7 +303,7 @@ def check_config(run_dir: str | os.PathLike[str], record: Mapping[str, Any]) -> 
     actual = config_sha256(run_dir)
     if actual != expected:
         raise TamperedRunError(
-            f"{Path(run_dir) / 'config.json'} was changed after the run recorded it (sha256 "
+            f"{Path(run_dir) / CONFIG_FILE} was changed after the run recorded it (sha256 "
             f"{actual[:12]}..., recorded {str(expected)[:12]}...): its figures do not come from "
             "this config, so reproducing it would compare the wrong things. Fix: restore the "
             "run's original config.json, or train the edited config as a new run."

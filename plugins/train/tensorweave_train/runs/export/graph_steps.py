@@ -2,6 +2,7 @@
 form go in (``split_preprocessing``, ``with_preprocessing``), the rest stay outside with
 why; ``raw_of`` maps processed inputs back to raw input (int8 calibration, measurements).
 
+>>> import tensorflow as tf
 >>> forward, inverse, _ = tf_step("scale.v1", {"factor": 2.0})
 >>> float(forward(tf.constant(3.0))), float(inverse(6.0))
 (6.0, 3.0)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import tensorflow as tf
 
 import tensorweave as tw
+from tensorweave.graph.compile import trace
 from tensorweave_train.runs.export.formats import ExportError, ExportRequest
 from tensorweave_train.runs.export.model_json import installed_version
 
@@ -56,7 +57,7 @@ def _ops_by_layer(model: Model, specs: list[tf.TensorSpec]) -> list[tuple[tw.Lay
         return last
 
     try:
-        tf.function(traced, input_signature=specs).get_concrete_function()
+        trace(traced, *specs)  # the core's one way to trace (no autograph: a Python loop)
     except Exception:
         pass
     return found
