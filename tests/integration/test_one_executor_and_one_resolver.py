@@ -20,6 +20,10 @@ ROOT = Path(__file__).resolve().parents[2]
 TF_FUNCTION_ELSEWHERE = {
     "plugins/layers/tensorweave_layers/merge/merge.py": "Merge's own function check: tw.Lambda.output_spec",
     "plugins/losses/tensorweave_losses/losses/sinkhorn.py": "a nested function for the Sinkhorn loop",
+    "plugins/train/tensorweave_train/runs/export/graph_steps.py": (
+        "an export's signature over raw input: the preprocessing steps around the compiled "
+        "model (tw.compile), one function a converter (tf2onnx, LiteRT) takes"
+    ),
 }
 # The one resolver: ``tw.resolve`` (a name given as a value) and the config's ``lookup``
 # (a name in a config), which share the registry's one rule (``Registry.get``).
