@@ -38,7 +38,7 @@ from tensorweave_layers._spatial import describe
 from tensorweave_layers.preprocessing._adapt import Adapter, adapt_option, no_data
 from tensorweave_layers.preprocessing._encode import check_mode
 from tensorweave_layers.preprocessing.index_lookup import IndexLookup
-from tensorweave_layers.preprocessing.vocabulary import idf_weights
+from tensorweave_layers.preprocessing.vocabulary import learn_vocabulary
 
 __all__ = ["TextVectorization"]
 
@@ -255,15 +255,4 @@ class _TextCounts:
         layer = self.layer
         if not self.rows:
             raise no_data(layer.owner)
-        for special in ("", "[UNK]"):
-            self.counts.pop(special.encode(), None)
-        ranked = sorted(self.counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
-        if layer.max_tokens is not None:
-            ranked = ranked[: max(layer.max_tokens - layer.token_start, 0)]
-        layer.set_vocabulary([t for t, _ in ranked])
-        if layer.output_mode == "tf_idf":
-            holding = [self.documents[t] for t, _ in ranked]
-            layer.state.idf_weights.assign(
-                idf_weights(holding, documents=self.rows, depth=layer.depth,
-                            token_start=layer.token_start)
-            )  # fmt: skip
+        learn_vocabulary(layer, self.counts, self.documents, self.rows, specials=[b"", b"[UNK]"])

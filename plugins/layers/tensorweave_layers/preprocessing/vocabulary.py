@@ -18,7 +18,7 @@ import numpy as np
 import tensorweave as tw
 from tensorweave_layers.preprocessing._adapt import no_data
 
-__all__ = ["Counts", "idf_weights", "padded_idf"]
+__all__ = ["Counts", "idf_weights", "learn_vocabulary", "padded_idf"]
 
 
 def padded_idf(idf: Any, depth: int, token_start: int) -> np.ndarray:
@@ -80,17 +80,30 @@ class Counts:
         layer = self.layer
         if not self.seen:
             raise no_data(layer.owner)
-        for special in (layer.mask_token, layer.oov_token):
-            if special is not None:
-                self.counts.pop(layer._plain(special), None)
-        ranked = sorted(self.counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
-        if layer.max_tokens is not None:
-            ranked = ranked[: max(layer.max_tokens - layer.token_start, 0)]
-        layer.set_vocabulary([t for t, _ in ranked])
-        if layer.output_mode == "tf_idf":
-            holding = [self.documents[t] for t, _ in ranked]
-            layer.state.idf_weights.assign(
-                idf_weights(
-                    holding, documents=self.rows, depth=layer.depth, token_start=layer.token_start
-                )
-            )
+        specials = [layer._plain(t) for t in (layer.mask_token, layer.oov_token) if t is not None]
+        learn_vocabulary(layer, self.counts, self.documents, self.rows, specials=specials)
+
+
+def learn_vocabulary(
+    layer: Any,
+    counts: Counter[Any],
+    documents: Counter[Any],
+    rows: int,
+    *,
+    specials: Sequence[Any] = (),
+) -> None:
+    """Set ``layer``'s vocabulary from token ``counts`` as Keras ranks it (most frequent
+    first, ties by the larger token; ``specials`` left out; cut to ``max_tokens``) and, for
+    ``output_mode="tf_idf"``, its idf weights from the ``documents`` holding each token of
+    ``rows`` documents. The one rule of the lookups and ``TextVectorization``."""
+    for special in specials:
+        counts.pop(special, None)
+    ranked = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    if layer.max_tokens is not None:
+        ranked = ranked[: max(layer.max_tokens - layer.token_start, 0)]
+    layer.set_vocabulary([t for t, _ in ranked])
+    if layer.output_mode == "tf_idf":
+        holding = [documents[t] for t, _ in ranked]
+        layer.state.idf_weights.assign(
+            idf_weights(holding, documents=rows, depth=layer.depth, token_start=layer.token_start)
+        )
