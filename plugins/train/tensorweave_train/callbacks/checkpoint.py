@@ -131,12 +131,8 @@ class CheckpointCallback(Callback):
             return
         if not is_chief(state.model.strategy):
             return  # multi-worker: only the chief writes (restore shares it with the others)
-        snapshot = state.trainer.snapshot()
-        if event is Event.EPOCH_END:  # the epoch's work is done: resume at the next one
-            snapshot.update(epoch=state.epoch + 1, epoch_step=0, epoch_done=False, loss_sum=0.0)
-            batches = getattr(state.trainer, "batches", None)
-            if snapshot.get("input") is not None and batches is not None:
-                snapshot["input"] = batches.position(state.epoch + 1, 0)  # where it resumes
+        # at an epoch's end its work is done: the checkpoint resumes at the next one
+        snapshot = state.trainer.snapshot(epoch_end=event is Event.EPOCH_END)
         self.last_saved = self.checkpointer.save(state.model, snapshot)
 
     def state_dict(self) -> dict[str, Any]:

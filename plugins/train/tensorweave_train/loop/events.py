@@ -134,8 +134,9 @@ class TrainedModel(Protocol):
 class Snapshots(Protocol):
     """What callbacks read of the loop (``TrainState.trainer``: a ``Trainer``)."""
 
-    def snapshot(self) -> dict[str, Any]:
-        """The loop's position and memory, for a checkpoint."""
+    def snapshot(self, *, epoch_end: bool = False) -> dict[str, Any]:
+        """The loop's position and memory, for a checkpoint (``epoch_end``: as at the start
+        of the next epoch)."""
         ...
 
 

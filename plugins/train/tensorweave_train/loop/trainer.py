@@ -320,24 +320,28 @@ class Trainer:
             )
 
     # -- checkpoints ----------------------------------------------------------------------
-    def snapshot(self) -> dict[str, Any]:
-        """The loop's resumable state (JSON-able), saved with each checkpoint."""
+    def snapshot(self, *, epoch_end: bool = False) -> dict[str, Any]:
+        """The loop's resumable state (JSON-able), saved with each checkpoint. With
+        ``epoch_end`` (the epoch's work, validation included, is done) it is the state at
+        the start of the next epoch: its number, no batch consumed, the input's position
+        there."""
         if self._losses:
             self._sum_losses()
         s = self.state
+        epoch, epoch_step = (s.epoch + 1, 0) if epoch_end else (s.epoch, s.epoch_step)
         return {
-            "epoch": s.epoch,
+            "epoch": epoch,
             "step": s.step,
-            "epoch_step": s.epoch_step,
-            "epoch_done": s.steps_per_epoch is not None and s.epoch_step >= s.steps_per_epoch,
-            "loss_sum": float(s.loss_sum),
+            "epoch_step": epoch_step,
+            "epoch_done": not epoch_end
+            and s.steps_per_epoch is not None
+            and s.epoch_step >= s.steps_per_epoch,
+            "loss_sum": 0.0 if epoch_end else float(s.loss_sum),
             "train_metrics": self.model.train_metrics.snapshot(),
             "values": dict(s.values),
             "history": list(s.history),
             "seed": s.seed,
-            "input": (
-                None if self.batches is None else self.batches.position(s.epoch, s.epoch_step)
-            ),
+            "input": (None if self.batches is None else self.batches.position(epoch, epoch_step)),
             "callbacks": {
                 f"{i}:{type(c).__name__}": c.state_dict() for i, c in enumerate(self.callbacks)
             },
