@@ -163,7 +163,9 @@ def raw_examples(name: str, run: Path, n: int) -> tuple[np.ndarray, np.ndarray |
         batches = list(valid) if not isinstance(valid, dict) else [valid]
         xs = np.concatenate([np.asarray(b["x"]) for b in batches])
         ys = np.concatenate([np.asarray(b["y"]) for b in batches])
-        raw = xs * 16.0  # the split holds normalised pixels (the run's normalize.v1, std 16)
+        # the split holds normalised [8, 8, 1] images (the run's normalize.v1, std 16, then
+        # reshape.v1): raw input is 64 pixel values 0..16 per image, as the predictor takes it
+        raw = xs.reshape(len(xs), -1) * 16.0
         return raw.astype("float32"), ys
     rng = np.random.default_rng(1)
     return rng.standard_normal((n, 24, 24, 3)).astype("float32"), None
