@@ -129,7 +129,6 @@ _EXPORTS = {
     "UpSampling1D": "reshape.up_sampling",
     "UpSampling2D": "reshape.up_sampling",
     "UpSampling3D": "reshape.up_sampling",
-    "Resize": "reshape.resize",
     "Pad": "reshape.pad",
     "ZeroPadding1D": "reshape.zero_padding",
     "ZeroPadding2D": "reshape.zero_padding",

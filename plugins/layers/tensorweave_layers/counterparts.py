@@ -119,7 +119,6 @@ COUNTERPARTS = (
     _keras("UpSampling1D.v1", "UpSampling1D"),
     _keras("UpSampling2D.v1", "UpSampling2D", TL + "UpSampling2d"),
     _keras("UpSampling3D.v1", "UpSampling3D"),
-    _also("Resize.v1", "tf.image.resize"),
     _keras("ZeroPadding1D.v1", "ZeroPadding1D", TL + "ZeroPad1d"),
     _keras("ZeroPadding2D.v1", "ZeroPadding2D", TL + "ZeroPad2d"),
     _keras("ZeroPadding3D.v1", "ZeroPadding3D", TL + "ZeroPad3d"),

@@ -14,7 +14,7 @@ CATALOGUE = {
         # pooling
         "MaxPool3D", "AvgPool3D", "AdaptiveAvgPool2D", "AdaptiveMaxPool2D",
         # shape and resampling
-        "Flatten", "RepeatVector", "UpSampling1D", "UpSampling2D", "UpSampling3D", "Resize",
+        "Flatten", "RepeatVector", "UpSampling1D", "UpSampling2D", "UpSampling3D",
         "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D", "Pad", "Cropping1D", "Cropping2D",
         "Cropping3D", "DepthToSpace",
         # normalization

@@ -102,7 +102,7 @@ class UpSampling(SpatialLayer):
         if interpolation not in INTERPOLATIONS:
             raise tw.ArgumentError(
                 f"{owner}: interpolation must be one of {INTERPOLATIONS}, got {interpolation!r}."
-                " Fix: for other methods (bicubic, area…) use Resize."
+                " Fix: for other methods (bicubic, area…) use Resizing."
             )
         if interpolation == "bilinear" and not x.dtype.is_floating:
             raise tw.ArgumentError(

@@ -38,6 +38,7 @@ TENSORWEAVE_CASES = [
     Case("RandomBrightness.v1", {"factor": 0.3, "training": False}, inputs=IMAGES),
     Case("Resizing.v1", {"height": 2, "width": 3}, inputs=IMAGES),
     Case("Resizing.v1", {"height": 3, "width": 2, "crop_to_aspect_ratio": True}, inputs=IMAGES),
+    Case("Resizing.v1", {"height": 4, "width": 5}, inputs=[(None, None, None, 2)]),
     Case("CenterCrop.v1", {"height": 2, "width": 3}, inputs=IMAGES),
     Case("RandomRotation.v1", {"factor": 0.2}, inputs=IMAGES, skip=RANDOM_SKIPS),
     Case("RandomRotation.v1", {"factor": 0.2, "training": False}, inputs=IMAGES),

@@ -171,6 +171,40 @@ def test_random_crop_is_kerass_crop_while_training_and_the_centre_at_inference()
     assert centre.shape == (4, 4, 5, 2)
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"height": 4, "width": 6},
+        {"height": 4, "width": 6, "crop_to_aspect_ratio": True},
+        {"height": 5, "width": 3, "crop_to_aspect_ratio": True, "interpolation": "bicubic"},
+        {"height": 8, "width": 4, "pad_to_aspect_ratio": True, "fill_value": 7.0},
+    ],
+)
+def test_resizing_takes_images_of_any_size_as_keras(options):
+    """An input of unknown height and width: the crop/pad box is computed at run time,
+    for each size met, the same box as Keras's (and as for a known size)."""
+    layer = tw.compile(
+        tw.layers["Resizing.v1"](tw.Input(batch_shape=(None, None, None, 2)), **options)
+    )
+    rng = np.random.default_rng(3)
+    for size in [(9, 7), (5, 12), (6, 6)]:
+        images = rng.random((2, *size, 2)).astype("float32")
+        theirs = keras.layers.Resizing(**options)(images)
+        np.testing.assert_allclose(layer(images).numpy(), np.asarray(theirs), atol=1e-4)
+
+
+def test_resizing_offers_every_tf_image_resize_method():
+    images = _images()
+    for method in ("gaussian", "mitchellcubic"):
+        ours = tw.compile(_layer("Resizing.v1", images, height=3, width=5, interpolation=method))
+        expected = tf.image.resize(images, (3, 5), method=method)
+        np.testing.assert_allclose(ours(images).numpy(), expected.numpy(), atol=1e-5)
+    with pytest.raises(tw.ArgumentError, match="interpolation must be one of"):
+        tw.layers["Resizing.v1"](
+            tw.Input(shape=(4, 4, 1)), height=2, width=2, interpolation="cubic"
+        )
+
+
 def test_image_layers_name_bad_inputs():
     with pytest.raises(tw.ShapeError, match="rank 4"):
         tw.layers["Resizing.v1"](tw.Input(n_units=3), height=2, width=2)

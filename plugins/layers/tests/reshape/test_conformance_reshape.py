@@ -12,7 +12,6 @@ TENSORWEAVE_CASES = [
     Case("UpSampling1D.v1", {"size": 2, "interpolation": "bilinear"}, inputs=[(None, None, 2)]),
     Case("UpSampling2D.v1", {"size": (2, 1)}, inputs=[(None, 3, 3, 2)]),
     Case("UpSampling3D.v1", {"size": 2}, inputs=[(None, 2, 2, 2, 1)]),
-    Case("Resize.v1", {"height": 4, "width": 5}, inputs=[(None, None, None, 2)]),
     Case("Pad.v1", {"padding": (1, (0, 2)), "mode": "symmetric"}, inputs=[(None, 3, 4)]),
     Case("ZeroPadding1D.v1", {"padding": 2}, inputs=[(None, None, 3)]),
     Case("ZeroPadding2D.v1", {"padding": ((1, 0), 1)}, inputs=[(None, 3, 3, 2)]),

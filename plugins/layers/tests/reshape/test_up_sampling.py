@@ -24,7 +24,7 @@ def test_nearest_repeats_each_step():
 
 def test_errors():
     x = tw.Input(shape=(4, 2))
-    with pytest.raises(tw.ArgumentError, match=r"interpolation must be one of.*Resize"):
+    with pytest.raises(tw.ArgumentError, match=r"interpolation must be one of.*Resizing"):
         tw.layers["UpSampling1D.v1"](x, interpolation="bicubic")
     with pytest.raises(tw.ArgumentError, match="float input"):
         tw.layers["UpSampling1D.v1"](
