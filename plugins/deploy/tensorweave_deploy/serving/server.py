@@ -25,6 +25,11 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+try:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+except ImportError:  # httptools is not installed: h11 serves
+    HttpToolsProtocol = None  # type: ignore[assignment,misc]
+
 from tensorweave_deploy.serving.source import Source, load_served
 
 __all__ = ["Settings", "run_server", "app_from_environment", "NoDelayH11Protocol", "SETTINGS_ENV"]
@@ -63,6 +68,13 @@ def app_from_environment() -> Any:
     return _app(Source(**saved["source"]), Settings(**saved["settings"]))
 
 
+def _no_delay(transport: Any) -> None:
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 class NoDelayH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with ``TCP_NODELAY`` on every connection: on a socket the
     server is handed (ours, bound first to know the port; the workers' shared one) asyncio
@@ -70,11 +82,31 @@ class NoDelayH11Protocol(H11Protocol):
     client's delayed ACK (~40 ms a request)."""
 
     def connection_made(self, transport: Any) -> None:
-        sock = transport.get_extra_info("socket")
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        _no_delay(transport)
         super().connection_made(transport)
+
+
+if HttpToolsProtocol is not None:
+
+    class NoDelayHttpToolsProtocol(HttpToolsProtocol):
+        """uvicorn's httptools protocol (its HTTP parser in C) with ``TCP_NODELAY``, as
+        ``NoDelayH11Protocol``: chosen when ``httptools`` is installed (the ``serve`` extra)."""
+
+        def connection_made(self, transport: Any) -> None:
+            _no_delay(transport)
+            super().connection_made(transport)
+
+
+def http_protocol() -> str:
+    """The HTTP protocol class uvicorn runs, as its ``http=`` import string: the C parser
+    (httptools) where installed, else h11 (pure Python)."""
+    name = "NoDelayHttpToolsProtocol" if HttpToolsProtocol is not None else "NoDelayH11Protocol"
+    return f"{__name__}:{name}"
+
+
+def event_loop() -> str:
+    """uvicorn's ``loop=``: uvloop where installed (``auto`` picks it), else asyncio."""
+    return "auto"
 
 
 class _Server(uvicorn.Server):
@@ -122,7 +154,8 @@ def run_server(source: Source, settings: Settings) -> int:
         "access_log": False,
         "timeout_graceful_shutdown": None,
         "lifespan": "on",
-        "http": f"{__name__}:NoDelayH11Protocol",
+        "http": http_protocol(),
+        "loop": event_loop(),
     }
     if settings.workers > 1:
         os.environ[SETTINGS_ENV] = json.dumps(

@@ -47,3 +47,14 @@ def test_binding_all_interfaces_warns_and_a_missing_run_is_named(
     code, err = _run(capsys, str(missing), "--host", "0.0.0.0")
     assert "warning: tensorweave serve binds 0.0.0.0" in err and "docs/security.md" in err
     assert code == 2 and f"{missing} does not exist" in err
+
+
+def test_the_server_parses_http_in_c_where_httptools_is_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tensorweave_deploy.serving import server
+
+    pytest.importorskip("httptools")
+    assert server.http_protocol().endswith(":NoDelayHttpToolsProtocol")
+    monkeypatch.setattr(server, "HttpToolsProtocol", None)
+    assert server.http_protocol().endswith(":NoDelayH11Protocol")  # the pure-Python fallback
