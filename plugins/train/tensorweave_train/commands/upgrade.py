@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -50,7 +51,8 @@ def upgrade_parser() -> CommandParser:
 
 def _write(target: Path, text: str, *, replace: bool) -> None:
     """Write ``text`` to ``target`` at once (a temporary file renamed), never over an
-    existing file unless ``replace``."""
+    existing file unless ``replace`` (then its permissions are kept; a new file gets the
+    usual ones)."""
     if not replace and (target.exists() or target.is_symlink()):
         raise UsageError(
             f"{target} exists: tensorweave upgrade never overwrites a file. Fix: -o a new "
@@ -62,8 +64,12 @@ def _write(target: Path, text: str, *, replace: bool) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         if replace:
+            shutil.copymode(target, tmp)
             os.replace(tmp, target)
         else:
+            umask = os.umask(0o022)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
             os.link(tmp, target)  # fails if the file appeared meanwhile
             os.unlink(tmp)
     except BaseException:
@@ -114,7 +120,7 @@ def cmd_upgrade(argv: list[str]) -> int:
         print(f"{source}: nothing to upgrade (no installed pack declares a move of its names)")
         return EXIT_OK
     if args.in_place:
-        _write(source, done.new, replace=True)
+        _write(source.resolve(), done.new, replace=True)  # a link's file, not the link
         print(f"rewrote {source} ({len(done.moved)} name(s))")
     elif args.output:
         _write(Path(args.output), done.new, replace=False)

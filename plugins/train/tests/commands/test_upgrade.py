@@ -88,6 +88,12 @@ def config(tmp_path: Path) -> Path:
     return path
 
 
+def _umask() -> int:
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
 def _names(path: Path) -> dict[str, str]:
     nodes = tomllib.loads(path.read_text())["model"]["nodes"]
     return {k: v["@activations"] for k, v in nodes.items()}
@@ -121,9 +127,12 @@ def test_a_diff_only_unless_a_new_file_is_named(cli, pack, config, tmp_path, cap
     assert code == 2 and "exists" in err and "--in-place" in err
     code, _, err = run_cli(capsys, "upgrade", str(config), "-o", str(new), "--in-place")
     assert code == 2 and "not allowed with" in err
+    assert new.stat().st_mode & 0o777 == 0o666 & ~_umask()  # not the temporary file's 0o600
+    config.chmod(0o640)
     code, out, _ = run_cli(capsys, "upgrade", str(config), "--in-place")
     assert code == 0 and f"rewrote {config}" in out
     assert config.read_text() == new.read_text()
+    assert config.stat().st_mode & 0o777 == 0o640  # its permissions kept
     code, out, _ = run_cli(capsys, "upgrade", str(config))
     assert code == 0 and "nothing to upgrade" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["job.toml", "job.v2.toml"]
