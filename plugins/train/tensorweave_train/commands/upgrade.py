@@ -9,7 +9,8 @@ the result again); this command prints each move and the diff, and writes only w
 without ``-o``/``--in-place`` nothing is written, ``-o NEW`` refuses an existing file,
 ``--in-place`` rewrites CONFIG. Exit codes: 0 nothing to upgrade or every name upgraded; 2
 usage (no such file, an unreadable config, ``-o`` over an existing file); 3 a name no
-installed pack offers (each reported with its closest matches; nothing is written); 1 a
+installed pack offers, or whose pack fails to load (each reported, an unknown one with its
+closest matches; nothing is written); 1 a
 rewrite that did not come out exact (nothing is written).
 
 >>> upgrade_parser().parse_args(["job.toml", "-o", "job.v2.toml"]).output
@@ -28,6 +29,7 @@ from pathlib import Path
 from tensorweave.cli.command import EXIT_COMPONENT, EXIT_OK, CommandParser, UsageError
 from tensorweave.config.errors import ConfigError
 from tensorweave.config.upgrade import upgrade_file
+from tensorweave.errors import UnknownComponentError
 from tensorweave_train.commands.arguments import base_parser
 
 __all__ = ["cmd_upgrade", "upgrade_parser"]
@@ -108,11 +110,13 @@ def cmd_upgrade(argv: list[str]) -> int:
     for path, problem in done.unknown:
         lines = str(problem).splitlines()
         close = [line.strip() for line in lines if "Close matches" in line]
-        print(f"unknown  {path}: {lines[0]}", *close, file=sys.stderr)
+        what = "unknown " if isinstance(problem, UnknownComponentError) else "failed  "
+        print(f"{what} {path}: {lines[0]}", *close, file=sys.stderr)
     if done.unknown:
         print(
-            f"{source}: {len(done.unknown)} name(s) no installed pack offers; nothing written. "
-            "Fix: correct them (closest matches above) or install their pack, then run again.",
+            f"{source}: {len(done.unknown)} name(s) could not be looked up (unknown, or their "
+            "pack fails to load); nothing written. Fix: correct them (closest matches above), "
+            "install or repair their pack (`tensorweave plugins`), then run again.",
             file=sys.stderr,
         )
         return EXIT_COMPONENT

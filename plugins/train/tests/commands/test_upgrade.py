@@ -46,6 +46,7 @@ twup_scale.v1 = twup_fixture_moves:OLD_SCALE
 twup_scale.v2 = twup_fixture_moves:scale
 twup_shift.v1 = twup_fixture_moves:shift_v1
 twup_shift.v2 = twup_fixture_moves:shift_v2
+twup_broken.v1 = twup_fixture_missing_module:thing
 """
 
 CONFIG = """\
@@ -149,6 +150,11 @@ def test_unknown_names_get_the_closest_match_and_nothing_is_written(
     assert "Close matches: twup_shift.v2" in err
     assert "nothing written" in err
     assert not new.exists()
+
+    config.write_text(CONFIG.replace('"twup_shift.v2"', '"twup_broken.v1"'))
+    code, _, err = run_cli(capsys, "upgrade", str(config), "-o", str(new))
+    assert code == 3 and "failed   model.nodes.c:" in err and "twup_broken.v1" in err
+    assert "install or repair their pack" in err and not new.exists()
 
 
 def test_a_missing_or_unreadable_config_is_a_usage_error(cli, tmp_path, capsys):
