@@ -6,6 +6,8 @@
 - ``kinds``: kinds declared by the packs that introduce them (``tw.Kind``), one registry each;
 - ``resolve``: the one rule that turns an option (``"relu"``, a callable, ``None``) into a
   component;
+- ``moves``: how a pack declares that a name moved (``tw.alias``, ``supersede``) and where a
+  name moved to (``moved_to``, what ``tensorweave upgrade`` rewrites);
 - ``plugins``: the pluggy hooks (commands, pack-defined hooks), with every plugin contained;
 - ``provenance``: which distribution provides a name (metadata, qualified names, records);
 - ``counterparts``: the Keras/TensorLayer names the packs map to their components;
@@ -30,6 +32,7 @@ from tensorweave.registries.discovery import CORE_VERSION, catalog
 from tensorweave.registries.entries import Alias, ComponentInfo, alias
 from tensorweave.registries.hookspecs import hookimpl, hookspec
 from tensorweave.registries.kinds import Kind, declare_kind, is_step_kind, kinds, registry
+from tensorweave.registries.moves import Move, MoveCycleError, moved_to, supersede
 from tensorweave.registries.plugins import plugins
 from tensorweave.registries.provenance import hint_for, library_versions, provider_of
 from tensorweave.registries.registry import Registry
@@ -41,6 +44,8 @@ __all__ = [
     "ComponentInfo",
     "Counterpart",
     "Kind",
+    "Move",
+    "MoveCycleError",
     "Registry",
     "alias",
     "catalog",
@@ -54,8 +59,10 @@ __all__ = [
     "kinds",
     "known_as",
     "library_versions",
+    "moved_to",
     "plugins",
     "provider_of",
     "registry",
     "resolve",
+    "supersede",
 ]

@@ -84,6 +84,7 @@ class ComponentInfo:
     target: str
     status: str  # "available", "loaded", "failed", "blocked", "incompatible"
     error: str = ""
+    alias_of: str = ""  # the name this one is a ``tw.alias`` of (known once it is loaded)
 
     @property
     def qualified_name(self) -> str:
@@ -150,7 +151,9 @@ def describe(kind: str, e: Entry, *, blocked: bool, incompatible: bool) -> Compo
         status = "available"
     cause = f"{type(e.error.cause).__name__}: {e.error.cause}" if e.error and e.error.cause else ""
     error = cause or (str(e.error) if e.error else "")
-    return ComponentInfo(kind, e.name, e.provider, e.version, e.target, status, error)
+    return ComponentInfo(
+        kind, e.name, e.provider, e.version, e.target, status, error, e.alias_of or ""
+    )
 
 
 def unknown_component(

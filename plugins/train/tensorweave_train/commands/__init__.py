@@ -1,4 +1,4 @@
-"""The pack's commands: ``tensorweave train|evaluate|predict|resume|export|plot|draw|reproduce``.
+"""The pack's commands: ``tensorweave train|evaluate|predict|resume|export|plot|draw|reproduce|upgrade``.
 
 Added to the ``tensorweave`` command line through the core hook ``tensorweave_add_commands``
 (this package is a ``tensorweave.plugins`` entry point, so it stays light: each command's
@@ -16,6 +16,7 @@ its config, typed as TOML values::
     tensorweave plot RUN_DIR -o curves.svg             # .png/.pdf need matplotlib
     tensorweave draw my.toml -o graph.svg              # .png needs Graphviz
     tensorweave reproduce RUN_DIR --find-links wheels/ # rebuild, re-run, compare (--bisect)
+    tensorweave upgrade my.toml -o my.v2.toml          # names packs declare moved, with a diff
 
 Exit codes (every command's, ``tensorweave.cli.command``): 0 success; 1 failure while
 running (training, I/O, a processor, NaN); 2 usage error (bad option, missing file or run
@@ -25,7 +26,7 @@ problem is listed with its dotted path); 5 ``reproduce``: a figure moved; 130 in
 ``tensorweave resume RUN`` printed). The options every command shares are in ``arguments``.
 
 >>> sorted(COMMANDS)
-['draw', 'evaluate', 'export', 'plot', 'predict', 'reproduce', 'resume', 'train']
+['draw', 'evaluate', 'export', 'plot', 'predict', 'reproduce', 'resume', 'train', 'upgrade']
 """
 
 from __future__ import annotations
@@ -84,12 +85,17 @@ COMMANDS: dict[str, tuple[Command, str]] = {
         _lazy("reproduce", "cmd_reproduce"),
         "rebuild a run's recorded environment, re-run it and compare its figures",
     ),
+    "upgrade": (
+        _lazy("upgrade", "cmd_upgrade"),
+        "rewrite the component names packs declare moved (Foo.v1 -> Foo.v2), with a diff",
+    ),
 }
 
 
 @tw.hookimpl
 def tensorweave_add_commands(subparsers: Any) -> None:
-    """Add train, evaluate, predict, resume, export, plot, draw and reproduce to ``tensorweave``."""
+    """Add train, evaluate, predict, resume, export, plot, draw, reproduce and upgrade to
+    ``tensorweave``."""
     add_commands(subparsers, COMMANDS)
 
 
