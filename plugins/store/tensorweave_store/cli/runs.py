@@ -3,7 +3,8 @@
 
     tensorweave runs list [--where "val_accuracy>0.95"] [--tag T] [--status S] [--limit N]
                           [--built-with "tensorweave-layers<0.2"]
-    tensorweave runs show RUN                    # RUN: id, run directory or name
+    tensorweave runs list --read FILE            # the runs that read this data file
+    tensorweave runs show RUN [--files]          # RUN: id, run directory or name
     tensorweave runs compare RUN RUN [...] [-o curves.png]
     tensorweave runs tag RUN TAG [...]
     tensorweave runs rm RUN [...]
@@ -21,6 +22,9 @@ Exit codes as ``tensorweave train``: 0 success, 1 failure (a store error, with i
 """
 
 from __future__ import annotations
+
+import os
+from typing import Any
 
 from tensorweave.cli.command import CommandParser, UsageError
 from tensorweave_store.cli.common import dispatch, open_from, parser
@@ -50,6 +54,11 @@ def _list_parser() -> CommandParser:
     p.add_argument("--limit", type=int, help="at most N runs (newest first)")
     p.add_argument("--columns", help="figures to show, comma-separated")
     p.add_argument(
+        "--read",
+        metavar="FILE",
+        help="only the runs that read this data file (a file found bad: which runs used it?)",
+    )
+    p.add_argument(
         "--built-with",
         metavar="DIST SPECIFIER",
         help="only the runs built with these versions of a pack (a component it provided), "
@@ -75,6 +84,16 @@ def _runs_list(argv: list[str]) -> int:
     )
     if built is not None:
         runs = [r for r in runs if built.holds(r.providers, r.versions)][: args.limit or None]
+    if args.read is not None:
+        readers = {r.id for r in store.runs_reading(args.read)}
+        if not readers:
+            print(
+                f"no run in {store.display_url} read {os.path.abspath(args.read)} (runs "
+                "record their data files by absolute path: give the path they trained on; "
+                "`tensorweave runs show RUN --files` lists a run's files)"
+            )
+            return 0
+        runs = [r for r in runs if r.id in readers]
     if not runs:
         print(f"no runs match in {store.display_url}")
         return 0
@@ -93,11 +112,41 @@ def _runs_show(argv: list[str]) -> int:
 
     p = parser("runs", "show", "Show one run: config providers, versions, curves, files.")
     p.add_argument("run", help="run id, run directory or name")
+    p.add_argument("--files", action="store_true", help="list every data file the run read")
     args = p.parse_args(argv)
     store = open_from(args)
     run = store.run(args.run)
     print(redact(show_run(run, store.metrics(run.id), store.artifacts(run.id))))
+    print(redact(data_text(store.data(run.id), files=args.files)))
     return 0
+
+
+def data_text(record: Any, *, files: bool = False) -> str:
+    """The ``data`` lines of ``runs show``: how many files the run read, their total size and
+    the manifest's sha256 (``files``: one line per file).
+
+    >>> from tensorweave_store.runs.data import DataRecord
+    >>> rec = DataRecord("ab" * 32, 1, 2048, [{"path": "/d/a.png", "size": 2048, "sha256": "cd" * 32}])
+    >>> print(data_text(rec, files=True))
+    data: 1 files, 2048 bytes, manifest sha256:abababababababab…
+      /d/a.png  2048 bytes  sha256:cdcdcdcdcdcdcdcd…
+    >>> data_text(None)
+    'data: no data files recorded (data held in memory, or recorded before manifests were)'
+    """
+    if record is None:
+        return (
+            "data: no data files recorded (data held in memory, or recorded before manifests were)"
+        )
+    lines = [
+        f"data: {record.count} files, {record.bytes} bytes, manifest sha256:{record.sha256[:16]}…"
+    ]
+    if files:
+        lines += [
+            f"  {f['path']}  {f['size']} bytes  sha256:{f['sha256'][:16]}…" for f in record.files
+        ]
+    elif record.files:
+        lines.append("  (--files lists them)")
+    return "\n".join(lines)
 
 
 def _runs_compare(argv: list[str]) -> int:
