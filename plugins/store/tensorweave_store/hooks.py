@@ -4,7 +4,8 @@ Implements the train pack's public hooks: ``tensorweave_job_started`` opens a ru
 providers, versions, heartbeat), ``tensorweave_train_callbacks`` adds a ``RecordRun``
 for that job's model (per-epoch values), ``tensorweave_job_ended`` stores the status
 (``finished``, ``failed`` with the error, ``interrupted`` on Ctrl-C), the final figures and
-the run's files; ``tensorweave_resolve_run`` turns ``NAME@VERSION`` into a model directory
+the run's files and the data files it read (``data_manifest.json``, also for a run that
+failed); ``tensorweave_resolve_run`` turns ``NAME@VERSION`` into a model directory
 for ``tensorweave evaluate|predict`` and ``load_model``; ``tensorweave_data_recorded`` gives
 ``tensorweave data verify RUN`` a run's config and data manifest from the store's record
 (its run directory may be gone); ``tensorweave_train_arguments`` and
@@ -104,7 +105,18 @@ def tensorweave_job_ended(
                 stacklevel=2,
             )
         handle.finish("finished", summary=summary)
-    elif isinstance(error, KeyboardInterrupt):
+        return
+    try:  # a run that stopped still read its files (stored with the artifacts otherwise)
+        handle.store.record_data(handle.id, run_dir)
+    except Exception as err:  # its status matters more
+        import warnings
+
+        warnings.warn(
+            f"tensorweave-store: run {handle.id} stopped and the data files it read were not "
+            f"recorded ({redact(err)}); its {run_dir}/data_manifest.json still lists them.",
+            stacklevel=2,
+        )
+    if isinstance(error, KeyboardInterrupt):
         handle.finish("interrupted", error="interrupted (Ctrl-C)")
     else:
         handle.finish("failed", error=redact(f"{type(error).__name__}: {error}"))

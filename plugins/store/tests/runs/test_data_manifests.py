@@ -156,3 +156,21 @@ def test_postgresql_stores_a_file_set_once_and_answers_the_same(
     finally:
         select(None)  # the command's --store
         store.close()
+
+
+def test_a_failed_run_records_the_files_it_read(store, tmp_path: Path) -> None:
+    """A job that fails (or is interrupted) stores no artifacts, but its data record."""
+    from types import SimpleNamespace
+
+    from tensorweave_store import hooks
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    files = [{"path": str(tmp_path / "a.csv"), "size": 4, "sha256": "0f" * 32}]
+    (run_dir / "data_manifest.json").write_text(json.dumps({"format": 1, "files": files}))
+    job = SimpleNamespace(model=object())
+    hooks.active[id(job.model)] = store.start_run({}, run_dir=run_dir, name="f", heartbeat=False)
+    hooks.tensorweave_job_ended(job, run_dir, "train", None, RuntimeError("boom"))
+    (run,) = store.runs()
+    assert run.status == "failed" and store.data(run.id).files == files
+    assert store.artifacts(run.id) == {}
