@@ -80,7 +80,7 @@ def _runs_list(argv: list[str]) -> int:
         tags=args.tag,
         status=args.status,
         name=args.name,
-        limit=None if built else args.limit,
+        limit=None if built or args.read is not None else args.limit,
     )
     if built is not None:
         runs = [r for r in runs if built.holds(r.providers, r.versions)][: args.limit or None]
@@ -93,7 +93,7 @@ def _runs_list(argv: list[str]) -> int:
                 "`tensorweave runs show RUN --files` lists a run's files)"
             )
             return 0
-        runs = [r for r in runs if r.id in readers]
+        runs = [r for r in runs if r.id in readers][: args.limit or None]
     if not runs:
         print(f"no runs match in {store.display_url}")
         return 0

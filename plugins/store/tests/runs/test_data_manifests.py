@@ -151,6 +151,12 @@ def test_postgresql_stores_a_file_set_once_and_answers_the_same(
         assert cmd_runs(["show", "a", "--files", "--store", pg_url]) == 0
         out = capsys.readouterr().out
         assert "data: 3 files" in out and files[2]["path"] in out
+        # --limit counts the runs that read the file (the newest run read none)
+        assert (
+            cmd_runs(["list", "--read", files[0]["path"], "--limit", "1", "--store", pg_url]) == 0
+        )
+        listed = capsys.readouterr().out.splitlines()
+        assert [line.split()[1] for line in listed[2:]] == ["b"]
         store.delete_run(b.id)
         assert [r.name for r in store.runs_reading(files[0]["path"])] == ["a"]
     finally:
