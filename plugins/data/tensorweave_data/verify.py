@@ -122,6 +122,23 @@ def _recorded(reference: str) -> tuple[Manifest, Path]:
         ) from err
 
 
+def _stored_run(reference: str) -> tuple[dict[str, Any], Manifest] | None:
+    """The config and data manifest of a run a plugin keeps a record of (tensorweave-store:
+    a run id or name, its directory possibly gone), from the ``tensorweave_data_recorded``
+    hook's answer ``{"run", "config", "manifest"}``; ``None`` when no plugin knows it."""
+    if getattr(tw.plugins.hook, "tensorweave_data_recorded", None) is None:
+        return None
+    for found in tw.plugins.call("tensorweave_data_recorded", reference=reference):
+        if found.get("manifest") is None:
+            raise UsageError(
+                f"tensorweave data verify: {found['run']} recorded no data manifest (its data "
+                "is held in memory, or it was recorded before runs recorded their files). "
+                "Fix: verify a run of a file dataset."
+            )
+        return dict(found["config"]), Manifest.from_json(found["manifest"])
+    return None
+
+
 def verify(target: str, against: str | None = None) -> tuple[Manifest | None, Manifest, Changes]:
     """``(recorded, now, changes)`` for a run directory ``target`` (against its own
     manifest) or a config file (against ``against``, a run directory or manifest file;
@@ -142,10 +159,12 @@ def verify(target: str, against: str | None = None) -> tuple[Manifest | None, Ma
     elif path.is_file():
         cfg = twc.load(path)
         recorded = _recorded(against)[0] if against else None
+    elif (stored := _stored_run(target)) is not None:
+        cfg, recorded = stored
     else:
         raise UsageError(
             f"tensorweave data verify: no config file or run directory at {target!r}. Fix: "
-            "give an existing config file or run directory."
+            "give an existing config file or run directory (or a run the store recorded)."
         )
     try:
         files = files_of(_build(cfg, str(path)))

@@ -4,8 +4,11 @@ Implements the train pack's public hooks: ``tensorweave_job_started`` opens a ru
 providers, versions, heartbeat), ``tensorweave_train_callbacks`` adds a ``RecordRun``
 for that job's model (per-epoch values), ``tensorweave_job_ended`` stores the status
 (``finished``, ``failed`` with the error, ``interrupted`` on Ctrl-C), the final figures and
-the run's files; ``tensorweave_resolve_run`` turns ``NAME@VERSION`` into a model directory
-for ``tensorweave evaluate|predict`` and ``load_model``; ``tensorweave_train_arguments`` and
+the run's files and the data files it read (``data_manifest.json``, also for a run that
+failed); ``tensorweave_resolve_run`` turns ``NAME@VERSION`` into a model directory
+for ``tensorweave evaluate|predict`` and ``load_model``; ``tensorweave_data_recorded`` gives
+``tensorweave data verify RUN`` a run's config and data manifest from the store's record
+(its run directory may be gone); ``tensorweave_train_arguments`` and
 ``tensorweave_train_options`` give ``train``/``resume``/``evaluate``/``predict`` a
 ``--store URL`` option, the same as ``TENSORWEAVE_STORE=URL``. Light at import.
 
@@ -28,6 +31,7 @@ __all__ = [
     "tensorweave_resolve_run",
     "tensorweave_train_arguments",
     "tensorweave_train_options",
+    "tensorweave_data_recorded",
     "STORE_COMMANDS",
     "RECORD_ENV",
     "TAGS_ENV",
@@ -101,7 +105,18 @@ def tensorweave_job_ended(
                 stacklevel=2,
             )
         handle.finish("finished", summary=summary)
-    elif isinstance(error, KeyboardInterrupt):
+        return
+    try:  # a run that stopped still read its files (stored with the artifacts otherwise)
+        handle.store.record_data(handle.id, run_dir)
+    except Exception as err:  # its status matters more
+        import warnings
+
+        warnings.warn(
+            f"tensorweave-store: run {handle.id} stopped and the data files it read were not "
+            f"recorded ({redact(err)}); its {run_dir}/data_manifest.json still lists them.",
+            stacklevel=2,
+        )
+    if isinstance(error, KeyboardInterrupt):
         handle.finish("interrupted", error="interrupted (Ctrl-C)")
     else:
         handle.finish("failed", error=redact(f"{type(error).__name__}: {error}"))
@@ -140,3 +155,31 @@ def tensorweave_train_options(options: Any, command: str) -> None:
     from tensorweave_store.db.urls import select
 
     select(getattr(options, "store", None))
+
+
+@tw.hookimpl
+def tensorweave_data_recorded(reference: str) -> dict[str, Any] | None:
+    """The store's record of the run ``reference`` (id, name or run directory) for
+    ``tensorweave data verify``: ``{"run", "config", "manifest"}`` (``manifest`` the data
+    pack's JSON form, ``None`` when the run recorded none); ``None`` for a run the store
+    (``TENSORWEAVE_STORE``) does not know."""
+    import sqlalchemy as sa
+
+    from tensorweave_store.db.urls import default_url
+    from tensorweave_store.errors import RunNotFoundError
+    from tensorweave_store.store import open_store
+
+    url = sa.make_url(default_url(None))
+    if url.get_backend_name() == "sqlite" and not Path(url.database or "").is_file():
+        return None  # no store here: do not make one to look a reference up
+    store = open_store(str(default_url(None)))
+    try:
+        run = store.run(reference)
+    except RunNotFoundError:
+        return None
+    data = store.data(run.id)
+    return {
+        "run": f"run {run.id} ({run.name}) in {store.display_url}",
+        "config": run.config,
+        "manifest": data.to_json() if data is not None else None,
+    }

@@ -51,6 +51,10 @@ class StoreLike(Protocol):
         """Store a run directory's files as the run's artifacts; returns how many."""
         ...
 
+    def record_data(self, ref: int | str, run_dir: str | Path) -> str | None:
+        """Record the data files a run read (its ``data_manifest.json``)."""
+        ...
+
     def put_blob(self, path: str | Path | None = None, *, data: bytes | None = None) -> str:
         """Store a file (or bytes) in the blob directory; returns the sha256."""
         ...

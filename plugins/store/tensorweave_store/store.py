@@ -137,7 +137,7 @@ class Store:
         directory stay. Model versions made from it keep their blobs."""
         run = self.run(ref)
         with self.engine.begin() as conn:
-            for table in (S.metrics, S.run_tags, S.artifacts):
+            for table in (S.metrics, S.run_tags, S.artifacts, S.run_data):
                 conn.execute(sa.delete(table).where(table.c.run_id == run.id))
             conn.execute(
                 sa.update(S.model_versions)
@@ -210,10 +210,12 @@ class Store:
 
     def record_artifacts(self, ref: int | str, run_dir: str | Path) -> int:
         """Store a run directory's files (its newest checkpoint only) as the run's
-        artifacts; returns how many files."""
+        artifacts, and record the data files it read (``record_data``); returns how many
+        files were stored."""
         from tensorweave_store.versions.models import run_files
 
         run = self.run(ref)
+        self.record_data(run.id, run_dir)
         manifest = self.upload_dir(run_dir, run_files(run_dir))
         sizes = {p: (Path(run_dir) / p).stat().st_size for p in manifest}
         with self.engine.begin() as conn:
@@ -238,6 +240,28 @@ class Store:
                 )
             ).all()
         return {p: s for p, s in rows}
+
+    # -- the data files runs read (see runs/data.py) -------------------------------------
+    def record_data(self, ref: int | str, run_dir: str | Path) -> str | None:
+        """Record the data files a run read (its directory's ``data_manifest.json``; a file
+        set is stored once); returns the manifest's sha256, ``None`` when it kept none."""
+        from tensorweave_store.runs import data
+
+        return data.record_run_dir(self.engine, self.run(ref).id, run_dir)
+
+    def data(self, ref: int | str) -> Any:
+        """The data files a run read (a ``runs.data.DataRecord``), ``None`` if it recorded
+        none (its data is held in memory, or it ran before the store recorded manifests)."""
+        from tensorweave_store.runs import data
+
+        return data.of_run(self.engine, self.run(ref).id)
+
+    def runs_reading(self, path: str | Path) -> list[R.RunRecord]:
+        """The runs that read the data file ``path`` (made absolute), newest first."""
+        from tensorweave_store.runs import data
+
+        ids = data.runs_reading(self.engine, path)
+        return [self.run(i) for i in ids]
 
     # -- models and datasets (see versions/models.py, datasets/versions.py) ---------------
     def register_model(self, run: int | str, name: str, **kw: Any) -> Any:

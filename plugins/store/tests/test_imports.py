@@ -11,7 +11,7 @@ SCRIPT = """
 import json, sys
 import tensorweave
 before = set(sys.modules)
-import tensorweave_store, tensorweave_store.cli.commands, tensorweave_store.hooks
+import tensorweave_store, tensorweave_store.cli.hooks, tensorweave_store.hooks
 import tensorweave_store.db.urls, tensorweave_store.errors
 new = sorted(set(sys.modules) - before)
 print(json.dumps(new))
@@ -28,7 +28,7 @@ def test_plugin_and_command_modules_import_no_sqlalchemy_and_no_more_tensorflow(
         for m in new
         if m.split(".")[0] in ("sqlalchemy", "alembic", "tensorflow", "fsspec", "tensorweave_train")
     ]
-    assert "tensorweave_store.cli.commands" in new
+    assert "tensorweave_store.cli.hooks" in new
 
 
 LIST_RUNS = """

@@ -14,7 +14,7 @@ nothing is touched.
 >>> import tempfile, os
 >>> eng = connect("sqlite:///" + os.path.join(tempfile.mkdtemp(), "s.db"))
 >>> revision(eng)
-'0002'
+'0003'
 """
 
 from __future__ import annotations

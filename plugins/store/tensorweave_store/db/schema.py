@@ -10,13 +10,16 @@ study, say) without a clash.
 - ``blobs`` (sha256, size) and ``artifacts`` (a run's files, by blob);
 - ``models`` and ``model_versions`` (a manifest of blobs, stage, tags, provenance);
 - ``datasets`` (name, version, content hash, manifest or tag query), ``samples`` and
-  ``sample_tags`` (TensorLayer-style tagged samples).
+  ``sample_tags`` (TensorLayer-style tagged samples);
+- ``data_manifests`` (a set of data files, keyed by its own sha256: stored once however
+  many runs read it), ``manifest_files`` (each file's path, size and sha256) and
+  ``run_data`` (which manifest a run read).
 
 Times are stored in UTC: ``now()`` is the value written, ``utc()`` reads one back
 (timezone-aware; SQLite returns naive ones).
 
 >>> sorted(metadata.tables)[:3]
-['tw_artifacts', 'tw_blobs', 'tw_datasets']
+['tw_artifacts', 'tw_blobs', 'tw_data_manifests']
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import datetime as dt
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Column,
     DateTime,
     Float,
@@ -51,13 +55,16 @@ __all__ = [
     "datasets",
     "samples",
     "sample_tags",
+    "data_manifests",
+    "manifest_files",
+    "run_data",
     "HEAD",
     "now",
     "utc",
 ]
 
 #: The newest Alembic revision this package knows.
-HEAD = "0002"
+HEAD = "0003"
 
 
 def now() -> dt.datetime:
@@ -186,3 +193,36 @@ sample_tags = Table(
     Column("tag", String(200), primary_key=True),
 )
 Index("ix_tw_sample_tags_tag", sample_tags.c.tag)
+
+# -- revision 0003 ------------------------------------------------------------------------
+data_manifests = Table(
+    "tw_data_manifests",
+    metadata,
+    Column("sha256", String(64), primary_key=True),  # of its sorted (path, size, sha256)
+    Column("files", Integer, nullable=False),
+    Column("bytes", BigInteger, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+manifest_files = Table(
+    "tw_manifest_files",
+    metadata,
+    Column(
+        "manifest",
+        String(64),
+        ForeignKey("tw_data_manifests.sha256", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("path", Text, primary_key=True),
+    Column("size", BigInteger, nullable=False),
+    Column("sha256", String(64), nullable=False),
+)
+Index("ix_tw_manifest_files_path", manifest_files.c.path)
+
+run_data = Table(
+    "tw_run_data",
+    metadata,
+    Column("run_id", Integer, ForeignKey("tw_runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("manifest", String(64), ForeignKey("tw_data_manifests.sha256"), nullable=False),
+)
+Index("ix_tw_run_data_manifest", run_data.c.manifest)
