@@ -126,9 +126,9 @@ def _stored_run(reference: str) -> tuple[dict[str, Any], Manifest] | None:
     """The config and data manifest of a run a plugin keeps a record of (tensorweave-store:
     a run id or name, its directory possibly gone), from the ``tensorweave_data_recorded``
     hook's answer ``{"run", "config", "manifest"}``; ``None`` when no plugin knows it."""
-    if getattr(tw.plugins.hook, "tensorweave_data_recorded", None) is None:
-        return None
-    for found in tw.plugins.call("tensorweave_data_recorded", reference=reference):
+    from tensorweave_data.hooks import recorded_runs
+
+    for found in recorded_runs(reference):
         if found.get("manifest") is None:
             raise UsageError(
                 f"tensorweave data verify: {found['run']} recorded no data manifest (its data "
