@@ -17,8 +17,17 @@ The programs: ``tw`` (``Model.train_on_batch``, the model of ``bench_models.cnn_
 ``twin+`` (hand-written, biases added with ``+``, as ``bench_models.cnn_hand_written``) and
 ``twin_bias_add`` (hand-written with ``tf.nn.bias_add``, the twin of issue 39).
 
+``--loop [mlp] [cnn]`` measures instead the per-step work outside the kernels: one epoch of
+``Model.train`` (its default ``steps_per_execution``), of a ``train_on_batch`` loop over numpy
+slices and of the hand-written ``for x, y in ds: step(x, y)`` (``tf.data``, calling the model's
+own ``train_function``: only the loop differs), on a tiny MLP (8 features, batch 32, where
+Python dominates) and on the CNN. Counted (noise does not move them): Python function calls
+per step (``cProfile``), host syncs per step (``EagerTensor.numpy``/``__float__``), retraces;
+timed: steps/s and process CPU ms per step in interleaved windows, as paired ratios.
+
 Run: ``python benchmarks/bench_step_anatomy.py [--precision mixed_bfloat16|float32] [--lrn]
-[--windows 11] [--steps 20] [--no-profile]``. Measure on a quiet machine.
+[--windows 11] [--steps 20] [--no-profile] [--loop [mlp] [cnn] [--loop-steps 200 8]]``.
+Measure on a quiet machine.
 """
 
 from __future__ import annotations
