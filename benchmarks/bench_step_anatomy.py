@@ -17,8 +17,17 @@ The programs: ``tw`` (``Model.train_on_batch``, the model of ``bench_models.cnn_
 ``twin+`` (hand-written, biases added with ``+``, as ``bench_models.cnn_hand_written``) and
 ``twin_bias_add`` (hand-written with ``tf.nn.bias_add``, the twin of issue 39).
 
+``--loop [mlp] [cnn]`` measures instead the per-step work outside the kernels: one epoch of
+``Model.train`` (its default ``steps_per_execution``), of a ``train_on_batch`` loop over numpy
+slices and of the hand-written ``for x, y in ds: step(x, y)`` (``tf.data``, calling the model's
+own ``train_function``: only the loop differs), on a tiny MLP (8 features, batch 32, where
+Python dominates) and on the CNN. Counted (noise does not move them): Python function calls
+per step (``cProfile``), host syncs per step (``EagerTensor.numpy``/``__float__``), retraces;
+timed: steps/s and process CPU ms per step in interleaved windows, as paired ratios.
+
 Run: ``python benchmarks/bench_step_anatomy.py [--precision mixed_bfloat16|float32] [--lrn]
-[--windows 11] [--steps 20] [--no-profile]``. Measure on a quiet machine.
+[--windows 11] [--steps 20] [--no-profile] [--loop [mlp] [cnn] [--loop-steps 200 8]]``.
+Measure on a quiet machine.
 """
 
 from __future__ import annotations
@@ -50,6 +59,12 @@ Step = Callable[[tf.Tensor, tf.Tensor], Any]
 
 def tensorweave_step(precision: str, lrn: bool) -> tuple[Step, Any]:
     """``Model.train_on_batch`` of the natural tensorweave model, and its ``tf.function``."""
+    model = cnn_model(precision, lrn)
+    return (lambda a, b: model.train_on_batch([a, b])), model.train_function
+
+
+def cnn_model(precision: str, lrn: bool) -> Any:
+    """The natural tensorweave model of the CNN (``Model``, SGD)."""
     from tensorweave_train import SGD, Model
 
     L = tw.layers
@@ -68,10 +83,9 @@ def tensorweave_step(precision: str, lrn: bool) -> tuple[Step, Any]:
     h = L["FC.v1"](h, 192, activation="relu")
     logits = L["Linear.v1"](h, 10)
     loss = tw.losses["sparse_categorical_cross_entropy.v1"](y, logits, from_logits=True)
-    model = Model(
+    return Model(
         inputs=x, outputs=logits, targets=y, loss=loss, optimizer=SGD(LR), precision=precision
     )
-    return (lambda a, b: model.train_on_batch([a, b])), model.train_function
 
 
 def hand_written_step(precision: str, lrn: bool, bias_add: bool) -> tuple[Step, Any]:
@@ -180,6 +194,138 @@ def windows(programs: dict[str, Step], batch: Any, n: int, steps: int) -> dict[s
     return rates
 
 
+# -- --loop: the per-step work outside the kernels -------------------------------------------
+def mlp_model(precision: str) -> Any:
+    """A tiny MLP (8 features, 16 hidden, 3 classes): Python dominates its step."""
+    from tensorweave_train import SGD, Model
+
+    L = tw.layers
+    x = tw.Input(n_units=8, name="features")
+    y = tw.Input(shape=(), dtype="int64", name="labels")
+    logits = L["Linear.v1"](L["FC.v1"](x, 16, activation="relu"), 3)
+    loss = tw.losses["sparse_categorical_cross_entropy.v1"](y, logits, from_logits=True)
+    return Model(
+        inputs=x, outputs=logits, targets=y, loss=loss, optimizer=SGD(LR), precision=precision
+    )
+
+
+Loop = Callable[[], Any]
+
+
+def loop_programs(model: Any, x: np.ndarray, y: np.ndarray, batch: int) -> dict[str, Loop]:
+    """One epoch over ``(x, y)`` three ways, each running the same compiled step: ``train``
+    (``Model.train``, its default ``steps_per_execution``), ``train_on_batch`` (a Python loop
+    over numpy slices) and ``hand`` (the hand-written ``for x, y in ds: step(x, y)`` over a
+    ``tf.data`` dataset, calling the model's ``train_function``)."""
+    data = {model.feeds[0].name: x, model.feeds[1].name: y}
+    slices = [(x[i : i + batch], y[i : i + batch]) for i in range(0, len(x), batch)]
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(batch)
+    step = model.train_function
+
+    def train() -> Any:
+        return model.train(data, epochs=1, batch_size=batch, shuffle=False, verbose=0)
+
+    def train_on_batch() -> Any:
+        for a, b in slices:
+            loss = model.train_on_batch([a, b])
+        return float(loss)
+
+    def hand() -> Any:
+        for a, b in dataset:
+            loss = step(a, b)
+        return float(loss)
+
+    return {"train": train, "train_on_batch": train_on_batch, "hand": hand}
+
+
+def loop_counts(programs: dict[str, Loop], model: Any, steps: int) -> dict[str, dict[str, float]]:
+    """Per step, for one epoch of each program: Python function calls (``cProfile``), host
+    syncs (``EagerTensor.numpy``/``__float__``), and the train step's traces after it."""
+    import cProfile
+    import pstats
+
+    eager = type(tf.constant(0.0))
+    originals = {name: getattr(eager, name) for name in ("numpy", "__float__")}
+    syncs = [0]
+
+    def counting(original: Any) -> Any:
+        def counted(self: Any) -> Any:
+            syncs[0] += 1
+            return original(self)
+
+        return counted
+
+    out = {}
+    try:
+        for name, method in originals.items():
+            setattr(eager, name, counting(method))
+        for name, program in programs.items():
+            program()  # warm: traced
+            traces = model.train_trace_count
+            syncs[0] = 0
+            profile = cProfile.Profile()
+            profile.runcall(program)
+            out[name] = {
+                "python calls": pstats.Stats(profile).total_calls / steps,
+                "host syncs": syncs[0] / steps,
+                "retraces": float(model.train_trace_count - traces),
+            }
+    finally:
+        for name, method in originals.items():
+            setattr(eager, name, method)
+    return out
+
+
+def loop_windows(
+    programs: dict[str, Loop], n: int, steps: int
+) -> dict[str, dict[str, list[float]]]:
+    """Steps/s and process CPU ms per step of each program, one epoch per program per
+    window, in ``n`` interleaved windows (order rotated each window)."""
+    got: dict[str, dict[str, list[float]]] = {k: {"steps/s": [], "cpu": []} for k in programs}
+    names = list(programs)
+    for i in range(n):
+        for name in names[i % len(names) :] + names[: i % len(names)]:
+            wall, cpu = time.perf_counter(), time.process_time()
+            programs[name]()
+            got[name]["steps/s"].append(steps / (time.perf_counter() - wall))
+            got[name]["cpu"].append(1e3 * (time.process_time() - cpu) / steps)
+    return got
+
+
+def loop_report(kind: str, precision: str, n: int, steps: int) -> None:
+    """``--loop``: Model.train against train_on_batch and the hand-written loop."""
+    rng = np.random.default_rng(0)
+    if kind == "mlp":
+        model, batch, shape, classes = mlp_model(precision), 32, (8,), 3
+    else:
+        model, batch, shape, classes = cnn_model(precision, False), BATCH, (24, 24, 3), 10
+    x = rng.random((steps * batch, *shape), dtype=np.float32)
+    y = rng.integers(0, classes, steps * batch).astype(np.int64)
+    programs = loop_programs(model, x, y, batch)
+    counts = loop_counts(programs, model, steps)
+    print(f"\n{kind}, {precision}, batch {batch}, {steps} steps an epoch")
+    print(f"  Model.train steps_per_execution: {model.steps_per_execution!r}")
+    print(f"  {'per step (counted)':28s}" + "".join(f"{k:>16s}" for k in counts))
+    for what in ("python calls", "host syncs", "retraces"):
+        print(f"  {what:28s}" + "".join(f"{c[what]:16.3f}" for c in counts.values()))
+    got = loop_windows(programs, n, steps)
+    print(f"  {'median of ' + str(n) + ' windows':28s}" + "".join(f"{k:>16s}" for k in got))
+    for what in ("steps/s", "cpu"):
+        label = "process CPU ms/step" if what == "cpu" else what
+        print(
+            f"  {label:28s}" + "".join(f"{statistics.median(g[what]):16.3f}" for g in got.values())
+        )
+    print("  paired ratios over the windows, median (range):")
+    for name in ("train", "train_on_batch"):
+        print(
+            f"    {name:15s}/ hand  steps/s {paired(got[name]['steps/s'], got['hand']['steps/s'])}"
+        )
+        print(f"    {'':15s}        CPU/step {paired(got[name]['cpu'], got['hand']['cpu'])}")
+    print(
+        f"    train / train_on_batch  steps/s {paired(got['train']['steps/s'], got['train_on_batch']['steps/s'])}"
+    )
+
+
 def paired(a: list[float], b: list[float]) -> str:
     ratios = [x / y for x, y in zip(a, b, strict=True)]
     return f"{statistics.median(ratios):.3f} (range {min(ratios):.3f}-{max(ratios):.3f})"
@@ -192,7 +338,20 @@ def main() -> None:
     parser.add_argument("--windows", type=int, default=11)
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--no-profile", action="store_true")
+    parser.add_argument(
+        "--loop",
+        nargs="*",
+        choices=["mlp", "cnn"],
+        help="instead: the per-step work outside the kernels of Model.train, train_on_batch "
+        "and a hand-written loop, on the tiny MLP and/or the CNN (default both)",
+    )
+    parser.add_argument("--loop-steps", type=int, nargs=2, default=[200, 8], metavar=("MLP", "CNN"))
     args = parser.parse_args()
+    if args.loop is not None:
+        for kind in args.loop or ["mlp", "cnn"]:
+            steps = args.loop_steps[0 if kind == "mlp" else 1]
+            loop_report(kind, args.precision, args.windows, steps)
+        return
 
     rng = np.random.default_rng(0)
     batch = (

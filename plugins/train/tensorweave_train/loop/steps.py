@@ -137,6 +137,7 @@ class Steps:
         self._traced_for: Any = None  # the frozen states the train steps were traced with
         self._states: list[tw.LayerState] | None = None  # every layer state, for freeze_key
         self._shard = "data"  # how a strategy's workers share batches (loop.distribute)
+        self._trainable: tuple[Any, tuple[tf.Variable, ...]] | None = None  # (when, variables)
 
     @property
     def shard(self) -> str:
@@ -347,6 +348,21 @@ class Steps:
                         found.setdefault(id(module), module)
             self._states = list(found.values())
         return tuple(bool(s.trainable) for s in self._states)
+
+    def trainable(self, find: Any) -> tuple[tf.Variable, ...]:
+        """The model's trainable variables, ``find()``, remembered once a train step is
+        traced (its variables are fixed then) while the frozen layers and the traced steps
+        stay the same: walking every layer's modules cost more than a short epoch's Python
+        (``Model.train`` asked twice per call: the NaN check of the weights, the optimizers'
+        ``finalize``). Never remembered while tracing (a layer may create variables then)."""
+        fns = (self._train, self._train_many)
+        if tf.inside_function() or not any(fn is not None and fn.trace_count for fn in fns):
+            return find()
+        when = (self.freeze_key(), self._traced_for, *(id(fn) for fn in fns))
+        when = (*when, *(0 if fn is None else fn.trace_count for fn in fns))
+        if self._trainable is None or self._trainable[0] != when:
+            self._trainable = (when, tuple(find()))
+        return self._trainable[1]
 
     def build(self) -> None:
         """Create the optimizers' slots for their variables (before restoring).

@@ -81,6 +81,19 @@ class Trained(TrainedModel, Executed, Protocol):
 _SUM_EVERY = 1024  # at most this many step losses wait to be summed
 
 
+def _joined(losses: list[tf.Tensor]) -> tf.Tensor:
+    """Step losses (scalars) and chunks' losses (vectors) as one tensor, in step order: one
+    eager op, so that summing them costs one transfer to the host, not one per step."""
+    if len(losses) == 1:
+        return losses[0]
+    ranks = {loss.shape.rank for loss in losses}
+    if ranks == {0}:
+        return tf.stack(losses)
+    return tf.concat(
+        [loss if loss.shape.rank == 1 else tf.reshape(loss, [-1]) for loss in losses], 0
+    )
+
+
 def _is_keras(obj: Any) -> bool:
     """Whether ``obj`` is a Keras callback (``keras.callbacks.*``, ``tf.keras`` too)."""
     return any(
@@ -186,18 +199,19 @@ class Trainer:
 
         The loop keeps each step's loss tensor and sums them only when the sum is read (a
         callback runs, a snapshot, the epoch's end, or every ``_SUM_EVERY`` steps), instead of
-        one eager add per step. The sum runs left to right in the loss dtype, so it is the
-        same number as adding after every step, wherever the summing points fall.
+        one eager add per step, and brings them to the host in one transfer (one ``concat``,
+        one ``.numpy()``), not one per step. The sum runs left to right in the loss dtype, so
+        it is the same number as adding after every step, wherever the summing points fall.
         """
         losses, self._losses = self._losses, []
         total = self.state.loss_sum
         dtype = losses[0].dtype
         if dtype in (tf.float16, tf.float32, tf.float64):
             acc = np.asarray(total, dtype.as_numpy_dtype)[()]
+            values = np.ravel(_joined(losses).numpy())  # in step order
             with np.errstate(all="ignore"):  # inf/NaN losses: as quiet as TensorFlow's adds
-                for loss in losses:
-                    for value in np.ravel(loss.numpy()):  # a chunk's losses in step order
-                        acc = acc + value
+                for value in values:
+                    acc = acc + value
             self.state.loss_sum = tf.constant(acc, dtype)
             return
         for loss in losses:  # other dtypes (bfloat16): TensorFlow's own adds

@@ -200,7 +200,10 @@ class Model(ModelUse, tw.Stateful):
         graph = self.__dict__.get("step_graph")
         if graph is None:
             return ()
-        return graph.trainable_variables
+        steps = self.__dict__.get("steps")  # remembers them once a train step is traced
+        if steps is None:
+            return graph.trainable_variables
+        return steps.trainable(lambda: graph.trainable_variables)
 
     # -- the optimizers (``optimization``) ------------------------------------------------
     @property
