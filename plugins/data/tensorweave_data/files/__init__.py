@@ -5,5 +5,7 @@
 ``table.v1``, ``text_folder.v1``, ``text_lines.v1``, ``tfrecord.v1``. Their paths may be
 fsspec URLs (``files.paths``). Each returns ``DataSplits`` whose ``train``/``valid`` are
 ``files.streaming.Stream`` objects: mappings ``{field: Column}`` the training loop reads
-batch by batch (see ``docs/data.md``).
+batch by batch (see ``docs/data.md``). Their shared machinery: ``files.errors`` (what goes
+wrong), ``files.sources`` (files into tf.data), ``files.position`` (epoch order and resume
+position).
 """
