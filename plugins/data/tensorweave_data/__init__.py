@@ -65,7 +65,7 @@ _EXPORTS = {
     "text_lines": "files.text",
     "tfrecord": "files.tfrecord",
     "Stream": "files.streaming",
-    "FileDataError": "files.streaming",
+    "FileDataError": "files.errors",
     "record_data_manifest": "verify",
     "warn_if_data_changed": "verify",
     "ChangedDataWarning": "verify",

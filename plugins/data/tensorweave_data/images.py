@@ -105,7 +105,7 @@ def read_image(
             tf.constant(data), image_size, color_mode, crop_to_aspect_ratio, interpolation
         )
     except (tf.errors.InvalidArgumentError, tf.errors.DataLossError, ValueError) as err:
-        from tensorweave_data.files.streaming import tf_message
+        from tensorweave_data.files.errors import tf_message
 
         raise bad_file(
             file, f"cannot be decoded as an image ({tf_message(err)})", _IMAGE_FIX, owner, None

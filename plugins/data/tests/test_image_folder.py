@@ -15,8 +15,8 @@ import pytest
 import tensorflow as tf
 
 import tensorweave as tw
+from tensorweave_data.files.errors import FileDataError, SkippedRecordsWarning
 from tensorweave_data.files.image_folder import image_folder
-from tensorweave_data.files.streaming import FileDataError, SkippedRecordsWarning
 
 CLASSES = ("cat", "dog", "eel")
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import tensorweave as tw
+from tensorweave_data.files.errors import FileDataError
 from tensorweave_data.files.image_folder import image_folder
-from tensorweave_data.files.streaming import FileDataError
 
 from .test_image_folder import make_folder
 

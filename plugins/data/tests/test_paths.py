@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tensorweave_data.files.errors import FileDataError
 from tensorweave_data.files.image_folder import image_folder
-from tensorweave_data.files.streaming import FileDataError
 from tensorweave_data.files.table import table
 
 from .test_image_folder import make_folder

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tensorweave as tw
-from tensorweave_data.files.streaming import FileDataError
+from tensorweave_data.files.errors import FileDataError
 from tensorweave_data.files.table import table
 
 pd = pytest.importorskip("pandas")

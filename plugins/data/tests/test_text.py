@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tensorweave_data.datasets import VOCAB
-from tensorweave_data.files.streaming import FileDataError
+from tensorweave_data.files.errors import FileDataError
 from tensorweave_data.files.text import text_folder, text_lines
 from tensorweave_data.processors import shift_targets, tokenize_chars, window
 

@@ -10,7 +10,7 @@ import pytest
 import tensorflow as tf
 
 import tensorweave as tw
-from tensorweave_data.files.streaming import FileDataError
+from tensorweave_data.files.errors import FileDataError
 from tensorweave_data.files.tfrecord import tfrecord
 
 

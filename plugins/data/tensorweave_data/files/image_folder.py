@@ -39,15 +39,15 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_data.datasets import DataSplits
-from tensorweave_data.files.path_labels import read_path_labels
-from tensorweave_data.files.paths import local_copy
-from tensorweave_data.files.streaming import (
+from tensorweave_data.files.errors import (
     FileDataError,
     SkippedRecordsWarning,
-    Stream,
     check_choice,
     tf_message,
 )
+from tensorweave_data.files.path_labels import read_path_labels
+from tensorweave_data.files.paths import local_copy
+from tensorweave_data.files.streaming import Stream
 
 __all__ = [
     "image_folder",

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from tensorweave_data.files.streaming import FileDataError
+from tensorweave_data.files.errors import FileDataError
 
 __all__ = ["read_path_labels", "MANIFEST_FORMATS"]
 

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tensorweave_data.files.streaming import FileDataError
+from tensorweave_data.files.errors import FileDataError
 
 __all__ = [
     "TF_SCHEMES",

@@ -1,4 +1,4 @@
-"""The tf.data machinery the file datasets share: a ``Stream`` is one split read from files.
+"""A ``Stream`` is one split of a file dataset, read from its files through ``tf.data``.
 
 A ``Stream`` never holds the data: each epoch it builds a ``tf.data`` pipeline that reads
 its files (in parallel, interleaved, ``AUTOTUNE``), decodes inside the graph, shuffles in a
@@ -8,6 +8,9 @@ mapping ``{field: Column}`` so it stands where a ``{field: array}`` split stands
 and ``column[:n]`` is the first ``n`` examples (``[train] limit``). The training loop
 (``tensorweave_train.loop.data.as_batches``) recognises columns of one stream and asks the
 stream for batches (``Stream.batches``), without converting anything to numpy.
+
+The errors are in ``files.errors``, the reads of files in ``files.sources`` and the
+epoch order and resume position in ``files.position``.
 
 >>> import tensorflow as tf
 >>> s = Stream("numbers", lambda order: tf.data.Dataset.from_tensor_slices(
@@ -22,8 +25,6 @@ stream for batches (``Stream.batches``), without converting anything to numpy.
 
 from __future__ import annotations
 
-import os
-import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
@@ -32,90 +33,17 @@ import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
+from tensorweave_data.files.errors import (
+    ON_ERROR,
+    FileDataError,
+    SkippedRecordsWarning,
+    check_choice,
+    tf_message,
+)
+from tensorweave_data.files.position import check_position, epoch_seed, input_position
+from tensorweave_data.files.sources import AUTOTUNE
 
-__all__ = [
-    "Stream",
-    "Column",
-    "FileDataError",
-    "SkippedRecordsWarning",
-    "epoch_seed",
-    "check_choice",
-    "file_dataset",
-    "held_out",
-    "ON_ERROR",
-    "tf_message",
-]
-
-AUTOTUNE = tf.data.AUTOTUNE
-ON_ERROR = ("error", "skip")
-
-
-class FileDataError(tw.TensorweaveError, ValueError):
-    """A file of a file dataset cannot be read as declared (the message names the file)."""
-
-
-class SkippedRecordsWarning(UserWarning):
-    """Records of a file dataset were skipped (``on_error = "skip"``); the count is given."""
-
-
-def check_choice(owner: str, name: str, value: Any, choices: Sequence[Any]) -> None:
-    """Raise ``tw.ArgumentError`` when ``value`` is not one of ``choices``.
-
-    >>> check_choice("image_folder.v1", "on_error", "skip", ON_ERROR)
-    """
-    if value not in choices:
-        raise tw.ArgumentError(
-            f"{owner}: {name} = {value!r} is not one of {list(choices)}. "
-            f"Fix: {name} = {choices[0]!r}."
-        )
-
-
-def tf_message(err: Exception) -> str:
-    """The first line of a TensorFlow error's message, without its op decorations.
-
-    >>> tf_message(ValueError("{{function_node f}} bad value [Op:IteratorGetNext] name: "))
-    'bad value'
-    """
-    text = str(getattr(err, "message", None) or err).splitlines()[0] if str(err) else ""
-    text = re.sub(r"\{\{function_node [^}]*\}\}\s*", "", text)
-    return text.split(" [Op:")[0].strip()
-
-
-def file_dataset(
-    files: Sequence[str], order: int | None, read: Callable[[tf.Tensor], tf.data.Dataset]
-) -> tf.data.Dataset:
-    """``read(path)`` of each of ``files``, read in parallel and interleaved (deterministic:
-    the same order every time), the files in the order the seed ``order`` draws (``None``:
-    as given). What every file dataset streams from."""
-    names = list(files)
-    if order is not None:
-        names = [names[i] for i in np.random.default_rng(order).permutation(len(names))]
-    ds = tf.data.Dataset.from_tensor_slices(tf.constant(names, tf.string, shape=[len(names)]))
-    return ds.interleave(
-        read,
-        cycle_length=max(1, min(len(names), 4)),
-        num_parallel_calls=AUTOTUNE,
-        deterministic=True,
-    )
-
-
-def held_out(path: tf.Tensor, index: tf.Tensor, *, seed: int, validation_split: float) -> tf.Tensor:
-    """Whether example ``index`` of the file ``path`` belongs to the validation split: a
-    seeded hash of the file's name (not its folder: the same split wherever the files are)
-    and ``index``, true for a ``validation_split`` fraction of the keys."""
-    key = tf.strings.join(
-        [str(seed), tf.strings.split(path, os.sep)[-1], tf.strings.as_string(index)], ":"
-    )
-    return tf.strings.to_hash_bucket_fast(key, 10_000) < int(float(validation_split) * 10_000)
-
-
-def epoch_seed(seed: int, epoch: int) -> int:
-    """The seed of one epoch's order: depends only on ``(seed, epoch)``.
-
-    >>> epoch_seed(0, 1) == epoch_seed(0, 1) != epoch_seed(0, 2)
-    True
-    """
-    return int(np.random.default_rng([int(seed), int(epoch)]).integers(0, 2**31 - 1))
+__all__ = ["Stream", "Column"]
 
 
 class Column:
@@ -378,42 +306,28 @@ class Stream(Mapping[str, Column]):
     ) -> dict[str, Any]:
         """Where an epoch read in ``batch_size`` batches stands after ``batches`` of them:
         what a checkpoint saves (``tensorweave_train.loop.data.Batches.position``) and
-        ``check_position`` compares on resume.
+        ``check_position`` compares on resume (``files.position``).
 
         >>> import tensorflow as tf
         >>> s = Stream("n", lambda order: tf.data.Dataset.from_tensor_slices({"x": tf.range(5)}))
         >>> s.position(2, 1, batch_size=2, shuffle=True, seed=7)["examples"]
         2
         """
-        return {
-            "stream": self.name,
-            "epoch": int(epoch),
-            "batches": int(batches),
-            "examples": int(batches) * int(batch_size),
-            "batch_size": int(batch_size),
-            "seed": int(seed),
-            "order": epoch_seed(seed, epoch) if shuffle else None,
-            "files": len(self._files),
-            "skip": "records" if self._late else "examples",
-        }
+        return input_position(
+            self.name,
+            epoch,
+            batches,
+            batch_size=batch_size,
+            shuffle=shuffle,
+            seed=seed,
+            files=len(self._files),
+            skip="records" if self._late else "examples",
+        )
 
     def check_position(self, saved: Mapping[str, Any], now: Mapping[str, Any]) -> None:
         """Raise ``FileDataError`` when a checkpoint's input position ``saved`` does not
-        fit this stream read as ``now`` (``position``): another batch size, seed or set of
-        files would resume at another example."""
-        for key, what in (
-            ("batch_size", "batch_size"),
-            ("order", "seed (the epoch's order)"),
-            ("files", "number of files"),
-        ):
-            if key in saved and saved[key] != now[key]:
-                raise FileDataError(
-                    f"{self.name}: the checkpoint was saved reading {saved['examples']} "
-                    f"examples into epoch {saved['epoch'] + 1} with {what} {saved[key]!r}; "
-                    f"the data is now read with {now[key]!r}, so resuming would continue at "
-                    "another example. Fix: resume with the same data, batch_size and seed, "
-                    "or train anew."
-                )
+        fit this stream read as ``now`` (``position``)."""
+        check_position(self.name, saved, now)
 
     def batches(
         self,

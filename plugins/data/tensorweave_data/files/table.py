@@ -44,22 +44,18 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_data.datasets import DataSplits
+from tensorweave_data.files.arrow import PARQUET, pyarrow, read_schema, record_batches
+from tensorweave_data.files.errors import FileDataError, check_choice
 from tensorweave_data.files.paths import expand_paths
-from tensorweave_data.files.streaming import (
-    FileDataError,
-    Stream,
-    check_choice,
-    file_dataset,
-    held_out,
-)
+from tensorweave_data.files.sources import file_dataset, held_out
+from tensorweave_data.files.streaming import Stream
 
-__all__ = ["table", "infer_type", "TYPES", "MISSING"]
+__all__ = ["table", "infer_type", "closest_column", "TYPES", "MISSING"]
 
 _NAME = "table.v1"
 TYPES = {"int64": tf.int64, "int32": tf.int32, "float32": tf.float32, "float64": tf.float64,
          "string": tf.string}  # fmt: skip
 MISSING = ("fill", "drop", "error")
-_PARQUET = (".parquet", ".pq")
 
 
 def infer_type(values: Sequence[str]) -> str:
@@ -82,7 +78,12 @@ def infer_type(values: Sequence[str]) -> str:
     return "string"
 
 
-def _closest(owner: str, what: str, name: str, names: Sequence[str]) -> FileDataError:
+def closest_column(owner: str, what: str, name: str, names: Sequence[str]) -> FileDataError:
+    """The error for ``name``, which is not one of the columns ``names``: it names the closest.
+
+    >>> str(closest_column("t", "label", "prise", ["price", "city"]))
+    "t: label 'prise' is not a column. Did you mean 'price'? The columns: ['price', 'city']."
+    """
     near = difflib.get_close_matches(name, list(names), n=1, cutoff=0.0)
     hint = f" Did you mean {near[0]!r}?" if near else ""
     return FileDataError(
@@ -188,7 +189,7 @@ def table(
         )
     files = expand_paths(_NAME, paths)
     valid_files = expand_paths(_NAME, valid) if valid is not None else []
-    parquet = files[0].lower().endswith(_PARQUET)
+    parquet = files[0].lower().endswith(PARQUET)
     if parquet:
         header, inferred = _parquet_schema(files[0])
     else:
@@ -207,10 +208,10 @@ def table(
     labels = [label] if isinstance(label, str) else list(label or [])
     for name in labels:
         if name not in header:
-            raise _closest(_NAME, "label", name, header)
+            raise closest_column(_NAME, "label", name, header)
     for name in list(columns or []) + list(types or {}) + list(fill or {}):
         if name not in header:
-            raise _closest(_NAME, "column", name, header)
+            raise closest_column(_NAME, "column", name, header)
     selected = [c for c in header if columns is None or c in columns or c in labels]
     kinds = {c: inferred[c] for c in selected}
     for name, kind in (types or {}).items():
@@ -319,16 +320,8 @@ def _empty(selected: Sequence[str], kinds: Mapping[str, str]) -> Stream:
 
 
 def _parquet_schema(path: str) -> tuple[list[str], dict[str, str]]:
-    try:
-        import pyarrow.parquet as pq
-    except ImportError as err:
-        raise FileDataError(
-            f"{_NAME}: {path!r} is a Parquet file, which needs pyarrow. Fix: pip install "
-            "'tensorweave-data[parquet]' (or pyarrow)."
-        ) from err
-    import pyarrow as pa
-
-    schema = pq.read_schema(path)
+    pa = pyarrow(_NAME, path)
+    schema = read_schema(_NAME, path)
     kinds = {}
     for f in schema:
         if pa.types.is_integer(f.type):
@@ -343,15 +336,13 @@ def _parquet_schema(path: str) -> tuple[list[str], dict[str, str]]:
 def _parquet_rows(
     path: tf.Tensor, selected: Sequence[str], kinds: Mapping[str, str], header: Sequence[str]
 ) -> tf.data.Dataset:
-    """The rows of one Parquet file, read record batch by record batch (pyarrow), as the
+    """The rows of one Parquet file, read record batch by record batch (``files.arrow``), as the
     CSV rows are: ``(path, row index, {column: string})``."""
     names = list(header)
 
     def batches(p: bytes) -> Iterator[tuple[Any, ...]]:
-        import pyarrow.parquet as pq
-
         start = 0
-        for batch in pq.ParquetFile(p.decode()).iter_batches(batch_size=4096, columns=names):
+        for batch in record_batches(p.decode(), names):
             cols = []
             for name in names:
                 column = batch.column(name).to_pylist()

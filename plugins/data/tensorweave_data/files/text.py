@@ -37,15 +37,11 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_data.datasets import VOCAB, DataSplits
+from tensorweave_data.files.errors import FileDataError, check_choice
 from tensorweave_data.files.image_folder import keras_split, scan_folder
 from tensorweave_data.files.paths import expand_paths
-from tensorweave_data.files.streaming import (
-    FileDataError,
-    Stream,
-    check_choice,
-    file_dataset,
-    held_out,
-)
+from tensorweave_data.files.sources import file_dataset, held_out
+from tensorweave_data.files.streaming import Stream
 
 __all__ = ["text_folder", "text_lines", "TOKENIZERS"]
 

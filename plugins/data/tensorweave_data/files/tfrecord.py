@@ -39,15 +39,10 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_data.datasets import DataSplits
+from tensorweave_data.files.errors import FileDataError, check_choice, tf_message
 from tensorweave_data.files.paths import expand_paths
-from tensorweave_data.files.streaming import (
-    FileDataError,
-    Stream,
-    check_choice,
-    file_dataset,
-    held_out,
-    tf_message,
-)
+from tensorweave_data.files.sources import file_dataset, held_out
+from tensorweave_data.files.streaming import Stream
 
 __all__ = ["tfrecord", "DTYPES", "COMPRESSIONS"]
 
