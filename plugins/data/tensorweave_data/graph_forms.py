@@ -35,6 +35,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_data.files.streaming import Stream
+from tensorweave_data.pipeline import Pipeline
 
 __all__ = [
     "FORMS",
@@ -153,11 +154,8 @@ def random_crop(t: Any, key: Any, height: int, width: int) -> Any:
 
 def random_flip(t: Any, key: Any, mode: str = "horizontal") -> Any:
     t = tf.cast(t, tf.float32)
-    if mode in ("horizontal", "horizontal_and_vertical"):
-        t = tf.cond(_draw(key, 0) < 0.5, lambda: tf.reverse(t, [1]), lambda: t)
-    if mode in ("vertical", "horizontal_and_vertical"):
-        t = tf.cond(_draw(key, 1) < 0.5, lambda: tf.reverse(t, [0]), lambda: t)
-    return t
+    axes = {"horizontal": [1], "vertical": [0], "horizontal_and_vertical": [0, 1]}[mode]
+    return tf.cond(_draw(key, 0) <= 0.5, lambda: tf.reverse(t, axes), lambda: t)
 
 
 def random_brightness(
@@ -267,7 +265,7 @@ def inference_step(step: Mapping[str, Any]) -> dict[str, Any] | None:
     return dict(step)
 
 
-def predict_steps(steps: Sequence[Mapping[str, Any]], field: str) -> list[dict[str, Any]]:
+def predict_steps(steps: Sequence[Mapping[str, Any]], field: str | None) -> list[dict[str, Any]]:
     """The steps a predictor applies to a raw batch of ``field``: the inference form of each
     step on that field (or on the whole value), without ``field``, ``reshape`` batched.
 
@@ -377,19 +375,13 @@ def with_steps(data: Any, steps: Sequence[Mapping[str, Any]] | None, owner: str)
     applies). A step without a TensorFlow form raises ``StepsError`` naming it."""
     if not steps:
         return data
-    given = [dict(s) for s in steps]
-    for i, s in enumerate(given):
-        if "@processors" not in s:
-            raise StepsError(
-                f"{owner}: steps[{i}] is not a processing step ({s!r}). Fix: write it as "
-                '{"@processors": "resize.v1", "field": "x", "size": [64, 64]}.'
-            )
+    given = Pipeline(steps, workers=0).to_config()  # checked as a config's steps are
     chain = _Chain(given, owner)
     data.train = StepStream(data.train, chain)
     if isinstance(data.valid, Stream):
         data.valid = StepStream(data.valid, chain.inference)
     data.steps = list(given)
-    fields = list(data.info.get("fields") or ["x"])
+    fields = list(data.info.get("fields") or [None])  # image_folder's input field first
     data.preprocess = [*data.preprocess, *predict_steps(given, fields[0])]
     if "x_shape" in data.info and fields[0] in data.train.element_spec:
         data.info["x_shape"] = data.train.element_spec[fields[0]].shape.as_list()

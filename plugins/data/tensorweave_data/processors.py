@@ -324,8 +324,8 @@ def random_flip(
     value: Any, mode: str = "horizontal", seed: int = 0, field: str | None = None
 ) -> Any:
     """An image flipped left-right (``mode="horizontal"``), upside down (``"vertical"``) or
-    either (``"horizontal_and_vertical"``), each with probability 0.5 (Keras's
-    ``RandomFlip``; training only).
+    both at once (``"horizontal_and_vertical"``) with probability 0.5 (Keras's
+    ``RandomFlip``, whose two flips share one decision; training only).
 
     >>> import numpy as np
     >>> random_flip(np.arange(4.0).reshape(1, 4, 1), seed=1)[0, :, 0].tolist() in (
@@ -335,14 +335,12 @@ def random_flip(
     if mode not in ("horizontal", "vertical", "horizontal_and_vertical"):
         raise ValueError(f"random_flip: mode {mode!r} is not horizontal, vertical or both")
 
+    axes = {"horizontal": (1,), "vertical": (0,), "horizontal_and_vertical": (0, 1)}[mode]
+
     def fn(v: Any) -> np.ndarray:
         img = np.asarray(v, dtype=np.float32)
-        across, down = _draws(img, seed, 2)
-        if mode != "vertical" and across < 0.5:
-            img = img[:, ::-1]
-        if mode != "horizontal" and down < 0.5:
-            img = img[::-1]
-        return np.ascontiguousarray(img)
+        (draw,) = _draws(img, seed, 1)
+        return np.ascontiguousarray(np.flip(img, axes)) if draw <= 0.5 else img
 
     return _on(value, field, fn)
 

@@ -48,6 +48,7 @@ from tensorweave_data.files.streaming import (
     held_out,
     tf_message,
 )
+from tensorweave_data.graph_forms import with_steps
 
 __all__ = ["tfrecord", "DTYPES", "COMPRESSIONS"]
 
@@ -103,6 +104,7 @@ def tfrecord(
     seed: int = 0,
     shuffle_buffer: int = 10_000,
     cache: str | None = None,
+    steps: Sequence[Mapping[str, Any]] = (),
 ) -> DataSplits:
     """Records of sharded TFRecord files streamed through tf.data, one field per feature.
 
@@ -117,6 +119,7 @@ def tfrecord(
         seed: the hash's seed.
         shuffle_buffer: records shuffled together when training (seeded per epoch).
         cache: ``"memory"`` or a file path: keep the parsed records after the first epoch.
+        steps: processing steps run in the tf.data graph (``docs/data.md``).
     """
     if not features:
         raise tw.ArgumentError(
@@ -198,8 +201,9 @@ def tfrecord(
         "features": {n: dict(s) for n, s in specs.items()},
         "compression": compression,
     }
-    return DataSplits(
+    data = DataSplits(
         train=train,  # type: ignore[arg-type]  # a Stream stands for arrays
         valid=valid_stream,  # type: ignore[arg-type]
         info=info,
     )
+    return with_steps(data, steps, _NAME)
