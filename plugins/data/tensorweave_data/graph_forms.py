@@ -90,7 +90,13 @@ def reshape(t: Any, shape: Sequence[int], batched: bool = False) -> Any:
 
 def one_hot(t: Any, num_classes: int) -> Any:
     ids = tf.cast(t, tf.int64)
-    ids = tf.debugging.assert_less(ids, tf.cast(num_classes, tf.int64), "one_hot: id out of range")
+    message = f"one_hot: ids must be in [0, {int(num_classes)})"
+    checks = [
+        tf.debugging.assert_non_negative(ids, message),
+        tf.debugging.assert_less(ids, tf.constant(int(num_classes), tf.int64), message),
+    ]
+    with tf.control_dependencies([c for c in checks if c is not None]):  # None when eager
+        ids = tf.identity(ids)
     return tf.one_hot(ids, int(num_classes), dtype=tf.float32)
 
 
