@@ -263,3 +263,32 @@ def test_killed_mid_epoch_and_resumed_with_random_steps_gives_the_same_weights(
     source = make_folder(tmp_path / "imgs", per_class=8)
     position = killed_and_resumed(tmp_path, source, "image_folder_augmented")
     assert position["batches"] == 4 and position["examples"] == 16
+
+
+def test_a_table_and_a_tfrecord_take_the_same_steps(tmp_path: Path) -> None:
+    """``table.v1`` and ``tfrecord.v1`` run their steps in the graph too: a column scaled and
+    cast, a label one-hot encoded; nothing is recorded for predict without an image field."""
+    from tensorweave_data.files.table import table
+    from tensorweave_data.files.tfrecord import tfrecord
+
+    csv = tmp_path / "t.csv"
+    csv.write_text("size,label\n" + "".join(f"{i},{i % 3}\n" for i in range(6)))
+    steps = [
+        {"@processors": "scale.v1", "field": "size", "factor": 0.5},
+        {"@processors": "one_hot.v1", "field": "label", "num_classes": 3},
+    ]
+    d = table(csv, label="label", validation_split=0.0, steps=steps)
+    got = next(iter(d.train.batches(["size", "label"], batch_size=6)))
+    assert sorted(got[0].numpy().tolist()) == [0.0, 0.5, 1.0, 1.5, 2.0, 2.5]
+    assert got[1].numpy().sum(axis=1).tolist() == [1.0] * 6 and d.preprocess == []
+    path = tmp_path / "r.tfrecord"
+    with tf.io.TFRecordWriter(str(path)) as w:
+        for i in range(4):
+            feature = {"v": tf.train.Feature(int64_list=tf.train.Int64List(value=[i]))}
+            w.write(
+                tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
+            )
+    r = tfrecord(path, features={"v": "int64"}, validation_split=0.0, steps=[
+        {"@processors": "cast.v1", "field": "v", "dtype": "float32"}])  # fmt: skip
+    got = next(iter(r.train.batches(["v"], batch_size=4)))[0]
+    assert got.dtype == tf.float32 and sorted(got.numpy().tolist()) == [0.0, 1.0, 2.0, 3.0]
