@@ -1,7 +1,8 @@
 """The TensorFlow forms of the processors (``tensorweave_data.graph_forms``): the same
 output as the Python forms, Keras's preprocessing layers' semantics, and the steps of a
 file dataset run inside its tf.data graph (per-example random draws that a resume repeats,
-training split only, recorded for ``predict``)."""
+training split only, recorded for ``predict``). The SIGKILL + resume test with random steps is
+``test_image_folder.test_killed_mid_epoch_and_resumed_gives_the_same_weights``."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from tensorweave_data import graph_forms
 from tensorweave_data.files.image_folder import image_folder
 from tensorweave_data.graph_forms import StepsError, example_key, graph_form
 
-from .test_image_folder import CONFIG, killed_and_resumed, make_folder
+from .test_image_folder import CONFIG, make_folder
 
 RNG = np.random.default_rng(0)
 IMAGE = RNG.uniform(0, 255, (7, 9, 3)).astype(np.float32)
@@ -252,17 +253,6 @@ def test_tensorweave_train_and_predict_with_resize_and_random_flip(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     assert any(name in done.stdout for name in ("cat", "dog", "eel")), done.stdout
-
-
-@pytest.mark.slow
-def test_killed_mid_epoch_and_resumed_with_random_steps_gives_the_same_weights(
-    tmp_path: Path,
-) -> None:
-    """SIGKILL after the mid-epoch checkpoint, run again, with ``random_flip`` and
-    ``random_brightness`` in the graph: the final weights are bit-identical."""
-    source = make_folder(tmp_path / "imgs", per_class=8)
-    position = killed_and_resumed(tmp_path, source, "image_folder_augmented")
-    assert position["batches"] == 4 and position["examples"] == 16
 
 
 def test_a_table_and_a_tfrecord_take_the_same_steps(tmp_path: Path) -> None:
