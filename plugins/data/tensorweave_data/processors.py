@@ -6,6 +6,14 @@ strings, numbers), the contract the training pack's predictor uses too. With
 are, so one chain can process ``{"x": pixels, "y": label}`` samples in a pipeline and raw
 pixels in a predictor.
 
+The processors with a TensorFlow form (``tensorweave_data.graph_forms``: normalize,
+one_hot, cast, reshape, scale, tokenize_chars and the image ones: ``resize`` and the
+training-only ``random_crop``, ``random_flip``, ``random_brightness``, ``random_contrast``,
+Keras's names and semantics) also run inside the ``tf.data`` graph of a streamed dataset.
+Here their numpy form draws from ``seed`` and the value's own bytes (the same sample gets the
+same augmentation in any number of workers); on a stream they draw per
+``(seed, epoch, example)``.
+
 Two markers tell a ``Pipeline`` how to run a step: ``expands`` (the step turns one sample
 into a list of samples, e.g. ``window``) and ``whole`` (the step takes the list of every
 sample, e.g. ``shuffle``; it runs in the parent process, between parallel stages).
@@ -27,6 +35,7 @@ sample, e.g. ``shuffle``; it runs in the parent process, between parallel stages
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -46,6 +55,11 @@ __all__ = [
     "scale",
     "argmax",
     "labels",
+    "resize",
+    "random_crop",
+    "random_flip",
+    "random_brightness",
+    "random_contrast",
 ]
 
 
@@ -202,3 +216,183 @@ def take(samples: list[Any], n: int) -> list[Any]:
 
 
 take.whole = True  # type: ignore[attr-defined]
+
+
+# -- images (Keras's Resizing, RandomCrop, RandomFlip, RandomBrightness, RandomContrast) -----
+def _resize_axis(n_in: int, n_out: int, interpolation: str) -> tuple[Any, Any, Any]:
+    """Source rows of each output row (half-pixel centers, as ``tf.image.resize``)."""
+    scale_ = n_in / n_out
+    centers = (np.arange(n_out, dtype=np.float64) + 0.5) * scale_
+    if interpolation == "nearest":
+        near = np.minimum(np.floor(centers).astype(np.int64), n_in - 1)
+        return near, near, np.zeros(n_out)
+    pos = centers - 0.5
+    low = np.floor(pos)
+    frac = pos - low
+    return (
+        np.clip(low, 0, n_in - 1).astype(np.int64),
+        np.clip(low + 1, 0, n_in - 1).astype(np.int64),
+        frac,
+    )
+
+
+def _resize_one(img: np.ndarray, size: Sequence[int], interpolation: str) -> np.ndarray:
+    rows = _resize_axis(img.shape[-3], int(size[0]), interpolation)
+    cols = _resize_axis(img.shape[-2], int(size[1]), interpolation)
+    r0, r1, fr = rows
+    c0, c1, fc = cols
+    fr = fr.astype(np.float32)[:, None, None]
+    fc = fc.astype(np.float32)[None, :, None]
+    top = img[..., r0, :, :][..., :, c0, :] * (1 - fc) + img[..., r0, :, :][..., :, c1, :] * fc
+    bottom = img[..., r1, :, :][..., :, c0, :] * (1 - fc) + img[..., r1, :, :][..., :, c1, :] * fc
+    return (top * (1 - fr) + bottom * fr).astype(np.float32)
+
+
+def resize(
+    value: Any,
+    size: Sequence[int],
+    interpolation: str = "bilinear",
+    crop_to_aspect_ratio: bool = False,
+    field: str | None = None,
+) -> Any:
+    """An image ``[h, w, c]`` (or a batch of them) resized to ``size = [height, width]``
+    as float32, as Keras's ``Resizing``: ``interpolation`` ``"bilinear"`` or ``"nearest"``
+    (half-pixel centers, as ``tf.image.resize``); ``crop_to_aspect_ratio`` center-crops to
+    the target's aspect ratio first.
+
+    >>> import numpy as np
+    >>> resize(np.arange(16.0).reshape(4, 4, 1), [2, 2])[..., 0].tolist()
+    [[2.5, 4.5], [10.5, 12.5]]
+    """
+    if interpolation not in ("bilinear", "nearest"):
+        raise ValueError(f"resize: interpolation {interpolation!r} is not 'bilinear' or 'nearest'")
+
+    def fn(v: Any) -> np.ndarray:
+        img = np.asarray(v, dtype=np.float32)
+        if crop_to_aspect_ratio:
+            height, width = img.shape[-3], img.shape[-2]
+            th, tw = int(size[0]), int(size[1])
+            crop_h = min(height, int(np.float32(width * th) / np.float32(tw)))
+            crop_w = min(width, int(np.float32(height * tw) / np.float32(th)))
+            top, left = int((height - crop_h) / 2), int((width - crop_w) / 2)
+            img = img[..., top : top + crop_h, left : left + crop_w, :]
+        return _resize_one(img, size, interpolation)
+
+    return _on(value, field, fn)
+
+
+def _draws(value: Any, seed: int, n: int) -> np.ndarray:
+    """``n`` uniform draws in [0, 1) fixed by ``seed`` and the value's bytes."""
+    digest = zlib.crc32(np.ascontiguousarray(np.asarray(value)).tobytes())
+    return np.random.default_rng([int(seed), digest]).random(n)
+
+
+def _factor_range(factor: float | Sequence[float]) -> tuple[float, float]:
+    if isinstance(factor, int | float):
+        return -abs(float(factor)), abs(float(factor))
+    low, high = (float(f) for f in factor)
+    return low, high
+
+
+def random_crop(
+    value: Any, height: int, width: int, seed: int = 0, field: str | None = None
+) -> Any:
+    """A random ``[height, width]`` window of an image (Keras's ``RandomCrop``; training
+    only: elsewhere a center crop to the same size).
+
+    >>> import numpy as np
+    >>> random_crop(np.zeros((5, 6, 3)), 3, 4).shape
+    (3, 4, 3)
+    """
+
+    def fn(v: Any) -> np.ndarray:
+        img = np.asarray(v, dtype=np.float32)
+        if img.shape[0] < height or img.shape[1] < width:
+            raise ValueError(
+                f"random_crop: the image is {img.shape[0]}x{img.shape[1]}, smaller than "
+                f"{height}x{width}; resize it first (resize.v1)"
+            )
+        a, b = _draws(img, seed, 2)
+        top = int(np.floor(a * (img.shape[0] - height + 1)))
+        left = int(np.floor(b * (img.shape[1] - width + 1)))
+        return img[top : top + height, left : left + width, :]
+
+    return _on(value, field, fn)
+
+
+def random_flip(
+    value: Any, mode: str = "horizontal", seed: int = 0, field: str | None = None
+) -> Any:
+    """An image flipped left-right (``mode="horizontal"``), upside down (``"vertical"``) or
+    both at once (``"horizontal_and_vertical"``) with probability 0.5 (Keras's
+    ``RandomFlip``, whose two flips share one decision; training only).
+
+    >>> import numpy as np
+    >>> random_flip(np.arange(4.0).reshape(1, 4, 1), seed=1)[0, :, 0].tolist() in (
+    ...     [0.0, 1.0, 2.0, 3.0], [3.0, 2.0, 1.0, 0.0])
+    True
+    """
+    if mode not in ("horizontal", "vertical", "horizontal_and_vertical"):
+        raise ValueError(f"random_flip: mode {mode!r} is not horizontal, vertical or both")
+
+    axes = {"horizontal": (1,), "vertical": (0,), "horizontal_and_vertical": (0, 1)}[mode]
+
+    def fn(v: Any) -> np.ndarray:
+        img = np.asarray(v, dtype=np.float32)
+        (draw,) = _draws(img, seed, 1)
+        return np.ascontiguousarray(np.flip(img, axes)) if draw <= 0.5 else img
+
+    return _on(value, field, fn)
+
+
+def random_brightness(
+    value: Any,
+    factor: float | Sequence[float],
+    value_range: Sequence[float] = (0, 255),
+    seed: int = 0,
+    field: str | None = None,
+) -> Any:
+    """An image plus a random ``delta`` in ``factor * (high - low)`` of ``value_range``,
+    clipped to it (Keras's ``RandomBrightness``; training only).
+
+    >>> import numpy as np
+    >>> float(abs(random_brightness(np.full((2, 2, 1), 100.0), 0.1)[0, 0, 0] - 100)) <= 25.5
+    True
+    """
+    low, high = _factor_range(factor)
+    lo, hi = sorted(float(v) for v in value_range)
+
+    def fn(v: Any) -> np.ndarray:
+        img = np.asarray(v, dtype=np.float32)
+        (draw,) = _draws(img, seed, 1)
+        delta = np.float32((low + (high - low) * draw) * (hi - lo))
+        return np.clip(img + delta, lo, hi).astype(np.float32)
+
+    return _on(value, field, fn)
+
+
+def random_contrast(
+    value: Any,
+    factor: float | Sequence[float],
+    value_range: Sequence[float] = (0, 255),
+    seed: int = 0,
+    field: str | None = None,
+) -> Any:
+    """``(image - mean) * c + mean`` per channel with ``c`` random in ``1 +- factor``,
+    clipped to ``value_range`` (Keras's ``RandomContrast``; training only).
+
+    >>> import numpy as np
+    >>> random_contrast(np.full((2, 2, 1), 7.0), 0.5).tolist() == np.full((2, 2, 1), 7.0).tolist()
+    True
+    """
+    low, high = _factor_range(factor)
+    lo, hi = sorted(float(v) for v in value_range)
+
+    def fn(v: Any) -> np.ndarray:
+        img = np.asarray(v, dtype=np.float32)
+        (draw,) = _draws(img, seed, 1)
+        amount = np.float32(1.0 + low + (high - low) * draw)
+        mean = img.mean(axis=(-3, -2), keepdims=True, dtype=np.float32)
+        return np.clip((img - mean) * amount + mean, lo, hi).astype(np.float32)
+
+    return _on(value, field, fn)

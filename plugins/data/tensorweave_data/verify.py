@@ -178,7 +178,7 @@ def verify(target: str, against: str | None = None) -> tuple[Manifest | None, Ma
         raise UsageError(
             f"tensorweave data verify: the data of {target} is not read from files (nothing "
             "to verify). Fix: a config or run of a file dataset (image_folder.v1, table.v1, "
-            "text_folder.v1, text_lines.v1, tfrecord.v1)."
+            "text_folder.v1, text_lines.v1, tfrecord.v1, hf_dataset.v1)."
         )
     now = compute(files, cached=False)  # every byte read again
     if recorded is None:

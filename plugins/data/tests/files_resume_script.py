@@ -2,7 +2,8 @@
 ``python files_resume_script.py RUN_DIR OUT.npz SOURCE DELAY [KIND]``.
 
 KIND ``image_folder`` (the default): a small CNN (the config of ``test_image_folder``) on
-the folder SOURCE's streamed images; KIND ``table``: the model of ``test_table``'s config on
+the folder SOURCE's streamed images (``image_folder_augmented``: with random steps in the
+graph); KIND ``table``: the model of ``test_table``'s config on
 the CSV file SOURCE (one input per column, shuffled in a seeded buffer). Either trains 3
 epochs of 6 steps (batches of 4, shuffled, seed 7), checkpointing every 4 steps into RUN_DIR
 and resuming from it when it holds a checkpoint; sleeps DELAY seconds per step so a test can
@@ -39,7 +40,13 @@ def _model_and_data(source: str, kind: str):
     from tensorweave_data.files.image_folder import image_folder
 
     model = build_model(tomllib.loads(CONFIG.format(root=source)))
-    return model, image_folder(source, image_size=[8, 8], validation_split=0.0)
+    steps = []
+    if kind == "image_folder_augmented":  # random steps in the graph: a resume repeats them
+        steps = [
+            {"@processors": "random_flip.v1", "field": "x", "seed": 5},
+            {"@processors": "random_brightness.v1", "field": "x", "factor": 0.2},
+        ]
+    return model, image_folder(source, image_size=[8, 8], validation_split=0.0, steps=steps)
 
 
 def main(run_dir: str, out: str, source: str, delay: str, kind: str = "image_folder") -> None:

@@ -331,9 +331,11 @@ def killed_and_resumed(tmp_path: Path, source: Path, kind: str) -> dict:
 def test_killed_mid_epoch_and_resumed_gives_the_same_weights(tmp_path: Path) -> None:
     """SIGKILL after the mid-epoch checkpoint at step 4 (of 6 per epoch), run again: the
     final weights are bit-identical to an uninterrupted run's; the checkpoint saved the
-    input position, and the resume skips image paths, not decoded images."""
+    input position, and the resume skips image paths, not decoded images. The run augments
+    its images with random steps in the graph (``random_flip``, ``random_brightness``,
+    drawn per example): the resumed epoch repeats their draws too."""
     folder = make_folder(tmp_path / "imgs", per_class=8)  # 24 images: 6 batches of 4
-    position = killed_and_resumed(tmp_path, folder, "image_folder")
+    position = killed_and_resumed(tmp_path, folder, "image_folder_augmented")
     assert position["epoch"] == 0 and position["batches"] == 4 and position["examples"] == 16
     assert position["skip"] == "records" and position["order"] is not None
 

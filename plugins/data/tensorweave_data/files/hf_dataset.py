@@ -64,6 +64,7 @@ from tensorweave_data.files.image_folder import COLOR_MODES, decode_image
 from tensorweave_data.files.sources import file_dataset, held_out
 from tensorweave_data.files.streaming import Stream
 from tensorweave_data.files.table import MISSING, closest_column
+from tensorweave_data.graph_forms import with_steps
 
 __all__ = ["hf_dataset"]
 
@@ -86,6 +87,7 @@ def hf_dataset(
     crop_to_aspect_ratio: bool = False,
     shuffle_buffer: int = 10_000,
     cache: str | None = None,
+    steps: Sequence[Mapping[str, Any]] = (),
 ) -> DataSplits:
     """A saved Hugging Face dataset (or its Parquet/Arrow files), streamed, one field per column.
 
@@ -107,6 +109,7 @@ def hf_dataset(
         crop_to_aspect_ratio: center-crop to ``image_size``'s aspect ratio before resizing.
         shuffle_buffer: rows shuffled together when training (seeded per epoch).
         cache: ``"memory"`` or a file path: keep the decoded rows after the first epoch.
+        steps: processing steps run in the tf.data graph (``docs/data.md``).
     """
     check_choice(_NAME, "missing", missing, MISSING)
     check_choice(_NAME, "color_mode", color_mode, list(COLOR_MODES))
@@ -261,10 +264,11 @@ def hf_dataset(
             "crop_to_aspect_ratio": bool(crop_to_aspect_ratio),
             "interpolation": "bilinear",
         }
-    return DataSplits(
+    data = DataSplits(
         train=train,  # type: ignore[arg-type]  # a Stream stands for arrays
         valid=valid,  # type: ignore[arg-type]
         info=info,
         preprocess=[],
         postprocess=post,
     )
+    return with_steps(data, steps, _NAME)

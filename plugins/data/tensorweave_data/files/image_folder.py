@@ -48,6 +48,7 @@ from tensorweave_data.files.errors import (
 from tensorweave_data.files.path_labels import read_path_labels
 from tensorweave_data.files.paths import local_copy
 from tensorweave_data.files.streaming import Stream
+from tensorweave_data.graph_forms import with_steps
 
 __all__ = [
     "image_folder",
@@ -226,6 +227,7 @@ def image_folder(
     cache: str | None = None,
     on_error: str = "error",
     manifest: str | os.PathLike[str] | None = None,
+    steps: Sequence[Mapping[str, Any]] = (),
 ) -> DataSplits:
     """Images of class subfolders, streamed: ``x`` float32 ``[*image_size, channels]`` in
     [0, 255], ``y`` the class id (int64) or its one-hot vector (``labels="categorical"``).
@@ -243,6 +245,7 @@ def image_folder(
         crop_to_aspect_ratio: center-crop to ``image_size``'s aspect ratio before resizing.
         rename: fields renamed, e.g. ``{x = "image", y = "label"}``.
         cache: ``"memory"`` or a file path: keep the decoded images after the first epoch.
+        steps: processing steps run in the tf.data graph (``docs/data.md``).
         on_error: ``"error"`` (stop at a bad image, naming it) or ``"skip"`` (drop it, count).
         manifest: instead of ``directory``, a CSV (``path,label`` header) or JSON (a list of
             ``{"path", "label"}``) file listing the images (``files.path_labels``); paths
@@ -385,10 +388,11 @@ def image_folder(
         if labels is not None
         else []
     )
-    return DataSplits(
+    data = DataSplits(
         train=stream("train"),  # type: ignore[arg-type]  # a Stream stands for arrays
         valid=stream("valid"),  # type: ignore[arg-type]
         info=info,
         preprocess=[],
         postprocess=post,
     )
+    return with_steps(data, steps, _NAME)

@@ -49,6 +49,7 @@ from tensorweave_data.files.errors import FileDataError, check_choice
 from tensorweave_data.files.paths import expand_paths
 from tensorweave_data.files.sources import file_dataset, held_out
 from tensorweave_data.files.streaming import Stream
+from tensorweave_data.graph_forms import with_steps
 
 __all__ = ["table", "infer_type", "closest_column", "TYPES", "MISSING"]
 
@@ -163,6 +164,7 @@ def table(
     sample_rows: int = 1000,
     shuffle_buffer: int = 10_000,
     cache: str | None = None,
+    steps: Sequence[Mapping[str, Any]] = (),
 ) -> DataSplits:
     """Rows of CSV or Parquet files streamed through tf.data, one field per column.
 
@@ -181,6 +183,7 @@ def table(
         sample_rows: rows of the first file the types are inferred from.
         shuffle_buffer: rows shuffled together when training (seeded per epoch).
         cache: ``"memory"`` or a file path: keep the parsed rows after the first epoch.
+        steps: processing steps run in the tf.data graph (``docs/data.md``).
     """
     check_choice(_NAME, "missing", missing, MISSING)
     if not 0.0 <= float(validation_split) < 1.0:
@@ -300,11 +303,12 @@ def table(
         "features": [c for c in selected if c not in labels],
         "missing": missing,
     }
-    return DataSplits(
+    data = DataSplits(
         train=streams["train"],  # type: ignore[arg-type]  # a Stream stands for arrays
         valid=streams["valid"],  # type: ignore[arg-type]
         info=info,
     )
+    return with_steps(data, steps, _NAME)
 
 
 def _empty(selected: Sequence[str], kinds: Mapping[str, str]) -> Stream:

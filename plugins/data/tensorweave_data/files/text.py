@@ -42,6 +42,7 @@ from tensorweave_data.files.image_folder import keras_split, scan_folder
 from tensorweave_data.files.paths import expand_paths
 from tensorweave_data.files.sources import file_dataset, held_out
 from tensorweave_data.files.streaming import Stream
+from tensorweave_data.graph_forms import with_steps
 
 __all__ = ["text_folder", "text_lines", "TOKENIZERS"]
 
@@ -57,6 +58,7 @@ def text_folder(
     max_length: int | None = None,
     rename: Mapping[str, str] | None = None,
     cache: str | None = None,
+    steps: Sequence[Mapping[str, Any]] = (),
 ) -> DataSplits:
     """Text files of class subfolders, streamed: ``x`` the text (string), ``y`` the class
     id (int64) or one-hot (``labels = "categorical"``).
@@ -69,6 +71,7 @@ def text_folder(
         max_length: keep only the first ``max_length`` characters of each text.
         rename: fields renamed, e.g. ``{x = "text"}``.
         cache: ``"memory"`` or a file path: keep the texts after the first epoch.
+        steps: processing steps run in the tf.data graph (``docs/data.md``).
     """
     name = "text_folder.v1"
     labels = None if labels in (None, "none") else labels
@@ -128,12 +131,13 @@ def text_folder(
     if labels is not None:
         info.update(class_names=list(class_names), n_classes=n_classes)
         post = [{"@processors": "argmax.v1"}, {"@processors": "labels.v1", "names": class_names}]
-    return DataSplits(
+    data = DataSplits(
         train=stream("train", train_rows),  # type: ignore[arg-type]  # a Stream for arrays
         valid=stream("valid", valid_rows),  # type: ignore[arg-type]
         info=info,
         postprocess=post,
     )
+    return with_steps(data, steps, "text_folder.v1")
 
 
 def _word_vocab(files: Sequence[str], size: int, sample_bytes: int) -> list[str]:
@@ -165,6 +169,7 @@ def text_lines(
     shuffle_buffer: int = 10_000,
     sample_bytes: int = 1 << 20,
     cache: str | None = None,
+    steps: Sequence[Mapping[str, Any]] = (),
 ) -> DataSplits:
     """Windows of tokens of large text files, streamed: ``x`` and ``y`` int32
     ``[seq_len]``, ``y`` one token ahead of ``x``.
@@ -183,6 +188,7 @@ def text_lines(
         shuffle_buffer: windows shuffled together when training (seeded per epoch).
         sample_bytes: how much text the word vocabulary is built from.
         cache: ``"memory"`` or a file path: keep the windows after the first epoch.
+        steps: processing steps run in the tf.data graph (``docs/data.md``).
     """
     name = "text_lines.v1"
     check_choice(name, "tokenizer", tokenizer, TOKENIZERS)
@@ -279,10 +285,11 @@ def text_lines(
         info["vocab"] = words
         pre = []
         post = [{"@processors": "argmax.v1"}, {"@processors": "labels.v1", "names": words}]
-    return DataSplits(
+    data = DataSplits(
         train=train,  # type: ignore[arg-type]  # a Stream stands for arrays
         valid=valid_stream,  # type: ignore[arg-type]
         info=info,
         preprocess=pre,
         postprocess=post,
     )
+    return with_steps(data, steps, "text_lines.v1")

@@ -43,6 +43,7 @@ from tensorweave_data.files.errors import FileDataError, check_choice, tf_messag
 from tensorweave_data.files.paths import expand_paths
 from tensorweave_data.files.sources import file_dataset, held_out
 from tensorweave_data.files.streaming import Stream
+from tensorweave_data.graph_forms import with_steps
 
 __all__ = ["tfrecord", "DTYPES", "COMPRESSIONS"]
 
@@ -98,6 +99,7 @@ def tfrecord(
     seed: int = 0,
     shuffle_buffer: int = 10_000,
     cache: str | None = None,
+    steps: Sequence[Mapping[str, Any]] = (),
 ) -> DataSplits:
     """Records of sharded TFRecord files streamed through tf.data, one field per feature.
 
@@ -112,6 +114,7 @@ def tfrecord(
         seed: the hash's seed.
         shuffle_buffer: records shuffled together when training (seeded per epoch).
         cache: ``"memory"`` or a file path: keep the parsed records after the first epoch.
+        steps: processing steps run in the tf.data graph (``docs/data.md``).
     """
     if not features:
         raise tw.ArgumentError(
@@ -193,8 +196,9 @@ def tfrecord(
         "features": {n: dict(s) for n, s in specs.items()},
         "compression": compression,
     }
-    return DataSplits(
+    data = DataSplits(
         train=train,  # type: ignore[arg-type]  # a Stream stands for arrays
         valid=valid_stream,  # type: ignore[arg-type]
         info=info,
     )
+    return with_steps(data, steps, _NAME)

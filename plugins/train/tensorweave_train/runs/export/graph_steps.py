@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import tensorflow as tf
 
+from tensorweave_data.graph_forms import RANDOM, graph_form
+
 if TYPE_CHECKING:
     from tensorweave_train.loop.model import Model
 
@@ -26,51 +28,53 @@ def tf_step(name: str, params: Mapping[str, Any]) -> tuple[Any, Any, Any] | str:
     """``(forward, inverse, raw_spec_of)`` of a preprocessing step that has a TensorFlow
     form: ``forward`` maps a batch tensor as the step does, ``inverse`` maps a processed numpy
     batch back to raw input (for int8 calibration and the measurements), ``raw_spec_of``
-    the spec of the step's input from the spec of its output. A string says why not."""
+    the spec of the step's input from the spec of its output. A string says why not.
+    ``forward`` is the data pack's one TensorFlow form (``tensorweave_data.graph_forms``)."""
     if params.get("field") is not None:
         return "it works on one field of a record"
     base = name.split(":")[-1]
+    if base == "tokenize_chars.v1":
+        return "it reads strings, which the exported runtimes do not take"
+    if base == "reshape.v1" and not params.get("batched"):
+        return "it reshapes one example, not a batch"
+    form = graph_form(base, params)
+    if isinstance(form, str) or base in RANDOM:
+        return "it has no TensorFlow form" if isinstance(form, str) else "it is training-only"
+    forward = lambda t: form(t, None)  # noqa: E731  # the data pack's one TensorFlow form
     if base in ("normalize.v1", "scale.v1"):
-        dtype = tf.as_dtype(params.get("dtype", "float32"))
         if base == "normalize.v1":
-            mul, add = (
-                1.0 / float(params.get("std", 1.0)),
-                -float(params.get("mean", 0.0)) / float(params.get("std", 1.0)),
-            )
+            std = float(params.get("std", 1.0))
+            mul, add = 1.0 / std, -float(params.get("mean", 0.0)) / std
         else:
             mul, add = float(params.get("factor", 1.0)), float(params.get("offset", 0.0))
         if mul == 0:
             return "its factor is 0"
         return (
-            lambda t: tf.cast(t, dtype) * mul + add,
+            forward,
             lambda a: ((np.asarray(a, np.float64) - add) / mul).astype(np.float32),
             lambda spec: tf.TensorSpec(spec.shape, tf.float32, spec.name),
         )
     if base == "cast.v1":
-        dtype = tf.as_dtype(params["dtype"])
         return (
-            lambda t: tf.cast(t, dtype),
+            forward,
             lambda a: np.asarray(a).astype(np.float32),
             lambda spec: tf.TensorSpec(spec.shape, tf.float32, spec.name),
         )
-    if base == "reshape.v1" and params.get("batched"):
+    if base == "reshape.v1":
         shape = [int(d) for d in params["shape"]]
         size = int(np.prod(shape)) if -1 not in shape else None
         return (
-            lambda t: tf.reshape(t, [-1, *shape]),
+            forward,
             lambda a: np.asarray(a).reshape(len(a), -1),
             lambda spec: tf.TensorSpec([None, size], spec.dtype, spec.name),
         )
     if base == "one_hot.v1":
-        n = int(params["num_classes"])
         return (
-            lambda t: tf.one_hot(tf.cast(t, tf.int64), n, dtype=tf.float32),
+            forward,
             lambda a: np.argmax(np.asarray(a), axis=-1).astype(np.int64),
             lambda spec: tf.TensorSpec(spec.shape[:-1], tf.int64, spec.name),
         )
-    if base == "tokenize_chars.v1":
-        return "it reads strings, which the exported runtimes do not take"
-    return "it has no TensorFlow form"
+    return "it has no inverse for calibration"
 
 
 def split_preprocessing(
