@@ -92,6 +92,12 @@ def cmd_upgrade(argv: list[str]) -> int:
     source = Path(args.config)
     if not source.is_file():
         raise UsageError(f"tensorweave upgrade: no config file at {str(source)!r}")
+    output = Path(args.output) if args.output else None
+    if output is not None and (output.exists() or output.is_symlink()):
+        raise UsageError(  # before any work: refused, not after printing a diff
+            f"{output} exists: tensorweave upgrade never overwrites a file. Fix: -o a new "
+            "file, or --in-place to rewrite the config itself."
+        )
     try:
         done = upgrade_file(source)
     except ConfigError as err:

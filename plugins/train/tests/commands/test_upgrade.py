@@ -124,8 +124,9 @@ def test_a_diff_only_unless_a_new_file_is_named(cli, pack, config, tmp_path, cap
     )  # comments and layout kept
 
     # never over an existing file; --in-place is the explicit way
-    code, _, err = run_cli(capsys, "upgrade", str(config), "-o", str(new))
+    code, out, err = run_cli(capsys, "upgrade", str(config), "-o", str(new))
     assert code == 2 and "exists" in err and "--in-place" in err
+    assert "moved" not in out and "+++" not in out  # refused before any work, no diff shown
     code, _, err = run_cli(capsys, "upgrade", str(config), "-o", str(new), "--in-place")
     assert code == 2 and "not allowed with" in err
     assert new.stat().st_mode & 0o777 == 0o666 & ~_umask()  # not the temporary file's 0o600
