@@ -232,10 +232,10 @@ def table(
         return out
 
     def read_csv(path: tf.Tensor, keep: str | None) -> tf.data.Dataset:
-        """The selected columns of the rows of one CSV file as strings, the held-out
-        (``keep``) and the dropped (``missing = "drop"``) rows left out: worked out on
-        blocks of ``_BLOCK`` rows (vectors), then unbatched, so tf.data's per-row overhead
-        is paid once (the unbatch), not by a map and filters per row."""
+        """Blocks of ``_BLOCK`` rows of one CSV file: the selected columns as vectors of
+        strings, the held-out (``keep``) and the dropped (``missing = "drop"``) rows left
+        out, worked out on the vectors (tf.data's per-row overhead is paid by the unbatch
+        after the files' interleave, not by a map and filters per row)."""
         rows = tf.data.experimental.CsvDataset(
             path, [tf.constant("", tf.string)] * len(header), header=True, field_delim=delimiter
         )
@@ -258,7 +258,7 @@ def table(
                 return values
             return {c: tf.boolean_mask(v, mask) for c, v in values.items()}
 
-        return rows.batch(_BLOCK).enumerate().map(block).unbatch()
+        return rows.batch(_BLOCK).enumerate().map(block)
 
     def not_missing(values: Mapping[str, tf.Tensor]) -> tf.Tensor:
         return tf.reduce_all(tf.stack([tf.not_equal(values[c], "") for c in selected]))
@@ -269,8 +269,9 @@ def table(
     def rows_of(split_files: Sequence[str], keep: str | None) -> Any:
         def examples(order: int | None) -> tf.data.Dataset:
             if not parquet:
-                # rows of strings: the stream parses them (decode=parse)
-                return file_dataset(split_files, order, lambda p: read_csv(p, keep))
+                # rows of strings: the stream parses them (decode=parse); the files are
+                # interleaved by blocks of rows, then the rows unbatched
+                return file_dataset(split_files, order, lambda p: read_csv(p, keep)).unbatch()
             ds = file_dataset(
                 split_files, order, lambda p: _parquet_rows(p, selected, kinds, header)
             )
