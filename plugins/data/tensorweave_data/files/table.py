@@ -16,7 +16,8 @@ column's type stops the reading with ``FileDataError`` naming the file and the l
 The validation rows are held out by a seeded hash of each row's file and line
 (``validation_split``, ``seed``: the same rows every time, whatever the shards' order), or
 are the files of ``valid``. CSV files are read by ``tf.data.experimental.CsvDataset``,
-several at once (interleaved, ``AUTOTUNE``), and the rows shuffled in a seeded buffer;
+several at once (interleaved by blocks of 1,024 rows, ``AUTOTUNE``), and the rows shuffled
+in a seeded buffer, then converted 1,024 at a time (vectors: no per-row map or filter);
 Parquet files (with pyarrow installed: ``pip install tensorweave-data[parquet]``) are read
 in record batches.
 
