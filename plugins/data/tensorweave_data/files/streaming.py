@@ -116,6 +116,13 @@ class Stream(Mapping[str, Column]):
             the same examples in the same order, without tf.data's per-example overhead of
             a map. Only with ``on_error = "error"`` (a batch that fails fails whole, so a
             ``"skip"`` decodes record by record); ``None``: one record at a time.
+
+    >>> import tensorflow as tf
+    >>> rows = lambda order: tf.data.Dataset.from_tensor_slices({"v": ["1", "2", "3"]})
+    >>> parse = lambda r: {"v": tf.strings.to_number(r["v"], tf.int64)}  # one row or many
+    >>> s = Stream("rows", rows, decode=parse, decode_batch=2)
+    >>> [int(e["v"]) for e in s.dataset(start=1)], s["v"].dtype.name
+    ([2, 3], 'int64')
     """
 
     def __init__(
