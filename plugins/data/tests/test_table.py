@@ -242,6 +242,7 @@ def test_a_saved_input_position_is_checked_against_the_data(tmp_path: Path) -> N
         as_batches(dict(d.train), feeds, batch_size=4, shuffle=True, seed=2).check(saved, 2, 3)
 
 
+@pytest.mark.slow
 def test_block_parse_same_examples_same_order_and_resume(tmp_path: Path) -> None:
     """Rows are held out, dropped and parsed in blocks of 1024 (``decode_batch``): over
     blocks (2,500 rows), the examples of a seeded epoch are pandas's rows in the order of
