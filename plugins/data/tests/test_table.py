@@ -240,3 +240,53 @@ def test_a_saved_input_position_is_checked_against_the_data(tmp_path: Path) -> N
         as_batches(dict(d.train), feeds, batch_size=8, shuffle=True, seed=1).check(saved, 2, 3)
     with pytest.raises(FileDataError, match=r"with seed \(the epoch's order\)"):
         as_batches(dict(d.train), feeds, batch_size=4, shuffle=True, seed=2).check(saved, 2, 3)
+
+
+@pytest.mark.slow
+def test_block_parse_same_examples_same_order_and_resume(tmp_path: Path) -> None:
+    """Rows are held out, dropped and parsed in blocks of 1024 (``decode_batch``): over
+    blocks (2,500 rows), the examples of a seeded epoch are pandas's rows in the order of
+    the seeded shuffle of the kept rows, the same as a row-by-row decode, and a resume at
+    row k gives the uninterrupted epoch's tail."""
+    import tensorflow as tf
+
+    from tensorweave_data.files.position import epoch_seed
+    from tensorweave_data.files.sources import held_out
+
+    f = write_rows(tmp_path / "t.csv", 0, 2500)
+    lines = f.read_text(encoding="utf-8").splitlines(keepends=True)
+    for i in range(1, len(lines), 7):  # an empty size every 7th row: dropped
+        parts = lines[i].split(",")
+        lines[i] = ",".join([parts[0], "", *parts[2:]])
+    f.write_text("".join(lines), encoding="utf-8")
+    d = table(f, missing="drop", validation_split=0.3, seed=5)
+    assert d.train.decode_batch == 1024
+
+    ref = pd.read_csv(f, keep_default_na=False, dtype=str)
+    valid = held_out(tf.constant(str(f)), tf.range(len(ref), dtype=tf.int64), seed=5,
+                     validation_split=0.3).numpy()  # fmt: skip
+    kept = ref[~valid & (ref["size"] != "")].reset_index(drop=True)
+    order = epoch_seed(0, 1)
+    perm = list(tf.data.Dataset.range(len(kept)).shuffle(10_000, seed=order,
+                reshuffle_each_iteration=False).as_numpy_iterator())  # fmt: skip
+    expected = kept.iloc[perm]
+
+    def read(stream, start=0):
+        out = {c: [] for c in ("id", "size", "city", "price")}
+        for b in stream.dataset(shuffle=True, seed=0, epoch=1, start=start).batch(256):
+            for c in out:
+                out[c] += b[c].numpy().tolist()
+        return out
+
+    got = read(d.train)
+    assert 1000 < len(got["id"]) == len(kept) == len(d.train)
+    assert got["id"] == expected["id"].astype(int).tolist()
+    assert got["size"] == expected["size"].astype(int).tolist()
+    assert [c.decode() for c in got["city"]] == expected["city"].tolist()
+    np.testing.assert_allclose(got["price"], expected["price"].astype(float), rtol=1e-6)
+
+    d.train.decode_batch = None  # row by row: what the stream did before blocks
+    assert read(d.train) == got
+    d.train.decode_batch = 1024
+    k = 777
+    assert read(d.train, start=k) == {c: v[k:] for c, v in got.items()}

@@ -111,6 +111,18 @@ class Stream(Mapping[str, Column]):
             epoch's consumed examples) before decoding, so a resume decodes nothing it
             skips. (With ``on_error = "skip"`` or a ``cache`` they are decoded first: which
             records fail is only known by decoding them.)
+        decode_batch: ``decode`` takes batches of this many records (a dict of vectors,
+            e.g. rows of strings parsed by elementwise ops) and its result is unbatched:
+            the same examples in the same order, without tf.data's per-example overhead of
+            a map. Only with ``on_error = "error"`` (a batch that fails fails whole, so a
+            ``"skip"`` decodes record by record); ``None``: one record at a time.
+
+    >>> import tensorflow as tf
+    >>> rows = lambda order: tf.data.Dataset.from_tensor_slices({"v": ["1", "2", "3"]})
+    >>> parse = lambda r: {"v": tf.strings.to_number(r["v"], tf.int64)}  # one row or many
+    >>> s = Stream("rows", rows, decode=parse, decode_batch=2)
+    >>> [int(e["v"]) for e in s.dataset(start=1)], s["v"].dtype.name
+    ([2, 3], 'int64')
     """
 
     def __init__(
@@ -127,6 +139,7 @@ class Stream(Mapping[str, Column]):
         files: Sequence[str] = (),
         subset: Callable[[list[int]], Stream] | None = None,
         decode: Callable[..., dict[str, tf.Tensor]] | None = None,
+        decode_batch: int | None = None,
     ) -> None:
         check_choice(name, "on_error", on_error, ON_ERROR)
         self.name = name
@@ -140,6 +153,7 @@ class Stream(Mapping[str, Column]):
         self._files = list(files)
         self._subset = subset
         self._decode = decode
+        self.decode_batch = decode_batch
         #: ``"file"`` or ``"data"`` for a worker's shard (``sharded``), else ``None``
         self.sharding: str | None = None
         self._spec: dict[str, tf.TensorSpec] | None = None
@@ -193,6 +207,7 @@ class Stream(Mapping[str, Column]):
                 files=self._files,
                 subset=self._subset,
                 decode=self._decode,
+                decode_batch=self.decode_batch,
             )
             stream.sharding = self.sharding
             self._limited[n] = stream
@@ -246,6 +261,7 @@ class Stream(Mapping[str, Column]):
                 on_error=self.on_error,
                 files=self._files,
                 decode=self._decode,
+                decode_batch=self.decode_batch,
             )
             shard.sharding = "data"
         shard.shuffle_buffer = self.shuffle_buffer
@@ -266,6 +282,10 @@ class Stream(Mapping[str, Column]):
     def _decoded(self, records: tf.data.Dataset) -> tf.data.Dataset:
         if self._decode is None:
             return records
+        if self.decode_batch and self.on_error == "error":
+            batches = records.batch(int(self.decode_batch))
+            decoded = batches.map(self._decode, num_parallel_calls=AUTOTUNE, deterministic=True)
+            return decoded.unbatch()
         return records.map(self._decode, num_parallel_calls=AUTOTUNE, deterministic=True)
 
     def _base(self, order: int | None) -> tf.data.Dataset:
