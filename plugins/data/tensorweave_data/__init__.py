@@ -73,6 +73,7 @@ _EXPORTS = {
     "text_folder": "files.text",
     "text_lines": "files.text",
     "tfrecord": "files.tfrecord",
+    "hf_dataset": "files.hf_dataset",
     "Stream": "files.streaming",
     "FileDataError": "files.errors",
     "record_data_manifest": "verify",
