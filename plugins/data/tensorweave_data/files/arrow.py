@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import numpy as np
+
 from tensorweave_data.files.errors import FileDataError
 
 __all__ = [
@@ -30,6 +32,7 @@ __all__ = [
     "read_schema",
     "num_rows",
     "record_batches",
+    "string_blocks",
 ]
 
 PARQUET = (".parquet", ".pq")
@@ -46,6 +49,7 @@ def pyarrow(owner: str, path: str) -> Any:
     """The ``pyarrow`` module, or ``FileDataError`` saying how to install it."""
     try:
         import pyarrow as pa
+        import pyarrow.compute
         import pyarrow.parquet
     except ImportError as err:
         raise FileDataError(
@@ -112,3 +116,30 @@ def record_batches(
             batch = batch.select(names)
         for start in range(0, batch.num_rows, batch_size):
             yield batch.slice(start, batch_size)
+
+
+def _strings(pa: Any, column: Any) -> np.ndarray:
+    """One column of a record batch as a numpy array of strings, nulls as ``""``: numbers
+    and text cast by pyarrow (in C: numbers in their shortest round-trip form), other types
+    (booleans, dates...) as Python writes them, ``str(value)``."""
+    kind = column.type
+    if pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_string(kind) \
+            or pa.types.is_large_string(kind):  # fmt: skip
+        text = pa.compute.fill_null(pa.compute.cast(column, pa.string()), "")
+        return np.asarray(text.to_numpy(zero_copy_only=False), dtype=object)
+    return np.asarray(["" if v is None else str(v) for v in column.to_pylist()], dtype=object)
+
+
+def string_blocks(
+    path: str, columns: Sequence[str], *, batch_size: int, owner: str = ""
+) -> Iterator[tuple[np.ndarray, ...]]:
+    """The rows of ``path`` in blocks of at most ``batch_size``: ``(row indices, one array
+    of strings per column of columns)``, as ``table.v1`` reads a CSV file's rows (its values
+    stay raw strings until the stream parses them)."""
+    pa = pyarrow(owner or "pyarrow", path)
+    start = 0
+    for batch in record_batches(path, columns, batch_size=batch_size, owner=owner):
+        n = batch.num_rows
+        cols = [_strings(pa, batch.column(name)) for name in columns]
+        yield (np.arange(start, start + n, dtype=np.int64), *cols)
+        start += n

@@ -37,15 +37,14 @@ import csv
 import difflib
 import itertools
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
 import tensorflow as tf
 
 import tensorweave as tw
 from tensorweave_data.datasets import DataSplits
-from tensorweave_data.files.arrow import PARQUET, pyarrow, read_schema, record_batches
+from tensorweave_data.files.arrow import PARQUET, pyarrow, read_schema, string_blocks
 from tensorweave_data.files.errors import FileDataError, check_choice
 from tensorweave_data.files.paths import expand_paths
 from tensorweave_data.files.sources import file_dataset, held_out
@@ -240,11 +239,26 @@ def table(
             out[c] = v if kind == tf.string else tf.strings.to_number(v, out_type=kind)
         return out
 
+    def cut(path: tf.Tensor, index: tf.Tensor, values: dict[str, tf.Tensor], keep: str | None) -> dict[str, tf.Tensor]:  # fmt: skip
+        """A block of rows (``index``: their rows in the file) without the held-out
+        (``keep``) and the dropped (``missing = "drop"``) rows, worked out on the vectors."""
+        if keep is None and missing != "drop":
+            return values
+        mask = tf.ones(tf.shape(index), tf.bool)
+        if keep is not None:
+            mask = tf.equal(
+                held_out(path, index, seed=seed, validation_split=validation_split),
+                keep == "valid",
+            )
+        if missing == "drop":
+            for c in selected:
+                mask = tf.logical_and(mask, tf.not_equal(values[c], ""))
+        return {c: tf.boolean_mask(v, mask) for c, v in values.items()}
+
     def read_csv(path: tf.Tensor, keep: str | None) -> tf.data.Dataset:
         """Blocks of ``_BLOCK`` rows of one CSV file: the selected columns as vectors of
-        strings, the held-out (``keep``) and the dropped (``missing = "drop"``) rows left
-        out, worked out on the vectors (tf.data's per-row overhead is paid by the unbatch
-        after the files' interleave, not by a map and filters per row)."""
+        strings, ``cut`` (tf.data's per-row overhead is paid by the unbatch after the files'
+        interleave, not by a map and filters per row)."""
         rows = tf.data.experimental.CsvDataset(
             path, [tf.constant("", tf.string)] * len(header), header=True, field_delim=delimiter
         )
@@ -253,43 +267,29 @@ def table(
         def block(b: tf.Tensor, row: tuple[tf.Tensor, ...]) -> dict[str, tf.Tensor]:
             values = {c: row[i] for c, i in zip(selected, where, strict=True)}
             n = tf.shape(row[0], out_type=tf.int64)[0]
-            index = b * _BLOCK + tf.range(n, dtype=tf.int64)  # the row's index in its file
-            mask = tf.ones([n], tf.bool)
-            if keep is not None:
-                mask = tf.equal(
-                    held_out(path, index, seed=seed, validation_split=validation_split),
-                    keep == "valid",
-                )
-            if missing == "drop":
-                for c in selected:
-                    mask = tf.logical_and(mask, tf.not_equal(values[c], ""))
-            if keep is None and missing != "drop":
-                return values
-            return {c: tf.boolean_mask(v, mask) for c, v in values.items()}
+            return cut(path, b * _BLOCK + tf.range(n, dtype=tf.int64), values, keep)
 
         return rows.batch(_BLOCK).enumerate().map(block)
 
-    def not_missing(values: Mapping[str, tf.Tensor]) -> tf.Tensor:
-        return tf.reduce_all(tf.stack([tf.not_equal(values[c], "") for c in selected]))
-
-    def in_valid(path: tf.Tensor, i: tf.Tensor) -> tf.Tensor:
-        return held_out(path, i, seed=seed, validation_split=validation_split)
+    def read_parquet(path: tf.Tensor, keep: str | None) -> tf.data.Dataset:
+        """Blocks of ``_BLOCK`` rows of one Parquet file (``files.arrow.string_blocks``: the
+        selected columns only, as strings), ``cut`` as the CSV blocks are."""
+        sig = (tf.TensorSpec([None], tf.int64), *[tf.TensorSpec([None], tf.string) for _ in selected])  # fmt: skip
+        blocks = tf.data.Dataset.from_generator(
+            lambda p: string_blocks(p.decode(), selected, batch_size=_BLOCK, owner=_NAME),
+            args=(path,),
+            output_signature=sig,
+        )
+        return blocks.map(
+            lambda i, *cols: cut(path, i, dict(zip(selected, cols, strict=True)), keep)
+        )
 
     def rows_of(split_files: Sequence[str], keep: str | None) -> Any:
         def examples(order: int | None) -> tf.data.Dataset:
-            if not parquet:
-                # rows of strings: the stream parses them (decode=parse); the files are
-                # interleaved by blocks of rows, then the rows unbatched
-                return file_dataset(split_files, order, lambda p: read_csv(p, keep)).unbatch()
-            ds = file_dataset(
-                split_files, order, lambda p: _parquet_rows(p, selected, kinds, header)
-            )
-            if keep is not None:
-                ds = ds.filter(lambda p, i, r: in_valid(p, i) == (keep == "valid"))
-            ds = ds.map(lambda p, i, r: r)
-            if missing == "drop":
-                ds = ds.filter(not_missing)
-            return ds
+            # rows of strings: the stream parses them (decode=parse); the files are
+            # interleaved by blocks of rows, then the rows unbatched
+            read = read_parquet if parquet else read_csv
+            return file_dataset(split_files, order, lambda p: read(p, keep)).unbatch()
 
         def explain(err: Exception, first: int, count: int, order: int | None) -> Exception | None:
             if parquet:
@@ -366,34 +366,3 @@ def _parquet_schema(path: str) -> tuple[list[str], dict[str, str]]:
         else:
             kinds[f.name] = "string"
     return list(schema.names), kinds
-
-
-def _parquet_rows(
-    path: tf.Tensor, selected: Sequence[str], kinds: Mapping[str, str], header: Sequence[str]
-) -> tf.data.Dataset:
-    """The rows of one Parquet file, read record batch by record batch (``files.arrow``), as the
-    CSV rows are: ``(path, row index, {column: string})``."""
-    names = list(header)
-
-    def batches(p: bytes) -> Iterator[tuple[Any, ...]]:
-        start = 0
-        for batch in record_batches(p.decode(), names):
-            cols = []
-            for name in names:
-                column = batch.column(name).to_pylist()
-                cols.append(np.asarray(["" if v is None else str(v) for v in column], dtype=object))
-            n = batch.num_rows
-            yield (p, np.arange(start, start + n, dtype=np.int64), *cols)
-            start += n
-
-    sig = (
-        tf.TensorSpec([], tf.string),
-        tf.TensorSpec([None], tf.int64),
-        *[tf.TensorSpec([None], tf.string) for _ in names],
-    )
-    ds = tf.data.Dataset.from_generator(batches, args=(path,), output_signature=sig)
-    return ds.flat_map(
-        lambda p, i, *cols: tf.data.Dataset.from_tensor_slices(
-            (tf.fill(tf.shape(i), p), i, dict(zip(names, cols, strict=True)))
-        )
-    )

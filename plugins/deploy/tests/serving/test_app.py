@@ -18,6 +18,7 @@ with warnings.catch_warnings():  # starlette 1.x prefers httpx2 to httpx for its
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from tensorweave_deploy.serving import app as served_app
 from tensorweave_deploy.serving.app import make_app
 from tensorweave_deploy.serving.backends import TensorInfo
 from tensorweave_deploy.serving.batching import Batcher
@@ -216,3 +217,20 @@ def test_concurrent_requests_share_backend_calls_each_getting_its_own_rows() -> 
     answers = asyncio.run(main())
     assert answers == [[0.0], [10.0] * 2, [20.0] * 3, [30.0], [40.0] * 4, [50.0]]
     assert len(calls) == 2 and max(calls) <= 8 and sum(calls) == 12, calls
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_bodies_parse_the_same_with_and_without_orjson(
+    fast: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """orjson where installed, json otherwise: the same values; a NaN literal (which orjson
+    refuses) still reaches the model's finite-number check through json."""
+    if fast:
+        pytest.importorskip("orjson")
+    else:
+        monkeypatch.setattr(served_app, "orjson", None)
+    body = json.dumps({"instances": [[0.1, -2.5e-7, 3, 1e30]]}).encode()
+    assert served_app.parse_json(body) == json.loads(body)
+    assert np.isnan(served_app.parse_json(b'{"instances": [[NaN]]}')["instances"][0][0])
+    answer = served_app.JSONAnswer({"predictions": [[0.1, 2]]})
+    assert json.loads(answer.body) == {"predictions": [[0.1, 2]]}
