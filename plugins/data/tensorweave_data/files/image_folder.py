@@ -48,7 +48,7 @@ from tensorweave_data.files.errors import (
 from tensorweave_data.files.path_labels import read_path_labels
 from tensorweave_data.files.paths import local_copy
 from tensorweave_data.files.streaming import Stream
-from tensorweave_data.graph_forms import with_steps
+from tensorweave_data.graph_forms import resize_image, with_steps
 
 __all__ = [
     "image_folder",
@@ -176,23 +176,6 @@ def scan_folder(
     return paths, np.asarray(ids, dtype=np.int64)[keep], classes, skipped
 
 
-def _resize(img: tf.Tensor, size: Sequence[int], crop: bool, method: str = "bilinear") -> tf.Tensor:
-    """Bilinear resize, first center-cropped to the target's aspect ratio (Keras's
-    ``smart_resize``) with ``crop``."""
-    if crop:
-        shape = tf.shape(img)
-        height, width = shape[0], shape[1]
-        th, tw_ = int(size[0]), int(size[1])
-        crop_h = tf.cast(tf.cast(width * th, tf.float32) / tw_, tf.int32)
-        crop_w = tf.cast(tf.cast(height * tw_, tf.float32) / th, tf.int32)
-        crop_h = tf.minimum(height, crop_h)
-        crop_w = tf.minimum(width, crop_w)
-        top = tf.cast(tf.cast(height - crop_h, tf.float32) / 2, tf.int32)
-        left = tf.cast(tf.cast(width - crop_w, tf.float32) / 2, tf.int32)
-        img = img[top : top + crop_h, left : left + crop_w]
-    return tf.image.resize(img, [int(size[0]), int(size[1])], method=method)
-
-
 def decode_image(
     contents: tf.Tensor,
     image_size: Sequence[int] | None = None,
@@ -212,7 +195,7 @@ def decode_image(
     img = tf.image.decode_image(contents, COLOR_MODES[color_mode], expand_animations=False)
     if image_size is None:
         return tf.cast(img, tf.float32)
-    return _resize(img, image_size, crop_to_aspect_ratio, interpolation)
+    return resize_image(img, image_size, interpolation, crop_to_aspect_ratio)
 
 
 def image_folder(
