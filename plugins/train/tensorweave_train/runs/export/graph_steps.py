@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import tensorflow as tf
 
-from tensorweave_data.graph_forms import RANDOM, graph_form
+from tensorweave_data import graph_form, graph_forms
 
 if TYPE_CHECKING:
     from tensorweave_train.loop.model import Model
@@ -38,7 +38,7 @@ def tf_step(name: str, params: Mapping[str, Any]) -> tuple[Any, Any, Any] | str:
     if base == "reshape.v1" and not params.get("batched"):
         return "it reshapes one example, not a batch"
     form = graph_form(base, params)
-    if isinstance(form, str) or base in RANDOM:
+    if isinstance(form, str) or base in graph_forms.RANDOM:
         return "it has no TensorFlow form" if isinstance(form, str) else "it is training-only"
     forward = lambda t: form(t, None)  # noqa: E731  # the data pack's one TensorFlow form
     if base in ("normalize.v1", "scale.v1"):
