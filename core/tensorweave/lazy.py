@@ -11,7 +11,10 @@ nothing else, so a lookup imports its provider's module and no more::
     __all__ = [*_EXPORTS, "__version__"]
     __getattr__, __dir__ = tw.lazy_exports(__name__, _EXPORTS)
 
-A name that is its submodule's own name (``"kinds": "kinds"``) exports the submodule.
+A name that is its submodule's own name (``"kinds": "kinds"``) exports the submodule,
+unless the submodule defines that name (``"table": "files.table"`` exports the function
+``table``). A direct submodule must not be named after a function the package exports:
+importing ``pack.table`` (an entry point does) would rebind ``pack.table`` to the module.
 
 >>> import sys, types
 >>> pack = types.ModuleType("doc_pack"); sys.modules["doc_pack"] = pack
@@ -49,7 +52,10 @@ def lazy_exports(
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         imported = importlib.import_module(f"{prefix}.{module}" if prefix else module)
-        value = imported if module.rpartition(".")[2] == name else getattr(imported, name)
+        if module.rpartition(".")[2] == name:
+            value = getattr(imported, name, imported)  # its own function, else the module
+        else:
+            value = getattr(imported, name)
         namespace[name] = value  # cached: the next access is an ordinary attribute
         return value
 

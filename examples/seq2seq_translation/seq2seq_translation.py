@@ -17,7 +17,7 @@ import tensorflow as tf
 
 import tensorweave as tw
 import tensorweave_train as twt
-from tensorweave_data.synthetic_translation import END_ID, START_ID, ids_to_text
+from tensorweave_data.translation_tasks import END_ID, START_ID, ids_to_text
 from tensorweave_models import greedy_decode
 
 

@@ -119,6 +119,6 @@ def tensorweave_add_commands(subparsers: Any) -> None:
 
 
 def _sync(args: argparse.Namespace) -> int:
-    from tensorweave_mlflow.sync import sync
+    from tensorweave_mlflow.resend import sync
 
     return sync(args.run, tracking_uri=args.to)

@@ -25,7 +25,7 @@ def test_the_hook_and_sync_modules_stay_light():
             "tensorweave_mlflow.jobs",
             "tensorweave_mlflow.params",
             "tensorweave_mlflow.outbox",
-            "tensorweave_mlflow.sync",
+            "tensorweave_mlflow.resend",
         ],
     )
 

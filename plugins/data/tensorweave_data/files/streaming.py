@@ -40,6 +40,7 @@ from tensorweave_data.files.errors import (
     check_choice,
     tf_message,
 )
+from tensorweave_data.files.iterators import let_go
 from tensorweave_data.files.position import check_position, epoch_seed, input_position
 from tensorweave_data.files.sources import AUTOTUNE
 
@@ -374,32 +375,35 @@ class Stream(Mapping[str, Column]):
         seen = 0
         batch_index = skip
         order = epoch_seed(seed, epoch) if shuffle else None
-        it = iter(ds)
-        while True:
-            try:
-                batch = next(it)
-            except StopIteration:
-                break
-            except (
-                tf.errors.InvalidArgumentError,
-                tf.errors.NotFoundError,
-                tf.errors.DataLossError,
-            ) as err:
-                found = None
-                if self._explain is not None and self.cache is None:
-                    found = self._explain(
-                        err, batch_index * int(batch_size), int(batch_size), order
-                    )
-                if found is not None:
-                    raise found from None
-                raise FileDataError(
-                    f"{self.name}: reading batch {batch_index} failed: "
-                    f"{tf_message(err)}. Fix: repair or remove the bad file, or set "
-                    'on_error = "skip".'
-                ) from err
-            seen += int(batch[0].shape[0]) if batch else 0
-            batch_index += 1
-            yield batch
+        held = [iter(ds)]  # its only reference: let_go deletes it on another thread
+        try:
+            while True:
+                try:
+                    batch = next(held[0])
+                except StopIteration:
+                    break
+                except (
+                    tf.errors.InvalidArgumentError,
+                    tf.errors.NotFoundError,
+                    tf.errors.DataLossError,
+                ) as err:
+                    found = None
+                    if self._explain is not None and self.cache is None:
+                        found = self._explain(
+                            err, batch_index * int(batch_size), int(batch_size), order
+                        )
+                    if found is not None:
+                        raise found from None
+                    raise FileDataError(
+                        f"{self.name}: reading batch {batch_index} failed: "
+                        f"{tf_message(err)}. Fix: repair or remove the bad file, or set "
+                        'on_error = "skip".'
+                    ) from err
+                seen += int(batch[0].shape[0]) if batch else 0
+                batch_index += 1
+                yield batch
+        finally:
+            let_go(held)  # its deletion can wait seconds (files.iterators)
         if self.on_error == "skip" and not skip and self._length is not None:
             expected = len(self)
             self.skipped = max(expected - seen, 0)

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tensorweave as tw
-from tensorweave_data.synthetic_translation import (
+from tensorweave_data.translation_tasks import (
     DATE_FORMATS,
     END_ID,
     MONTHS,

@@ -17,7 +17,7 @@ The fields, int32 and padded with 0 to fixed widths:
 - ``target`` ``[target_length]``: the target characters, then the end id (what it writes).
 
 >>> import tensorweave as tw
->>> from tensorweave_data.synthetic_translation import ids_to_text
+>>> from tensorweave_data.translation_tasks import ids_to_text
 >>> d = tw.datasets["synthetic_translation.v1"](task="dates", n_samples=50, valid_fraction=0.2)
 >>> d.train["source"].shape, d.train["target"].shape, d.valid["target"].shape
 ((40, 18), (40, 11), (10, 11))
@@ -92,7 +92,7 @@ def format_date(date: datetime.date, form: str) -> str:
     locale.
 
     >>> import datetime
-    >>> from tensorweave_data.synthetic_translation import format_date
+    >>> from tensorweave_data.translation_tasks import format_date
     >>> format_date(datetime.date(2026, 11, 27), "{mon} {day}, {year}")
     'nov 27, 2026'
     """
@@ -110,7 +110,7 @@ def format_date(date: datetime.date, form: str) -> str:
 def text_to_ids(texts: Sequence[str], width: int) -> np.ndarray:
     """``[len(texts), width]`` int32 ids of ``texts`` in ``VOCAB``, padded with 0.
 
-    >>> from tensorweave_data.synthetic_translation import text_to_ids
+    >>> from tensorweave_data.translation_tasks import text_to_ids
     >>> text_to_ids(["ab", "c"], 3).tolist()
     [[13, 14, 0], [15, 0, 0]]
     """
@@ -124,7 +124,7 @@ def ids_to_text(ids: Any) -> str:
     """The characters of one row of ids, up to the end id (padding and the start id left
     out): a source, a target or a model's decoded output back to text.
 
-    >>> from tensorweave_data.synthetic_translation import ids_to_text
+    >>> from tensorweave_data.translation_tasks import ids_to_text
     >>> ids_to_text([1, 12, 13, 2, 5, 0])
     '9a'
     """
