@@ -5,10 +5,14 @@ request and every other already queued, then waits up to ``timeout`` seconds for
 still being received (``with batcher.arriving():`` around reading a request: a lone
 request does not wait for nobody), while the rows fit in ``max_batch`` (a request larger
 than ``max_batch`` runs alone). It concatenates them, runs the backend once and hands each
-request its own rows back. The backend runs on the event loop's thread, one call at a time
-(a hop to another thread costs more than a small model's call); requests arriving
-meanwhile wait in the socket buffers and join the next batch. ``calls``, ``rows`` and
-``requests`` count what it did.
+request its own rows back, one call at a time. Under concurrent load the backend runs on a
+thread of its own, so that the event loop reads and checks the next requests while the
+model runs; they form the next batch (CIFAR CNN, 8 clients: 1,061 against 642 requests/s
+with every call on the loop's thread, whose reading stopped during each call). A lone
+client's calls stay on the loop's thread: the hop to the other thread added 0.1-0.3 ms to
+its latency, and nobody else's request waits to be read. The load is "concurrent" while
+one of the last ``RECENT`` batches held several requests or others are queued or being
+read. ``calls``, ``rows`` and ``requests`` count what it did.
 
 >>> import asyncio, numpy as np
 >>> async def main():
@@ -24,13 +28,17 @@ meanwhile wait in the socket buffers and join the next batch. ``calls``, ``rows`
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Batcher"]
+__all__ = ["Batcher", "RECENT"]
+
+RECENT = 16  # batches remembered to tell a lone client from concurrent ones
 
 RunBatch = Callable[[Mapping[str, np.ndarray]], Sequence[np.ndarray]]
 
@@ -61,10 +69,13 @@ class Batcher:
         self._task: asyncio.Task[None] | None = None
         self._held: _Waiting | None = None
         self._arriving = 0  # requests being received or read, not yet submitted
+        self._backend: ThreadPoolExecutor | None = None
+        self._sizes: collections.deque[int] = collections.deque(maxlen=RECENT)  # requests a batch
 
     def start(self) -> None:
         """Start the batching task on the running event loop."""
         self._queue = asyncio.Queue()
+        self._backend = ThreadPoolExecutor(1, thread_name_prefix="tensorweave-serve-backend")
         self._task = asyncio.get_running_loop().create_task(self._loop())
 
     async def stop(self) -> None:
@@ -77,6 +88,9 @@ class Batcher:
             waiting = self._queue.get_nowait()
             if not waiting.future.done():
                 waiting.future.set_exception(RuntimeError("the server is stopping"))
+        if self._backend is not None:
+            self._backend.shutdown(wait=True)  # the call under way ends first
+            self._backend = None
 
     @contextlib.contextmanager
     def arriving(self) -> Iterator[None]:
@@ -120,9 +134,17 @@ class Batcher:
             rows += item.rows
         return group
 
+    def _concurrent(self) -> bool:
+        """Whether requests come concurrently (see the module docstring)."""
+        queued = self._held is not None or (self._queue is not None and not self._queue.empty())
+        waiting = queued or self._arriving > 0
+        return waiting or max(self._sizes, default=1) > 1
+
     async def _loop(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
             group = await self._next()
+            stopping = False
             try:
                 names = list(group[0].feed)
                 feed = {
@@ -131,7 +153,16 @@ class Batcher:
                     else group[0].feed[n]
                     for n in names
                 }
-                outputs = self._run(feed)
+                self._sizes.append(len(group))
+                if self._concurrent():
+                    call = loop.run_in_executor(self._backend, self._run, feed)
+                    try:
+                        outputs = await asyncio.shield(call)
+                    except asyncio.CancelledError:  # stop(): this batch still gets its answers
+                        stopping = True
+                        outputs = await call
+                else:  # a lone client: no hop to the backend's thread
+                    outputs = self._run(feed)
                 parts, start = [], 0
                 for w in group:
                     parts.append([np.asarray(o)[start : start + w.rows] for o in outputs])
@@ -140,6 +171,8 @@ class Batcher:
                 for w in group:
                     if not w.future.done():
                         w.future.set_exception(err)
+                if stopping:
+                    raise asyncio.CancelledError from None
                 continue
             self.calls += 1
             self.rows += sum(w.rows for w in group)
@@ -147,3 +180,5 @@ class Batcher:
             for w, part in zip(group, parts):
                 if not w.future.done():  # a client that left: nobody reads its rows
                     w.future.set_result(part)
+            if stopping:
+                raise asyncio.CancelledError

@@ -11,6 +11,7 @@ supervisor), each loading the model.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import signal
@@ -54,6 +55,11 @@ def _app(source: Source, settings: Settings) -> Any:
     from tensorweave_deploy.serving.app import make_app
 
     model = load_served(source, max_instances=settings.max_instances)
+    # The loaded model is hundreds of thousands of Python objects that live as long as the
+    # server: out of the collector's full scans, which otherwise stalled a request for up
+    # to 200 ms (CIFAR CNN, 8 clients: p99 11 ms frozen, 210 ms not).
+    gc.collect()
+    gc.freeze()
     return make_app(
         model,
         max_batch=settings.max_batch,
